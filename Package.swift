@@ -1,0 +1,45 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Dependencies point one way: errtriage → (Terminal, DashboardCore, TriageStore, TriageImport) → TriageModel.
+let package = Package(
+    name: "errtriage",
+    products: [
+        .executable(name: "errtriage", targets: ["errtriage"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
+    ],
+    targets: [
+        // Pure domain: chains, short keys, versions, timestamps, the value types every layer shares. No I/O.
+        .target(name: "TriageModel"),
+        // Reading input files (plain or gzip) and turning lines into events and complaints.
+        .target(name: "TriageImport", dependencies: ["TriageModel", "CZlib"]),
+        // The SQLite store: migrations, ingest with rollups, every query the app asks.
+        .target(name: "TriageStore", dependencies: [
+            "TriageModel",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        // Pure dashboard: state, actions, reducer with effects, views into a screen buffer.
+        .target(name: "DashboardCore", dependencies: ["TriageModel"]),
+        // The only code that touches curses.
+        .target(name: "Terminal", dependencies: ["DashboardCore", "CNcursesw"]),
+        .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw",
+                       providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .executableTarget(name: "errtriage", dependencies: [
+            "TriageModel", "TriageImport", "TriageStore", "DashboardCore", "Terminal",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "TriageModelTests", dependencies: [
+            "TriageModel",
+            .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
+        .testTarget(name: "TriageStoreTests", dependencies: ["TriageModel", "TriageImport", "TriageStore"]),
+        .testTarget(name: "DashboardCoreTests", dependencies: ["DashboardCore", "TriageModel"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["errtriage"]),
+    ]
+)

@@ -1,0 +1,55 @@
+/// A chain of wrapped errors, outermost (user-facing) first, innermost (root cause) last.
+public struct ErrorChain: Hashable, Sendable, Codable {
+    public var links: [ChainLink]
+
+    public init(links: [ChainLink]) { self.links = links }
+
+    /// The grouping key and support code, e.g. `US14-LO43-AP7-NE8`.
+    public var shortKey: String { links.map(\.shortCode).joined(separator: "-") }
+
+    /// The full form with spaced dashes, e.g. `UserError.connectionIssue - … - NetworkError.timeout`.
+    public var fullForm: String { links.map(\.fullName).joined(separator: " - ") }
+
+    /// The innermost link: the root cause.
+    public var rootCause: ChainLink? { links.last }
+
+    /// A one-line title: the outermost name … the root cause's name (short codes where names are unknown).
+    public var title: String {
+        guard let first = links.first, let last = links.last else { return "" }
+        let label = { (link: ChainLink) in link.name.map { "\(link.short).\($0)" } ?? link.shortCode }
+        if links.count == 1 { return label(first) }
+        return "\(label(first)) … \(label(last))"
+    }
+
+    /// Builds a chain by zipping a short key with full names, link by link.
+    /// Short names come from the key; domains and names from the full form.
+    public static func zip(shortKey: String, fullForm: String) throws(ChainError) -> ErrorChain {
+        let codes = try ShortKey.parse(shortKey)
+        let names = try FullForm.parse(fullForm)
+        guard codes.count == names.count else {
+            throw .mismatchedLengths(codes: codes.count, names: names.count)
+        }
+        return ErrorChain(links: Swift.zip(codes, names).map { code, name in
+            ChainLink(domain: name.domain, short: code.short, code: code.code, name: name.name)
+        })
+    }
+}
+
+/// Why a chain could not be read.
+public enum ChainError: Error, Equatable, Sendable, CustomStringConvertible {
+    case empty
+    case badShortCode(String)
+    case badFullLink(String)
+    case unbalancedParentheses(String)
+    case mismatchedLengths(codes: Int, names: Int)
+
+    public var description: String {
+        switch self {
+        case .empty: "empty chain"
+        case .badShortCode(let s): "bad short code '\(s)' (expected letters then a code, e.g. AP7 or NSn1009)"
+        case .badFullLink(let s): "bad chain link '\(s)' (expected Domain.name)"
+        case .unbalancedParentheses(let s): "unbalanced parentheses in '\(s)'"
+        case .mismatchedLengths(let c, let n): "the short key has \(c) links but the full chain has \(n)"
+        }
+    }
+}

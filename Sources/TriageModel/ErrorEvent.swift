@@ -1,0 +1,104 @@
+/// One reported occurrence of an error chain, with the context triage slices by.
+public struct ErrorEvent: Hashable, Sendable {
+    public var eventID: String
+    public var timestamp: Timestamp
+    public var chain: ErrorChain
+    public var appVersion: String?
+    public var appBuild: String?
+    public var platform: String?
+    public var osName: String?
+    public var osVersion: String?
+    public var deviceModel: String?
+    public var network: String?
+    public var orientation: String?
+    /// `foreground` or `background`.
+    public var appState: String?
+    public var freeRAM: Int64?
+    public var freeDisk: Int64?
+    public var jailbroken: Bool?
+    public var userID: String?
+    public var sessionID: String?
+    public var environment: String?
+    public var message: String?
+    /// Every custom key the source sent, in its order.
+    public var customKeys: [(key: String, value: String)]
+    /// The importer that read it: `native`, `crashlytics`, `sentry`, `elk`.
+    public var source: String
+
+    public init(eventID: String, timestamp: Timestamp, chain: ErrorChain, appVersion: String? = nil,
+                appBuild: String? = nil, platform: String? = nil, osName: String? = nil, osVersion: String? = nil,
+                deviceModel: String? = nil, network: String? = nil, orientation: String? = nil,
+                appState: String? = nil, freeRAM: Int64? = nil, freeDisk: Int64? = nil, jailbroken: Bool? = nil,
+                userID: String? = nil, sessionID: String? = nil, environment: String? = nil,
+                message: String? = nil, customKeys: [(key: String, value: String)] = [], source: String = "native") {
+        self.eventID = eventID
+        self.timestamp = timestamp
+        self.chain = chain
+        self.appVersion = appVersion
+        self.appBuild = appBuild
+        self.platform = platform
+        self.osName = osName
+        self.osVersion = osVersion
+        self.deviceModel = deviceModel
+        self.network = network
+        self.orientation = orientation
+        self.appState = appState
+        self.freeRAM = freeRAM
+        self.freeDisk = freeDisk
+        self.jailbroken = jailbroken
+        self.userID = userID
+        self.sessionID = sessionID
+        self.environment = environment
+        self.message = message
+        self.customKeys = customKeys
+        self.source = source
+    }
+
+    public static func == (a: ErrorEvent, b: ErrorEvent) -> Bool {
+        a.eventID == b.eventID && a.timestamp == b.timestamp && a.chain == b.chain
+            && a.appVersion == b.appVersion && a.appBuild == b.appBuild && a.platform == b.platform
+            && a.osName == b.osName && a.osVersion == b.osVersion && a.deviceModel == b.deviceModel
+            && a.network == b.network && a.orientation == b.orientation && a.appState == b.appState
+            && a.freeRAM == b.freeRAM && a.freeDisk == b.freeDisk && a.jailbroken == b.jailbroken
+            && a.userID == b.userID && a.sessionID == b.sessionID && a.environment == b.environment
+            && a.message == b.message && a.source == b.source
+            && a.customKeys.map(\.key) == b.customKeys.map(\.key) && a.customKeys.map(\.value) == b.customKeys.map(\.value)
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(eventID) }
+
+    /// The OS as one breakdown value, e.g. `iOS 17.4.1`.
+    public var osLabel: String? {
+        switch (osName, osVersion) {
+        case let (n?, v?): "\(n) \(v)"
+        case let (n?, nil): n
+        case let (nil, v?): v
+        default: nil
+        }
+    }
+}
+
+/// A user's complaint from a support desk or in-app feedback, linked to the issues whose codes it cites.
+public struct Complaint: Hashable, Sendable {
+    public var complaintID: String
+    public var timestamp: Timestamp
+    public var channel: String?
+    public var category: String?
+    public var subject: String?
+    public var text: String
+    public var userID: String?
+    /// Short keys the complaint cites, canonical, each once.
+    public var codes: [String]
+
+    public init(complaintID: String, timestamp: Timestamp, channel: String? = nil, category: String? = nil,
+                subject: String? = nil, text: String, userID: String? = nil, codes: [String]) {
+        self.complaintID = complaintID
+        self.timestamp = timestamp
+        self.channel = channel
+        self.category = category
+        self.subject = subject
+        self.text = text
+        self.userID = userID
+        self.codes = codes
+    }
+}

@@ -1,0 +1,265 @@
+/// A flag worth a look, shown as a badge in the dashboard and listed in `report --format json`.
+public enum Signal: String, CaseIterable, Sendable, Codable {
+    case regressed = "REGRESSED", spike = "SPIKE", new = "NEW"
+}
+
+/// One row of the top-N list: an issue and its counts inside the window.
+public struct IssueSummary: Hashable, Sendable {
+    public var key: String
+    public var chain: ErrorChain
+    public var status: IssueStatus
+    public var events: Int
+    public var users: Int
+    public var complaints: Int
+    public var firstSeen: Timestamp
+    public var lastSeen: Timestamp
+    public var firstVersion: String?
+    public var lastVersion: String?
+    /// Events per bucket across the window, oldest first (hours for 24h, days otherwise).
+    public var series: [Int]
+    public var signals: [Signal]
+    public var trackerURL: String?
+
+    public init(key: String, chain: ErrorChain, status: IssueStatus, events: Int, users: Int, complaints: Int,
+                firstSeen: Timestamp, lastSeen: Timestamp, firstVersion: String?, lastVersion: String?,
+                series: [Int], signals: [Signal] = [], trackerURL: String? = nil) {
+        self.key = key
+        self.chain = chain
+        self.status = status
+        self.events = events
+        self.users = users
+        self.complaints = complaints
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+        self.firstVersion = firstVersion
+        self.lastVersion = lastVersion
+        self.series = series
+        self.signals = signals
+        self.trackerURL = trackerURL
+    }
+
+    /// The chain's one-line title: outermost name … root cause.
+    public var title: String { chain.title }
+
+    /// The count the mode ranks by.
+    public func count(for mode: RankMode) -> Int {
+        switch mode {
+        case .events: events
+        case .complaints: complaints
+        case .users: users
+        }
+    }
+}
+
+/// What a list asks for.
+public struct IssueQuery: Hashable, Sendable {
+    public var window: TimeWindow
+    public var mode: RankMode
+    public var filter: StatusFilter
+    /// Free text matched against keys, chain names and notes; empty matches all.
+    public var text: String
+    public var top: Int
+
+    public init(window: TimeWindow = .d7, mode: RankMode = .events, filter: StatusFilter = .active,
+                text: String = "", top: Int = 200) {
+        self.window = window
+        self.mode = mode
+        self.filter = filter
+        self.text = text
+        self.top = top
+    }
+}
+
+/// Totals across every issue the query lets through, inside the window.
+public struct Totals: Hashable, Sendable {
+    public var issues: Int
+    public var events: Int
+    public var users: Int
+    public var complaints: Int
+    /// Events per bucket across the window, oldest first.
+    public var series: [Int]
+
+    public init(issues: Int, events: Int, users: Int, complaints: Int, series: [Int]) {
+        self.issues = issues
+        self.events = events
+        self.users = users
+        self.complaints = complaints
+        self.series = series
+    }
+}
+
+/// The top-N list with its totals: what the dashboard's list and `report` show.
+public struct IssueList: Hashable, Sendable {
+    public var query: IssueQuery
+    public var now: Timestamp
+    /// The first bucket of the series (an hour for 24h, a day otherwise).
+    public var seriesStart: Timestamp
+    public var totals: Totals
+    public var issues: [IssueSummary]
+    /// Events in the whole store, whatever the window: zero means the store is empty.
+    public var storeEvents: Int
+
+    public init(query: IssueQuery, now: Timestamp, seriesStart: Timestamp, totals: Totals,
+                issues: [IssueSummary], storeEvents: Int) {
+        self.query = query
+        self.now = now
+        self.seriesStart = seriesStart
+        self.totals = totals
+        self.issues = issues
+        self.storeEvents = storeEvents
+    }
+}
+
+/// A dimension that issue detail breaks events down by.
+public enum Dimension: String, CaseIterable, Sendable, Codable {
+    case device, os, appVersion = "app_version", network, orientation, appState = "app_state"
+
+    /// A heading for people.
+    public var label: String {
+        switch self {
+        case .device: "Device"
+        case .os: "OS"
+        case .appVersion: "App version"
+        case .network: "Network"
+        case .orientation: "Orientation"
+        case .appState: "App state"
+        }
+    }
+
+    /// The event's value along this dimension; nil counts as `unknown`.
+    public func value(of event: ErrorEvent) -> String? {
+        switch self {
+        case .device: event.deviceModel
+        case .os: event.osLabel
+        case .appVersion: event.appVersion
+        case .network: event.network
+        case .orientation: event.orientation
+        case .appState: event.appState
+        }
+    }
+}
+
+/// One value of a breakdown with its share.
+public struct BreakdownRow: Hashable, Sendable {
+    public var value: String
+    public var count: Int
+    /// Share of the issue's events in the window, 0…100.
+    public var percent: Double
+
+    public init(value: String, count: Int, percent: Double) {
+        self.value = value
+        self.count = count
+        self.percent = percent
+    }
+}
+
+/// Counts of one dimension's values, most first.
+public struct Breakdown: Hashable, Sendable {
+    public var dimension: Dimension
+    public var rows: [BreakdownRow]
+
+    public init(dimension: Dimension, rows: [BreakdownRow]) {
+        self.dimension = dimension
+        self.rows = rows
+    }
+}
+
+/// One row of an issue's status history.
+public struct StatusChange: Hashable, Sendable {
+    public var from: IssueStatus?
+    public var to: IssueStatus
+    public var version: String?
+    public var at: Timestamp
+    public var by: String
+    public var note: String?
+
+    public init(from: IssueStatus?, to: IssueStatus, version: String?, at: Timestamp, by: String, note: String?) {
+        self.from = from
+        self.to = to
+        self.version = version
+        self.at = at
+        self.by = by
+        self.note = note
+    }
+}
+
+/// A note left on an issue.
+public struct IssueNote: Hashable, Sendable {
+    public var at: Timestamp
+    public var by: String
+    public var text: String
+
+    public init(at: Timestamp, by: String, text: String) {
+        self.at = at
+        self.by = by
+        self.text = text
+    }
+}
+
+/// Everything the detail screen and `show` tell about one issue.
+public struct IssueDetail: Hashable, Sendable {
+    public var summary: IssueSummary
+    public var window: TimeWindow
+    public var now: Timestamp
+    /// The first bucket of `summary.series`.
+    public var seriesStart: Timestamp
+    public var breakdowns: [Breakdown]
+    /// The newest events first.
+    public var recentEvents: [ErrorEvent]
+    /// The newest complaints first.
+    public var complaints: [Complaint]
+    /// The newest notes first.
+    public var notes: [IssueNote]
+    /// The newest change first.
+    public var history: [StatusChange]
+    /// The version the fix ships in, when resolved with one.
+    public var resolvedVersion: String?
+
+    public init(summary: IssueSummary, window: TimeWindow, now: Timestamp, seriesStart: Timestamp,
+                breakdowns: [Breakdown], recentEvents: [ErrorEvent], complaints: [Complaint],
+                notes: [IssueNote], history: [StatusChange], resolvedVersion: String?) {
+        self.summary = summary
+        self.window = window
+        self.now = now
+        self.seriesStart = seriesStart
+        self.breakdowns = breakdowns
+        self.recentEvents = recentEvents
+        self.complaints = complaints
+        self.notes = notes
+        self.history = history
+        self.resolvedVersion = resolvedVersion
+    }
+
+    /// The breakdown of one dimension (empty when nothing was counted).
+    public func breakdown(_ dimension: Dimension) -> Breakdown {
+        breakdowns.first { $0.dimension == dimension } ?? Breakdown(dimension: dimension, rows: [])
+    }
+}
+
+/// A change a person asks for on an issue: a status, a note, or a tracker link.
+public enum IssueMark: Hashable, Sendable {
+    case status(IssueStatus, version: String?)
+    case note(String)
+    case tracker(String?)
+}
+
+/// What the store did for one mark: enough to show it and to undo it.
+public struct MarkReceipt: Hashable, Sendable {
+    public var key: String
+    public var mark: IssueMark
+    public var previousStatus: IssueStatus
+    public var previousVersion: String?
+    public var previousTracker: String?
+    /// The row id of a note the mark added, so that undo can remove it.
+    public var noteID: Int64?
+
+    public init(key: String, mark: IssueMark, previousStatus: IssueStatus, previousVersion: String?,
+                previousTracker: String?, noteID: Int64?) {
+        self.key = key
+        self.mark = mark
+        self.previousStatus = previousStatus
+        self.previousVersion = previousVersion
+        self.previousTracker = previousTracker
+        self.noteID = noteID
+    }
+}
