@@ -17,6 +17,8 @@ let package = Package(
         .target(name: "TriageModel"),
         // Reading input files (plain or gzip) and turning lines into events and complaints.
         .target(name: "TriageImport", dependencies: ["TriageModel", "CZlib"]),
+        // Realistic sample data in the native format, deterministic for a seed.
+        .target(name: "SampleData", dependencies: ["TriageModel", "TriageImport"]),
         // The SQLite store: migrations, ingest with rollups, every query the app asks.
         .target(name: "TriageStore", dependencies: [
             "TriageModel",
@@ -31,7 +33,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .executableTarget(name: "errtriage", dependencies: [
-            "TriageModel", "TriageImport", "TriageStore", "DashboardCore", "Terminal",
+            "TriageModel", "TriageImport", "TriageStore", "SampleData", "DashboardCore", "Terminal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "TriageModelTests", dependencies: [

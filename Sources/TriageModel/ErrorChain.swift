@@ -16,7 +16,7 @@ public struct ErrorChain: Hashable, Sendable, Codable {
     /// A one-line title: the outermost name … the root cause's name (short codes where names are unknown).
     public var title: String {
         guard let first = links.first, let last = links.last else { return "" }
-        let label = { (link: ChainLink) in link.name.map { "\(link.short).\($0)" } ?? link.shortCode }
+        let label = { (link: ChainLink) in link.name ?? link.shortCode }
         if links.count == 1 { return label(first) }
         return "\(label(first)) … \(label(last))"
     }

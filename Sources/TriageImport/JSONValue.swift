@@ -1,0 +1,142 @@
+/// A parsed JSON value. Numbers keep their source text so that 64-bit integers stay exact.
+public enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): true
+        case let (.bool(x), .bool(y)): x == y
+        case let (.number(x), .number(y)): x == y
+        case let (.string(x), .string(y)): x == y
+        case let (.array(x), .array(y)): x == y
+        case let (.object(x), .object(y)): x.map(\.0) == y.map(\.0) && x.map(\.1) == y.map(\.1)
+        default: false
+        }
+    }
+
+    /// The member named `key` of an object (the first, if repeated); nil otherwise.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.0 == key }?.1
+    }
+
+    /// Follows a dotted path of object members, e.g. `"contexts.device.model"`.
+    public func at(_ path: String) -> JSONValue? {
+        var current: JSONValue? = self
+        for part in path.split(separator: ".") { current = current?[String(part)] }
+        return current
+    }
+
+    /// A string, or a number or bool written as text; nil for null, arrays and objects.
+    public var text: String? {
+        switch self {
+        case .string(let s): s
+        case .number(let n): n
+        case .bool(let b): b ? "true" : "false"
+        default: nil
+        }
+    }
+
+    /// A non-empty string (or a number as text); empty strings count as absent.
+    public var nonEmptyText: String? { text.flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// An integer from a JSON number or a numeric string (exports write INT64 as strings).
+    public var int64: Int64? {
+        switch self {
+        case .number(let n), .string(let n):
+            if let v = Int64(n) { return v }
+            if let d = Double(n), d.isFinite, d.rounded() == d, abs(d) < 9.2e18 { return Int64(d) }
+            return nil
+        default: return nil
+        }
+    }
+
+    /// A floating-point value from a JSON number or a numeric string.
+    public var double: Double? {
+        switch self {
+        case .number(let n), .string(let n): Double(n)
+        default: nil
+        }
+    }
+
+    /// A bool from JSON true/false, or the strings "true"/"false", or 0/1.
+    public var bool: Bool? {
+        switch self {
+        case .bool(let b): b
+        case .string(let s): s.lowercased() == "true" ? true : s.lowercased() == "false" ? false : nil
+        case .number(let n): n == "1" ? true : n == "0" ? false : nil
+        default: nil
+        }
+    }
+
+    /// Members of an object, in order; empty otherwise.
+    public var members: [(String, JSONValue)] {
+        if case .object(let m) = self { return m }
+        return []
+    }
+
+    /// Elements of an array; empty otherwise.
+    public var elements: [JSONValue] {
+        if case .array(let a) = self { return a }
+        return []
+    }
+
+    /// Writes the value as compact JSON.
+    public var serialized: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    func write(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let n): out += n
+        case .string(let s): JSONValue.writeString(s, to: &out)
+        case .array(let a):
+            out += "["
+            for (i, v) in a.enumerated() {
+                if i > 0 { out += "," }
+                v.write(to: &out)
+            }
+            out += "]"
+        case .object(let m):
+            out += "{"
+            for (i, (k, v)) in m.enumerated() {
+                if i > 0 { out += "," }
+                JSONValue.writeString(k, to: &out)
+                out += ":"
+                v.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    /// Writes a string as a JSON string literal, escaping quotes, backslashes and every control character.
+    public static func writeString(_ s: String, to out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0) || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}

@@ -1,0 +1,133 @@
+import TriageModel
+
+/// errtriage's own NDJSON: one event or complaint per line (README, "Native format").
+public struct NativeDecoder: RecordDecoder {
+    public let source = "native"
+    public init() {}
+
+    public func decode(_ value: JSONValue) throws(LineRejection) -> ImportedRecord {
+        if value["complaint_id"] != nil { return .complaint(try complaint(value)) }
+        return .event(try event(value))
+    }
+
+    func event(_ v: JSONValue) throws(LineRejection) -> ErrorEvent {
+        guard let eventID = try optionalText(v["event_id"], field: "event_id") else { throw LineRejection("missing event_id") }
+        let time = try timestamp(v["timestamp"], field: "timestamp")
+        let chain = try NativeDecoder.chain(codes: v["codes"], chain: v["chain"])
+        let device = v["device"]
+        var keys: [(key: String, value: String)] = []
+        if let k = v["keys"] {
+            guard case .object(let members) = k else { throw LineRejection("keys must be an object, found \(k.kindName)") }
+            keys = members.map { ($0.0, $0.1.text ?? $0.1.serialized) }
+        }
+        return ErrorEvent(
+            eventID: eventID, timestamp: time, chain: chain,
+            appVersion: try optionalText(v.at("app.version"), field: "app.version"),
+            appBuild: try optionalText(v.at("app.build"), field: "app.build"),
+            platform: try optionalText(v["platform"], field: "platform"),
+            osName: try optionalText(v.at("os.name"), field: "os.name"),
+            osVersion: try optionalText(v.at("os.version"), field: "os.version"),
+            deviceModel: try optionalText(device?["model"], field: "device.model"),
+            network: try optionalText(v["network"], field: "network"),
+            orientation: try optionalText(device?["orientation"], field: "device.orientation"),
+            appState: try optionalText(device?["app_state"], field: "device.app_state"),
+            freeRAM: try optionalInt(device?["free_ram"], field: "device.free_ram"),
+            freeDisk: try optionalInt(device?["free_disk"], field: "device.free_disk"),
+            jailbroken: device?["jailbroken"]?.bool,
+            userID: try optionalText(v["user_id"], field: "user_id"),
+            sessionID: try optionalText(v["session_id"], field: "session_id"),
+            environment: try optionalText(v["environment"], field: "environment"),
+            message: try optionalText(v["message"], field: "message"),
+            customKeys: keys, source: source)
+    }
+
+    func complaint(_ v: JSONValue) throws(LineRejection) -> Complaint {
+        guard let id = try optionalText(v["complaint_id"], field: "complaint_id") else { throw LineRejection("missing complaint_id") }
+        let time = try timestamp(v["timestamp"], field: "timestamp")
+        let text = try optionalText(v["text"], field: "text") ?? ""
+        let subject = try optionalText(v["subject"], field: "subject")
+        var codes: [String] = []
+        if let c = v["codes"] {
+            switch c {
+            case .array(let items):
+                for item in items {
+                    guard case .string(let s) = item, let key = ShortKey.canonical(s) else {
+                        throw LineRejection("codes must be short keys such as US14-LO43-AP7-NE8")
+                    }
+                    codes.append(key)
+                }
+            case .string(let s):
+                guard let key = ShortKey.canonical(s) else { throw LineRejection("codes '\(s.prefix(60))' is not a short key") }
+                codes.append(key)
+            case .null: break
+            default: throw LineRejection("codes must be an array of short keys, found \(c.kindName)")
+            }
+        }
+        // Codes cited in the free text count too, each once.
+        for key in ShortKey.find(in: (subject ?? "") + "\n" + text) where !codes.contains(key) { codes.append(key) }
+        return Complaint(complaintID: id, timestamp: time,
+                         channel: try optionalText(v["channel"], field: "channel"),
+                         category: try optionalText(v["category"], field: "category"),
+                         subject: subject, text: text,
+                         userID: try optionalText(v["user_id"], field: "user_id"), codes: codes)
+    }
+
+    /// Builds a chain from a short key and a full form, or from an array of link objects.
+    /// Links whose short name the data does not give carry an empty `short`; the store fills it.
+    public static func chain(codes: JSONValue?, chain: JSONValue?) throws(LineRejection) -> ErrorChain {
+        let codesText: String?
+        switch codes {
+        case .string(let s)?: codesText = s
+        case nil, .null?: codesText = nil
+        case let other?: throw LineRejection("codes must be a short key string, found \(other.kindName)")
+        }
+        switch chain {
+        case .array(let items)?:
+            var links: [ChainLink] = []
+            for (n, item) in items.enumerated() {
+                guard case .object = item else { throw LineRejection("chain link \(n + 1) must be an object") }
+                guard let code = item["code"]?.int64, let c = Int(exactly: code) else {
+                    throw LineRejection("chain link \(n + 1) needs an integer code")
+                }
+                let domain = item["domain"]?.nonEmptyText
+                var short = item["short"]?.nonEmptyText ?? ""
+                if !short.isEmpty {
+                    guard short.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }), short.utf8.count <= 8 else {
+                        throw LineRejection("chain link \(n + 1) has a bad short name '\(short.prefix(20))'")
+                    }
+                } else if domain == nil {
+                    throw LineRejection("chain link \(n + 1) needs a domain or a short name")
+                }
+                if short.isEmpty, domain == nil { short = "XX" }
+                links.append(ChainLink(domain: domain, short: short, code: c, name: item["name"]?.nonEmptyText))
+            }
+            guard !links.isEmpty else { throw LineRejection("chain is empty") }
+            if let codesText {
+                guard let key = ShortKey.canonical(codesText) else { throw LineRejection("codes '\(codesText.prefix(60))' is not a short key") }
+                let built = ErrorChain(links: links)
+                if links.allSatisfy({ !$0.short.isEmpty }), built.shortKey != key {
+                    throw LineRejection("codes \(key) do not match the chain's links (\(built.shortKey))")
+                }
+            }
+            return ErrorChain(links: links)
+        case .string(let full)?:
+            guard let codesText else {
+                throw LineRejection("chain has names but no codes: add \"codes\" (e.g. \"US14-LO43-AP7-NE8\")")
+            }
+            do {
+                return try ErrorChain.zip(shortKey: codesText, fullForm: full)
+            } catch {
+                throw LineRejection("chain: \(error)")
+            }
+        case nil, .null?:
+            guard let codesText else { throw LineRejection("missing chain: give \"codes\", \"chain\" or both") }
+            do {
+                return ErrorChain(links: try ShortKey.parse(codesText).map { ChainLink(short: $0.short, code: $0.code) })
+            } catch {
+                throw LineRejection("codes: \(error)")
+            }
+        case let other?:
+            throw LineRejection("chain must be a string or an array of links, found \(other.kindName)")
+        }
+    }
+}

@@ -1,0 +1,240 @@
+import GRDB
+import TriageModel
+
+/// What one write of events and complaints did.
+public struct IngestCounts: Equatable, Sendable {
+    public var eventsAdded = 0
+    public var duplicates = 0
+    public var complaintsAdded = 0
+    public var complaintDuplicates = 0
+    public var issuesCreated = 0
+    public var regressions = 0
+    public init() {}
+
+    public static func += (a: inout IngestCounts, b: IngestCounts) {
+        a.eventsAdded += b.eventsAdded
+        a.duplicates += b.duplicates
+        a.complaintsAdded += b.complaintsAdded
+        a.complaintDuplicates += b.complaintDuplicates
+        a.issuesCreated += b.issuesCreated
+        a.regressions += b.regressions
+    }
+}
+
+/// Writes batches of events and complaints, each batch in one transaction, keeping the rollups,
+/// the code dictionary and the issues' first/last seen in step. Re-writing an event changes nothing.
+public final class IngestWriter {
+    let store: TriageStore
+    var dictionary: [ShortKey.Code: FullForm.Name] = [:]
+    var shortByDomain: [String: String] = [:]
+    var issues: [String: IssueState] = [:]
+
+    struct IssueState {
+        var id: Int64
+        var chain: ErrorChain
+        var firstSeen: Timestamp
+        var lastSeen: Timestamp
+        var firstVersion: String?
+        var lastVersion: String?
+        var events: Int
+        var status: IssueStatus
+        var resolvedVersion: String?
+        var resolvedAt: Timestamp?
+        var dirty = false
+        var chainDirty = false
+    }
+
+    public init(store: TriageStore) throws(StoreError) {
+        self.store = store
+        try store.read { db in
+            for row in try Row.fetchAll(db, sql: "SELECT short, code, domain, name FROM code_dictionary") {
+                let code = ShortKey.Code(short: row[0], code: row[1])
+                let name = FullForm.Name(domain: row[2], name: row[3])
+                dictionary[code] = name
+                shortByDomain[name.domain] = code.short
+            }
+        }
+    }
+
+    /// Writes one batch in one transaction.
+    public func write(events: [ErrorEvent], complaints: [Complaint], by: String = "ingest") throws(StoreError) -> IngestCounts {
+        let snapshot = issues
+        do {
+            return try store.write { db in try writeBatch(db, events: events, complaints: complaints, by: by) }
+        } catch {
+            issues = snapshot  // the transaction rolled back: forget what it cached
+            throw error
+        }
+    }
+
+    private func writeBatch(_ db: Database, events: [ErrorEvent], complaints: [Complaint], by: String) throws -> IngestCounts {
+        var counts = IngestCounts()
+        var rollups = Rollups()
+        let insertEvent = try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO event (event_id, issue_id, ts, app_version, app_build, platform, os_name, os_version,
+                device_model, network, orientation, app_state, free_ram, free_disk, jailbroken, user_id, session_id,
+                environment, message, custom_keys, source)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for raw in events {
+            let chain = resolve(raw.chain)
+            learn(chain, db: db)
+            let key = chain.shortKey
+            var issue = try issueState(for: key, chain: chain, firstSeen: raw.timestamp, db: db, counts: &counts, rollups: &rollups)
+            try insertEvent.execute(arguments: [
+                raw.eventID, issue.id, raw.timestamp.millis, raw.appVersion, raw.appBuild, raw.platform, raw.osName,
+                raw.osVersion, raw.deviceModel, raw.network, raw.orientation, raw.appState, raw.freeRAM, raw.freeDisk,
+                raw.jailbroken, raw.userID, raw.sessionID, raw.environment, raw.message,
+                raw.customKeys.isEmpty ? nil : CustomKeys.encode(raw.customKeys), raw.source,
+            ])
+            guard db.changesCount > 0 else {
+                counts.duplicates += 1
+                continue
+            }
+            counts.eventsAdded += 1
+            rollups.add(raw, issueID: issue.id)
+            issue.absorb(raw)
+            if issue.chain.links.contains(where: { !$0.isNamed }) && chain.links.allSatisfy(\.isNamed) {
+                issue.chain = chain
+                issue.chainDirty = true
+            }
+            if issue.status == .resolved, let resolvedAt = issue.resolvedAt,
+               RegressionRule.regresses(eventTime: raw.timestamp, eventVersion: raw.appVersion, eventBuild: raw.appBuild,
+                                        resolvedAt: resolvedAt, resolvedVersion: issue.resolvedVersion,
+                                        versionSeenBefore: { self.versionSeen(raw.appVersion, issueID: issue.id, before: resolvedAt, db: db) }) {
+                try TriageStore.recordRegression(db, issueID: issue.id, event: raw)
+                issue.status = .regressed
+                counts.regressions += 1
+            }
+            issues[key] = issue
+        }
+        for complaint in complaints {
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO complaint (complaint_id, ts, channel, category, subject, text, user_id, codes)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [complaint.complaintID, complaint.timestamp.millis, complaint.channel, complaint.category,
+                                 complaint.subject, complaint.text, complaint.userID, complaint.codes.joined(separator: " ")])
+            guard db.changesCount > 0 else {
+                counts.complaintDuplicates += 1
+                continue
+            }
+            counts.complaintsAdded += 1
+            let rowID = db.lastInsertedRowID
+            for key in Set(complaint.codes) {
+                try db.execute(sql: "INSERT OR IGNORE INTO complaint_code (key, complaint_id) VALUES (?, ?)", arguments: [key, rowID])
+                if let issueID = try existingIssueID(key, db: db) {
+                    rollups.addComplaint(at: complaint.timestamp, issueID: issueID)
+                }
+            }
+        }
+        try rollups.flush(db)
+        for (key, issue) in issues where issue.dirty || issue.chainDirty {
+            try db.execute(sql: """
+                UPDATE issue SET first_seen = ?, last_seen = ?, first_version = ?, last_version = ?, events = ?, status = ?
+                WHERE id = ?
+                """, arguments: [issue.firstSeen.millis, issue.lastSeen.millis, issue.firstVersion, issue.lastVersion,
+                                 issue.events, issue.status.rawValue, issue.id])
+            if issue.chainDirty { try TriageStore.writeChain(db, issueID: issue.id, chain: issue.chain) }
+            issues[key]?.dirty = false
+            issues[key]?.chainDirty = false
+        }
+        return counts
+    }
+
+    /// Fills short names the data left out: from the dictionary, else derived from the domain.
+    func resolve(_ chain: ErrorChain) -> ErrorChain {
+        guard chain.links.contains(where: { $0.short.isEmpty || !$0.isNamed }) else { return chain }
+        return ErrorChain(links: chain.links.map { link in
+            var link = link
+            if link.short.isEmpty, let domain = link.domain {
+                link.short = shortByDomain[domain] ?? DomainShortName.derive(domain)
+            }
+            if !link.isNamed, let known = dictionary[ShortKey.Code(short: link.short, code: link.code)] {
+                link.domain = link.domain ?? known.domain
+                link.name = link.name ?? known.name
+            }
+            return link
+        })
+    }
+
+    /// Remembers short+code → domain.name from a chain that carries both.
+    func learn(_ chain: ErrorChain, db: Database) {
+        for link in chain.links {
+            guard let domain = link.domain, let name = link.name else { continue }
+            let code = ShortKey.Code(short: link.short, code: link.code)
+            guard dictionary[code] == nil else { continue }
+            dictionary[code] = FullForm.Name(domain: domain, name: name)
+            if shortByDomain[domain] == nil { shortByDomain[domain] = link.short }
+            try? db.execute(sql: "INSERT OR IGNORE INTO code_dictionary (short, code, domain, name) VALUES (?, ?, ?, ?)",
+                            arguments: [link.short, link.code, domain, name])
+        }
+    }
+
+    private func existingIssueID(_ key: String, db: Database) throws -> Int64? {
+        if let cached = issues[key] { return cached.id }
+        return try Int64.fetchOne(db, sql: "SELECT id FROM issue WHERE key = ?", arguments: [key])
+    }
+
+    private func issueState(for key: String, chain: ErrorChain, firstSeen: Timestamp, db: Database,
+                            counts: inout IngestCounts, rollups: inout Rollups) throws -> IssueState {
+        if let cached = issues[key] { return cached }
+        if let row = try Row.fetchOne(db, sql: """
+            SELECT id, first_seen, last_seen, first_version, last_version, events, status, resolved_version, resolved_at
+            FROM issue WHERE key = ?
+            """, arguments: [key]) {
+            let id: Int64 = row[0]
+            let stored = try TriageStore.chain(db, issueID: id)
+            return IssueState(id: id, chain: stored, firstSeen: Timestamp(millis: row[1]), lastSeen: Timestamp(millis: row[2]),
+                              firstVersion: row[3], lastVersion: row[4], events: row[5],
+                              status: IssueStatus(rawValue: row[6]) ?? .open, resolvedVersion: row[7],
+                              resolvedAt: (row[8] as Int64?).map { Timestamp(millis: $0) })
+        }
+        try db.execute(sql: "INSERT INTO issue (key, chain, first_seen, last_seen) VALUES (?, ?, ?, ?)",
+                       arguments: [key, chain.fullForm, firstSeen.millis, firstSeen.millis])
+        let id = db.lastInsertedRowID
+        try TriageStore.writeChain(db, issueID: id, chain: chain)
+        counts.issuesCreated += 1
+        // Complaints that cited this key before any event carried it now count for it.
+        for t in try Int64.fetchAll(db, sql: """
+            SELECT c.ts FROM complaint_code k JOIN complaint c ON c.id = k.complaint_id WHERE k.key = ?
+            """, arguments: [key]) {
+            rollups.addComplaint(at: Timestamp(millis: t), issueID: id)
+        }
+        return IssueState(id: id, chain: chain, firstSeen: firstSeen, lastSeen: firstSeen, firstVersion: nil,
+                          lastVersion: nil, events: 0, status: .open, resolvedVersion: nil, resolvedAt: nil, dirty: true)
+    }
+
+    private func versionSeen(_ version: String?, issueID: Int64, before: Timestamp, db: Database) -> Bool {
+        guard let version else { return true }
+        let found = try? Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM event WHERE issue_id = ? AND app_version = ? AND ts <= ?)
+            """, arguments: [issueID, version, before.millis])
+        return found ?? false
+    }
+}
+
+extension IngestWriter.IssueState {
+    /// Widens first/last seen, the version range and the count by one new event.
+    mutating func absorb(_ event: ErrorEvent) {
+        if event.timestamp < firstSeen { firstSeen = event.timestamp }
+        if event.timestamp > lastSeen { lastSeen = event.timestamp }
+        if let v = event.appVersion {
+            if firstVersion.map({ VersionOrder.less(v, $0) }) ?? true { firstVersion = v }
+            if lastVersion.map({ VersionOrder.less($0, v) }) ?? true { lastVersion = v }
+        }
+        events += 1
+        dirty = true
+    }
+}
+
+/// Orders version strings as releases ship, falling back to text order for unreadable ones.
+enum VersionOrder {
+    static func less(_ a: String, _ b: String) -> Bool {
+        switch (AppVersion(a), AppVersion(b)) {
+        case let (x?, y?): x < y
+        case (nil, _?): true
+        case (_?, nil): false
+        default: a < b
+        }
+    }
+}

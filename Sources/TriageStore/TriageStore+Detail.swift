@@ -1,0 +1,109 @@
+import GRDB
+import TriageModel
+
+extension TriageStore {
+    /// How many recent events and complaints the detail carries.
+    public static let recentLimit = 50
+
+    /// Everything the detail screen and `show` tell about one issue, inside the window.
+    public func issueDetail(key: String, window: TimeWindow, now: Timestamp) throws(StoreError) -> IssueDetail {
+        try read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT id, key, status, first_seen, last_seen, first_version, last_version, tracker_url, resolved_version
+                FROM issue WHERE key = ?
+                """, arguments: [key]) else { throw StoreError.unknownKey(key) }
+            var candidate = Candidate(id: row[0], key: row[1], status: IssueStatus(rawValue: row[2]) ?? .open,
+                                      firstSeen: Timestamp(millis: row[3]), lastSeen: Timestamp(millis: row[4]),
+                                      firstVersion: row[5], lastVersion: row[6], trackerURL: row[7])
+            let buckets = try Buckets(db, window: window, now: now)
+            var one = [candidate]
+            try TriageStore.count(db, &one, buckets: buckets)
+            candidate = one[0]
+            let summary = try TriageStore.summaries(db, [candidate], buckets: buckets, now: now)[0]
+            let issueID = candidate.id
+            return IssueDetail(
+                summary: summary, window: window, now: now, seriesStart: buckets.seriesStart,
+                breakdowns: try TriageStore.breakdowns(db, issueID: issueID, buckets: buckets),
+                recentEvents: try TriageStore.recentEvents(db, issueID: issueID, chain: summary.chain,
+                                                           until: buckets.millis.upperBound, limit: TriageStore.recentLimit),
+                complaints: try TriageStore.complaints(db, key: key, limit: TriageStore.recentLimit),
+                notes: try Row.fetchAll(db, sql: "SELECT at, by, text FROM note WHERE issue_id = ? ORDER BY at DESC, id DESC",
+                                        arguments: [issueID]).map { IssueNote(at: Timestamp(millis: $0[0]), by: $0[1], text: $0[2]) },
+                history: try Row.fetchAll(db, sql: """
+                    SELECT from_status, to_status, version, at, by, note FROM status_change WHERE issue_id = ? ORDER BY at DESC, id DESC
+                    """, arguments: [issueID]).map {
+                    StatusChange(from: ($0[0] as String?).flatMap(IssueStatus.init(rawValue:)),
+                                 to: IssueStatus(rawValue: $0[1]) ?? .open, version: $0[2],
+                                 at: Timestamp(millis: $0[3]), by: $0[4], note: $0[5])
+                },
+                resolvedVersion: row[8])
+        }
+    }
+
+    /// SQL that gives an event's value along a dimension, matching `Dimension.value(of:)`.
+    static func expression(_ dimension: Dimension) -> String {
+        switch dimension {
+        case .device: "device_model"
+        case .os: "CASE WHEN os_name IS NOT NULL AND os_version IS NOT NULL THEN os_name || ' ' || os_version ELSE COALESCE(os_name, os_version) END"
+        case .appVersion: "app_version"
+        case .network: "network"
+        case .orientation: "orientation"
+        case .appState: "app_state"
+        }
+    }
+
+    /// Breakdowns from the daily dimension rollup, or for 24 hours from the issue's events in that span.
+    static func breakdowns(_ db: Database, issueID: Int64, buckets: Buckets) throws -> [Breakdown] {
+        var counts: [Dimension: [(String, Int)]] = [:]
+        if buckets.hourly {
+            for dimension in Dimension.allCases {
+                counts[dimension] = try Row.fetchAll(db, sql: """
+                    SELECT COALESCE(\(expression(dimension)), 'unknown') AS v, COUNT(*) FROM event
+                    WHERE issue_id = ? AND ts BETWEEN ? AND ? GROUP BY v
+                    """, arguments: [issueID, buckets.millis.lowerBound, buckets.millis.upperBound]).map { ($0[0], $0[1]) }
+            }
+        } else {
+            for row in try Row.fetchAll(db, sql: """
+                SELECT dim, value, SUM(events) FROM issue_day_dim WHERE issue_id = ? AND day BETWEEN ? AND ? GROUP BY dim, value
+                """, arguments: [issueID, buckets.range.lowerBound, buckets.range.upperBound]) {
+                guard let dimension = Dimension(rawValue: row[0]) else { continue }
+                counts[dimension, default: []].append((row[1], row[2]))
+            }
+        }
+        return Dimension.allCases.map { dimension in
+            let values = counts[dimension] ?? []
+            let total = values.reduce(0) { $0 + $1.1 }
+            let rows = values.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.map {
+                BreakdownRow(value: $0.0, count: $0.1, percent: total == 0 ? 0 : Double($0.1) * 100 / Double(total))
+            }
+            return Breakdown(dimension: dimension, rows: rows)
+        }
+    }
+
+    static func recentEvents(_ db: Database, issueID: Int64, chain: ErrorChain, until: Int64, limit: Int) throws -> [ErrorEvent] {
+        try Row.fetchAll(db, sql: """
+            SELECT event_id, ts, app_version, app_build, platform, os_name, os_version, device_model, network, orientation,
+                   app_state, free_ram, free_disk, jailbroken, user_id, session_id, environment, message, custom_keys, source
+            FROM event WHERE issue_id = ? AND ts <= ? ORDER BY ts DESC, id DESC LIMIT ?
+            """, arguments: [issueID, until, limit]).map { event(from: $0, chain: chain) }
+    }
+
+    /// An event as stored; columns in the order `recentEvents` and `export` select them.
+    static func event(from r: Row, chain: ErrorChain) -> ErrorEvent {
+        ErrorEvent(eventID: r[0], timestamp: Timestamp(millis: r[1]), chain: chain, appVersion: r[2], appBuild: r[3],
+                   platform: r[4], osName: r[5], osVersion: r[6], deviceModel: r[7], network: r[8], orientation: r[9],
+                   appState: r[10], freeRAM: r[11], freeDisk: r[12], jailbroken: r[13], userID: r[14], sessionID: r[15],
+                   environment: r[16], message: r[17], customKeys: CustomKeys.decode(r[18]), source: r[19])
+    }
+
+    static func complaints(_ db: Database, key: String, limit: Int) throws -> [Complaint] {
+        try Row.fetchAll(db, sql: """
+            SELECT c.complaint_id, c.ts, c.channel, c.category, c.subject, c.text, c.user_id, c.codes
+            FROM complaint_code k JOIN complaint c ON c.id = k.complaint_id
+            WHERE k.key = ? ORDER BY c.ts DESC, c.id DESC LIMIT ?
+            """, arguments: [key, limit]).map { r in
+            Complaint(complaintID: r[0], timestamp: Timestamp(millis: r[1]), channel: r[2], category: r[3], subject: r[4],
+                      text: r[5], userID: r[6], codes: (r[7] as String).split(separator: " ").map(String.init))
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import GRDB
+import TriageModel
+
+extension TriageStore {
+    /// The top-N list and its totals for a query: what the dashboard's list and `report` show.
+    public func issueList(_ query: IssueQuery, now: Timestamp) throws(StoreError) -> IssueList {
+        try read { db in
+            let buckets = try Buckets(db, window: query.window, now: now)
+            var candidates = try TriageStore.candidates(db, query: query)
+            try TriageStore.count(db, &candidates, buckets: buckets)
+            // Resolved and muted issues are listed even when quiet: that they are quiet is the news.
+            let showQuiet = query.filter == .resolved || query.filter == .muted
+            candidates = candidates.filter { showQuiet || $0.events > 0 || $0.complaints > 0 }
+            let totals = try TriageStore.totals(db, candidates, buckets: buckets)
+            candidates.sort { a, b in
+                let x = a.count(for: query.mode), y = b.count(for: query.mode)
+                if x != y { return x > y }
+                if a.events != b.events { return a.events > b.events }
+                return a.key < b.key
+            }
+            let top = Array(candidates.prefix(max(0, query.top)))
+            let summaries = try TriageStore.summaries(db, top, buckets: buckets, now: now)
+            let storeEvents = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(events), 0) FROM issue") ?? 0
+            return IssueList(query: query, now: now, seriesStart: buckets.seriesStart, totals: totals,
+                             issues: summaries, storeEvents: storeEvents)
+        }
+    }
+
+    /// An issue row before its series and chain are read.
+    struct Candidate {
+        var id: Int64
+        var key: String
+        var status: IssueStatus
+        var firstSeen: Timestamp
+        var lastSeen: Timestamp
+        var firstVersion: String?
+        var lastVersion: String?
+        var trackerURL: String?
+        var events = 0
+        var complaints = 0
+        var users = 0
+
+        func count(for mode: RankMode) -> Int {
+            switch mode {
+            case .events: events
+            case .complaints: complaints
+            case .users: users
+            }
+        }
+    }
+
+    /// The buckets a window covers: hours for 24h, days otherwise.
+    struct Buckets {
+        var hourly: Bool
+        var range: ClosedRange<Int64>
+        var now: Timestamp
+
+        init(_ db: Database, window: TimeWindow, now: Timestamp) throws {
+            self.now = now
+            hourly = window.isHourly
+            if hourly {
+                range = TimeWindow.hourRange(now: now)
+            } else {
+                let firstDay = try Int64.fetchOne(db, sql: "SELECT MIN(day) FROM issue_day") ?? now.day
+                range = window.dayRange(now: now, firstDay: firstDay)
+            }
+        }
+
+        var table: String { hourly ? "issue_hour" : "issue_day" }
+        var column: String { hourly ? "hour" : "day" }
+        var seriesStart: Timestamp { hourly ? .startOf(hour: range.lowerBound) : .startOf(day: range.lowerBound) }
+        var count: Int { Int(range.upperBound - range.lowerBound + 1) }
+        /// The window's time span in milliseconds, for queries over events.
+        var millis: ClosedRange<Int64> {
+            let unit = hourly ? Timestamp.millisPerHour : Timestamp.millisPerDay
+            return (range.lowerBound * unit)...((range.upperBound + 1) * unit - 1)
+        }
+    }
+
+    static func candidates(_ db: Database, query: IssueQuery) throws -> [Candidate] {
+        let statuses = query.filter.statuses.map(\.rawValue).sorted()
+        var sql = """
+            SELECT id, key, status, first_seen, last_seen, first_version, last_version, tracker_url FROM issue
+            WHERE status IN (\(databaseQuestionMarks(count: statuses.count)))
+            """
+        var arguments = StatementArguments(statuses)
+        let text = query.text.trimmingCharacters(in: " ")
+        if !text.isEmpty {
+            let pattern = "%" + likeEscaped(text) + "%"
+            sql += """
+                 AND (key LIKE ? ESCAPE '\\' OR chain LIKE ? ESCAPE '\\'
+                      OR EXISTS (SELECT 1 FROM note WHERE note.issue_id = issue.id AND note.text LIKE ? ESCAPE '\\'))
+                """
+            arguments += [pattern, pattern, pattern]
+        }
+        return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            Candidate(id: row[0], key: row[1], status: IssueStatus(rawValue: row[2]) ?? .open,
+                      firstSeen: Timestamp(millis: row[3]), lastSeen: Timestamp(millis: row[4]),
+                      firstVersion: row[5], lastVersion: row[6], trackerURL: row[7])
+        }
+    }
+
+    /// Fills events, complaints and users inside the window from the rollups.
+    static func count(_ db: Database, _ candidates: inout [Candidate], buckets: Buckets) throws {
+        var index: [Int64: Int] = [:]
+        for (i, c) in candidates.enumerated() { index[c.id] = i }
+        for row in try Row.fetchAll(db, sql: """
+            SELECT issue_id, SUM(events), SUM(complaints) FROM \(buckets.table)
+            WHERE \(buckets.column) BETWEEN ? AND ? GROUP BY issue_id
+            """, arguments: [buckets.range.lowerBound, buckets.range.upperBound]) {
+            guard let i = index[row[0]] else { continue }
+            candidates[i].events = row[1]
+            candidates[i].complaints = row[2]
+        }
+        for i in candidates.indices where candidates[i].events > 0 {
+            candidates[i].users = try distinctUsers(db, issueIDs: [candidates[i].id], buckets: buckets)
+        }
+    }
+
+    /// Distinct users of some issues inside the window: from the daily user rollup, or for the
+    /// 24-hour window from the events of those issues (an index range, not a scan).
+    static func distinctUsers(_ db: Database, issueIDs: [Int64]?, buckets: Buckets) throws -> Int {
+        var arguments: StatementArguments
+        var issueClause = ""
+        if let ids = issueIDs {
+            guard !ids.isEmpty else { return 0 }
+            issueClause = "issue_id IN (\(databaseQuestionMarks(count: ids.count))) AND "
+            arguments = StatementArguments(ids)
+        } else {
+            arguments = []
+        }
+        if buckets.hourly {
+            arguments += [buckets.millis.lowerBound, buckets.millis.upperBound]
+            return try Int.fetchOne(db, sql: """
+                SELECT COUNT(DISTINCT user_id) FROM event WHERE \(issueClause)ts BETWEEN ? AND ?
+                """, arguments: arguments) ?? 0
+        }
+        arguments += [buckets.range.lowerBound, buckets.range.upperBound]
+        return try Int.fetchOne(db, sql: """
+            SELECT COUNT(DISTINCT user_id) FROM issue_day_user WHERE \(issueClause)day BETWEEN ? AND ?
+            """, arguments: arguments) ?? 0
+    }
+
+    static func totals(_ db: Database, _ candidates: [Candidate], buckets: Buckets) throws -> Totals {
+        let ids = candidates.filter { $0.events > 0 }.map(\.id)
+        var series = [Int](repeating: 0, count: buckets.count)
+        if !ids.isEmpty {
+            for row in try Row.fetchAll(db, sql: """
+                SELECT \(buckets.column), SUM(events) FROM \(buckets.table)
+                WHERE \(buckets.column) BETWEEN ? AND ? AND issue_id IN (\(databaseQuestionMarks(count: ids.count)))
+                GROUP BY \(buckets.column)
+                """, arguments: [buckets.range.lowerBound, buckets.range.upperBound] + StatementArguments(ids)) {
+                let bucket: Int64 = row[0]
+                series[Int(bucket - buckets.range.lowerBound)] = row[1]
+            }
+        }
+        return Totals(issues: candidates.count, events: candidates.reduce(0) { $0 + $1.events },
+                      users: try distinctUsers(db, issueIDs: ids, buckets: buckets),
+                      complaints: candidates.reduce(0) { $0 + $1.complaints }, series: series)
+    }
+
+    /// Turns counted candidates into list rows: chains, series and signals.
+    static func summaries(_ db: Database, _ top: [Candidate], buckets: Buckets, now: Timestamp) throws -> [IssueSummary] {
+        let ids = top.map(\.id)
+        let chains = try chains(db, issueIDs: ids)
+        var series: [Int64: [Int]] = [:]
+        if !ids.isEmpty {
+            for row in try Row.fetchAll(db, sql: """
+                SELECT issue_id, \(buckets.column), events FROM \(buckets.table)
+                WHERE issue_id IN (\(databaseQuestionMarks(count: ids.count))) AND \(buckets.column) BETWEEN ? AND ?
+                """, arguments: StatementArguments(ids) + [buckets.range.lowerBound, buckets.range.upperBound]) {
+                let bucket: Int64 = row[1]
+                series[row[0], default: [Int](repeating: 0, count: buckets.count)][Int(bucket - buckets.range.lowerBound)] = row[2]
+            }
+        }
+        return try top.map { c in
+            IssueSummary(key: c.key, chain: chains[c.id] ?? ErrorChain(links: []), status: c.status, events: c.events,
+                         users: c.users, complaints: c.complaints, firstSeen: c.firstSeen, lastSeen: c.lastSeen,
+                         firstVersion: c.firstVersion, lastVersion: c.lastVersion,
+                         series: series[c.id] ?? [Int](repeating: 0, count: buckets.count),
+                         signals: try signals(db, c, now: now), trackerURL: c.trackerURL)
+        }
+    }
+
+    /// NEW, SPIKE and REGRESSED for one issue, from the issue row and its hourly rollup.
+    static func signals(_ db: Database, _ c: Candidate, now: Timestamp) throws -> [Signal] {
+        var result: [Signal] = []
+        if c.status == .regressed { result.append(.regressed) }
+        let last = now.hour
+        var hourly = [Int](repeating: 0, count: 192)
+        for row in try Row.fetchAll(db, sql: "SELECT hour, events FROM issue_hour WHERE issue_id = ? AND hour BETWEEN ? AND ?",
+                                    arguments: [c.id, last - 191, last]) {
+            let hour: Int64 = row[0]
+            hourly[Int(hour - (last - 191))] = row[1]
+        }
+        if SpikeRule.fires(hourly: hourly) { result.append(.spike) }
+        if c.firstSeen <= now, c.firstSeen > now.adding(millis: -7 * Timestamp.millisPerDay) { result.append(.new) }
+        return result
+    }
+
+    /// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
+    static func likeEscaped(_ text: String) -> String {
+        var out = ""
+        for ch in text {
+            if ch == "%" || ch == "_" || ch == "\\" { out.append("\\") }
+            out.append(ch)
+        }
+        return out
+    }
+}
+
+extension String {
+    func trimmingCharacters(in set: Character) -> String {
+        var s = Substring(self)
+        while s.first == set { s = s.dropFirst() }
+        while s.last == set { s = s.dropLast() }
+        return String(s)
+    }
+}

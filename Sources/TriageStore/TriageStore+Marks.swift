@@ -1,0 +1,93 @@
+import GRDB
+import TriageModel
+
+extension TriageStore {
+    /// Applies a mark and its history row in one transaction; returns what undo needs.
+    /// Resolving checks the events already stored: one that the rule says regresses it does so at once.
+    public func mark(_ key: String, _ mark: IssueMark, by: String, at: Timestamp, note: String? = nil) throws(StoreError) -> MarkReceipt {
+        try write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, status, resolved_version, tracker_url FROM issue WHERE key = ?",
+                                             arguments: [key]) else { throw StoreError.unknownKey(key) }
+            let issueID: Int64 = row[0]
+            let previous = IssueStatus(rawValue: row[1]) ?? .open
+            var receipt = MarkReceipt(key: key, mark: mark, previousStatus: previous, previousVersion: row[2],
+                                      previousTracker: row[3], noteID: nil)
+            switch mark {
+            case .status(let status, let version):
+                try TriageStore.setStatus(db, issueID: issueID, from: previous, to: status, version: version, at: at, by: by, note: note)
+                if status == .resolved {
+                    try TriageStore.regressIfStoredEventsSaySo(db, issueID: issueID, resolvedAt: at, resolvedVersion: version)
+                }
+            case .note(let text):
+                try db.execute(sql: "INSERT INTO note (issue_id, at, by, text) VALUES (?, ?, ?, ?)", arguments: [issueID, at.millis, by, text])
+                receipt.noteID = db.lastInsertedRowID
+            case .tracker(let url):
+                try db.execute(sql: "UPDATE issue SET tracker_url = ? WHERE id = ?", arguments: [url, issueID])
+            }
+            return receipt
+        }
+    }
+
+    /// Takes a mark back: the previous status (with a history row saying so), the previous tracker link, or the note removed.
+    public func undo(_ receipt: MarkReceipt, by: String, at: Timestamp) throws(StoreError) {
+        try write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, status FROM issue WHERE key = ?", arguments: [receipt.key]) else {
+                throw StoreError.unknownKey(receipt.key)
+            }
+            let issueID: Int64 = row[0]
+            switch receipt.mark {
+            case .status:
+                try TriageStore.setStatus(db, issueID: issueID, from: IssueStatus(rawValue: row[1]) ?? .open,
+                                          to: receipt.previousStatus, version: receipt.previousVersion, at: at, by: by,
+                                          note: "undo")
+            case .note:
+                if let id = receipt.noteID { try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [id]) }
+            case .tracker:
+                try db.execute(sql: "UPDATE issue SET tracker_url = ? WHERE id = ?", arguments: [receipt.previousTracker, issueID])
+            }
+        }
+    }
+
+    static func setStatus(_ db: Database, issueID: Int64, from: IssueStatus, to: IssueStatus, version: String?,
+                          at: Timestamp, by: String, note: String?) throws {
+        switch to {
+        case .resolved:
+            try db.execute(sql: "UPDATE issue SET status = 'resolved', resolved_version = ?, resolved_at = ? WHERE id = ?",
+                           arguments: [version, at.millis, issueID])
+        case .open:
+            try db.execute(sql: "UPDATE issue SET status = 'open', resolved_version = NULL, resolved_at = NULL WHERE id = ?",
+                           arguments: [issueID])
+        case .regressed, .muted:
+            try db.execute(sql: "UPDATE issue SET status = ? WHERE id = ?", arguments: [to.rawValue, issueID])
+        }
+        try db.execute(sql: "INSERT INTO status_change (issue_id, from_status, to_status, version, at, by, note) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       arguments: [issueID, from.rawValue, to.rawValue, version, at.millis, by, note])
+    }
+
+    /// After a resolve dated in the past, events already stored after that time may regress the issue.
+    static func regressIfStoredEventsSaySo(_ db: Database, issueID: Int64, resolvedAt: Timestamp, resolvedVersion: String?) throws {
+        var seenBefore: [String: Bool] = [:]
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT event_id, ts, app_version, app_build FROM event WHERE issue_id = ? AND ts > ? ORDER BY ts, id
+            """, arguments: [issueID, resolvedAt.millis])
+        for r in rows {
+            let version: String? = r[2]
+            let time = Timestamp(millis: r[1])
+            let regresses = RegressionRule.regresses(
+                eventTime: time, eventVersion: version, eventBuild: r[3], resolvedAt: resolvedAt, resolvedVersion: resolvedVersion,
+                versionSeenBefore: {
+                    guard let version else { return true }
+                    if let known = seenBefore[version] { return known }
+                    let found = (try? Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM event WHERE issue_id = ? AND app_version = ? AND ts <= ?)",
+                                                    arguments: [issueID, version, resolvedAt.millis])) ?? false
+                    seenBefore[version] = found ?? false
+                    return found ?? false
+                })
+            if regresses {
+                try recordRegression(db, issueID: issueID, event: ErrorEvent(
+                    eventID: r[0], timestamp: time, chain: ErrorChain(links: []), appVersion: version, appBuild: r[3]))
+                return
+            }
+        }
+    }
+}

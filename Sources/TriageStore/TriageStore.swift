@@ -1,0 +1,112 @@
+import GRDB
+import TriageModel
+
+/// Why the store cannot be opened or written; the CLI exits with code 3.
+public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    /// The error is about a key the store does not hold (a usage error, not a store failure).
+    public var isUnknownKey: Bool
+    public init(_ message: String, isUnknownKey: Bool = false) {
+        self.message = message
+        self.isUnknownKey = isUnknownKey
+    }
+
+    static func unknownKey(_ key: String) -> StoreError {
+        StoreError("no issue has the key \(key)", isUnknownKey: true)
+    }
+    public var description: String { message }
+}
+
+/// The SQLite store: owns the schema, its migrations, and every query and write errtriage makes.
+///
+/// WAL journal with `synchronous=NORMAL`: a committed transaction survives a crash of the
+/// process; a power loss may cost the last transactions, never consistency.
+public final class TriageStore: @unchecked Sendable {
+    /// The schema version this build writes; a store with a higher one is refused.
+    public static let schemaVersion = 1
+
+    public let path: String
+    public let readOnly: Bool
+    let pool: DatabasePool
+
+    /// Opens (creating when missing and writable) the store at `path` and brings its schema up to date.
+    public init(path: String, readOnly: Bool = false) throws(StoreError) {
+        self.path = path
+        self.readOnly = readOnly
+        var config = Configuration()
+        config.readonly = readOnly
+        config.busyMode = .timeout(10)
+        config.foreignKeysEnabled = true
+        config.label = "errtriage"
+        config.prepareDatabase { db in
+            if !db.configuration.readonly {
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: config)
+            let found = try pool.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
+            guard found <= TriageStore.schemaVersion else {
+                throw StoreError("\(path) was written by a newer errtriage (schema \(found), this one knows \(TriageStore.schemaVersion)); upgrade errtriage to open it")
+            }
+            if !readOnly {
+                try TriageStore.migrator.migrate(pool)
+            } else if found < TriageStore.schemaVersion {
+                throw StoreError("\(path) needs a schema upgrade, which a read-only store cannot take")
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.describing(error, path: path)
+        }
+    }
+
+    /// A counter that every committed write raises: the dashboard polls it to reload.
+    public func revision() throws(StoreError) -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'revision'") ?? 0 }
+    }
+
+    /// The newest event's time, nil for an empty store.
+    public func latestEventTime() throws(StoreError) -> Timestamp? {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(last_seen) FROM issue").map(Timestamp.init(millis:)) }
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do { return try pool.read(body) } catch { throw StoreError.describing(error, path: path) }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        guard !readOnly else { throw StoreError("\(path) is open read-only; nothing can be written") }
+        do {
+            return try pool.write { db in
+                let result = try body(db)
+                try db.execute(sql: "UPDATE meta SET value = value + 1 WHERE key = 'revision'")
+                return result
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.describing(error, path: path)
+        }
+    }
+}
+
+extension StoreError {
+    /// One clear sentence for an SQLite or GRDB failure.
+    static func describing(_ error: Error, path: String) -> StoreError {
+        if let e = error as? StoreError { return e }
+        if let db = error as? DatabaseError {
+            switch db.resultCode {
+            case .SQLITE_NOTADB: return StoreError("\(path) is not an errtriage store (not an SQLite database)")
+            case .SQLITE_CORRUPT: return StoreError("\(path) is damaged (SQLite reports corruption); restore it from a backup")
+            case .SQLITE_CANTOPEN: return StoreError("cannot open \(path): the folder does not exist or is not accessible")
+            case .SQLITE_READONLY: return StoreError("\(path) is read-only; nothing can be written")
+            case .SQLITE_FULL: return StoreError("the disk holding \(path) is full; nothing was written")
+            case .SQLITE_BUSY, .SQLITE_LOCKED: return StoreError("\(path) stayed locked by another errtriage for too long; try again")
+            case .SQLITE_PERM, .SQLITE_AUTH: return StoreError("permission denied on \(path)")
+            default: return StoreError("\(path): \(db.message ?? "\(db.resultCode)")")
+            }
+        }
+        return StoreError("\(path): \(error)")
+    }
+}

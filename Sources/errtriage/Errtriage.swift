@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// The `errtriage` command: the dashboard by default, and the scriptable subcommands.
+@main
+struct Errtriage: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "errtriage",
+        abstract: "Triage app error chains: ingest, rank, drill down, decide.",
+        discussion: """
+            With no subcommand, opens the dashboard on the store.
+            Exit codes: 0 done; 1 usage error or unknown key; 2 some input rejected (the rest kept); \
+            3 the store cannot be opened or written.
+            """,
+        subcommands: [Dashboard.self, Ingest.self, Report.self, Show.self, Mark.self, Decode.self,
+                      Generate.self, Demo.self],
+        defaultSubcommand: Dashboard.self)
+}

@@ -1,0 +1,149 @@
+import ArgumentParser
+import TriageImport
+import TriageModel
+import TriageStore
+
+extension TimeWindow: ExpressibleByArgument {}
+extension RankMode: ExpressibleByArgument {}
+extension StatusFilter: ExpressibleByArgument {}
+
+/// Output formats of `report` and `show`.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, markdown, json
+}
+
+/// `errtriage report`: the top issues of a window, as text, markdown or JSON.
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the top issues of a window by events, users or complaints.")
+
+    @OptionGroup var options: StoreOptions
+
+    @Option(help: "24h, 7d, 30d, 90d or all.")
+    var window: TimeWindow = .d7
+
+    @Option(help: "Rank by events, users or complaints.")
+    var by: RankMode = .events
+
+    @Option(help: "open (open and regressed), regressed, resolved, muted or all.")
+    var status: StatusFilter = .active
+
+    @Option(help: "How many issues to list.")
+    var top: Int = 20
+
+    @Option(help: "text, markdown or json.")
+    var format: OutputFormat = .text
+
+    func run() throws {
+        try runReporting {
+            guard top >= 0 else { throw CLIError.usage("--top must be 0 or more") }
+            let store = try options.open(readOnly: true)
+            let list = try store.issueList(IssueQuery(window: window, mode: by, filter: status, top: top),
+                                           now: options.nowTimestamp())
+            switch format {
+            case .json: print(ReportJSON.list(list).serialized)
+            case .text: print(ReportText.list(list, markdown: false), terminator: "")
+            case .markdown: print(ReportText.list(list, markdown: true), terminator: "")
+            }
+        }
+    }
+}
+
+/// `errtriage show KEY`: one issue in full.
+struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show one issue: chain, counts, series, breakdowns, events, complaints, notes, history.")
+
+    @OptionGroup var options: StoreOptions
+
+    @Argument(help: "The issue's short key, e.g. US14-LO43-AP7-NE8.")
+    var key: String
+
+    @Option(help: "24h, 7d, 30d, 90d or all.")
+    var window: TimeWindow = .d7
+
+    @Option(help: "text or json.")
+    var format: OutputFormat = .text
+
+    func run() throws {
+        try runReporting {
+            guard let canonical = ShortKey.canonical(key) else { throw CLIError.usage("'\(key)' is not a short key (e.g. US14-LO43-AP7-NE8)") }
+            let store = try options.open(readOnly: true)
+            let detail = try store.issueDetail(key: canonical, window: window, now: options.nowTimestamp())
+            switch format {
+            case .json: print(ReportJSON.detail(detail).serialized)
+            case .text, .markdown: print(ReportText.detail(detail), terminator: "")
+            }
+        }
+    }
+}
+
+/// `errtriage decode CODE`: what a support agent needs from a code a user quoted.
+struct Decode: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Decode a short key into its full chain, one link per line.")
+
+    @OptionGroup var options: StoreOptions
+
+    @Argument(help: "The short key, e.g. US4-IN156-TA103-JS1.")
+    var code: String
+
+    func run() throws {
+        try runReporting {
+            guard let canonical = ShortKey.canonical(code) else { throw CLIError.usage("'\(code)' is not a short key (e.g. US14-LO43-AP7-NE8)") }
+            let store = try options.open(readOnly: true)
+            let links = try store.decode(canonical)
+            print(canonical)
+            for (i, link) in links.enumerated() {
+                let role = i == 0 ? "  (what the user saw)" : i == links.count - 1 ? "  (root cause)" : ""
+                let name = link.name.map { "\($0.domain).\($0.name)" } ?? "unknown"
+                let code = link.code.short + ShortKey.encode(code: link.code.code)
+                print("\(String(repeating: "  ", count: i))\(code)  \(Inert.text(name))  [\(link.code.code)]\(role)")
+            }
+        }
+    }
+}
+
+/// `errtriage mark KEY STATUS`: a decision, recorded with its history row.
+struct Mark: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Mark an issue resolved, regressed, open or muted.")
+
+    @OptionGroup var options: StoreOptions
+
+    @Argument(help: "The issue's short key.")
+    var key: String
+
+    @Argument(help: "resolved, regressed, open or muted.")
+    var status: IssueStatus
+
+    @Option(name: .customLong("in-version"), help: "The version that ships the fix (with resolved).")
+    var inVersion: String?
+
+    @Option(help: "A note kept with the change.")
+    var note: String?
+
+    @Option(help: "Who decided (default: the login name).")
+    var by: String?
+
+    @Option(help: "When (ISO 8601; default: now).")
+    var at: String?
+
+    func run() throws {
+        try runReporting {
+            guard let canonical = ShortKey.canonical(key) else { throw CLIError.usage("'\(key)' is not a short key (e.g. US14-LO43-AP7-NE8)") }
+            if inVersion != nil, status != .resolved { throw CLIError.usage("--in-version goes with resolved") }
+            var when = try options.nowTimestamp()
+            if let at {
+                guard let t = Timestamp.parse(at) else { throw CLIError.usage("--at '\(at)' is not a time") }
+                when = t
+            }
+            let store = try options.open()
+            let receipt = try store.mark(canonical, .status(status, version: inVersion), by: by ?? loginName(), at: when, note: note)
+            let after = try store.issueDetail(key: canonical, window: .all, now: when).summary.status
+            var line = "\(canonical): \(receipt.previousStatus.rawValue) → \(status.rawValue)"
+            if let inVersion { line += " in \(inVersion)" }
+            if after != status { line += "; now \(after.rawValue): events already stored say it came back (see errtriage show \(canonical))" }
+            print(line)
+        }
+    }
+}
+
+extension IssueStatus: ExpressibleByArgument {}

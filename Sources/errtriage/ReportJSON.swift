@@ -1,0 +1,101 @@
+import TriageImport
+import TriageModel
+
+/// The JSON of `report` and `show`: a contract scripts and tests rely on (README, "CLI").
+enum ReportJSON {
+    static func list(_ list: IssueList) -> JSONValue {
+        .object([
+            ("window", .string(list.query.window.rawValue)),
+            ("now", .string(list.now.iso8601)),
+            ("by", .string(list.query.mode.rawValue)),
+            ("status", .string(list.query.filter.rawValue)),
+            ("series_unit", .string(list.query.window.isHourly ? "hour" : "day")),
+            ("series_start", .string(list.seriesStart.iso8601)),
+            ("totals", .object([
+                ("issues", int(list.totals.issues)), ("events", int(list.totals.events)),
+                ("users", int(list.totals.users)), ("complaints", int(list.totals.complaints)),
+                ("daily", .array(list.totals.series.map(int))),
+            ])),
+            ("issues", .array(list.issues.enumerated().map { summary($0.element, rank: $0.offset + 1) })),
+        ])
+    }
+
+    static func summary(_ s: IssueSummary, rank: Int?) -> JSONValue {
+        var members: [(String, JSONValue)] = []
+        if let rank { members.append(("rank", int(rank))) }
+        members += [
+            ("key", .string(s.key)), ("chain", .string(s.chain.fullForm)), ("title", .string(s.title)),
+            ("status", .string(s.status.rawValue)), ("signals", .array(s.signals.map { .string($0.rawValue) })),
+            ("events", int(s.events)), ("users", int(s.users)), ("complaints", int(s.complaints)),
+            ("first_seen", .string(s.firstSeen.iso8601)), ("last_seen", .string(s.lastSeen.iso8601)),
+            ("first_version", s.firstVersion.map(JSONValue.string) ?? .null),
+            ("last_version", s.lastVersion.map(JSONValue.string) ?? .null),
+            ("tracker", s.trackerURL.map(JSONValue.string) ?? .null),
+            ("daily", .array(s.series.map(int))),
+        ]
+        return .object(members)
+    }
+
+    static func detail(_ d: IssueDetail) -> JSONValue {
+        var members = summary(d.summary, rank: nil).members
+        members.insert(("window", .string(d.window.rawValue)), at: 0)
+        members.insert(("now", .string(d.now.iso8601)), at: 1)
+        members += [
+            ("links", .array(d.summary.chain.links.map { link in
+                .object([("domain", link.domain.map(JSONValue.string) ?? .null), ("short", .string(link.short)),
+                         ("code", int(link.code)), ("name", link.name.map(JSONValue.string) ?? .null)])
+            })),
+            ("resolved_version", d.resolvedVersion.map(JSONValue.string) ?? .null),
+            ("series_unit", .string(d.window.isHourly ? "hour" : "day")),
+            ("series_start", .string(d.seriesStart.iso8601)),
+            ("breakdowns", .object(d.breakdowns.map { b in
+                (b.dimension.rawValue, .array(b.rows.map { row in
+                    .object([("value", .string(row.value)), ("count", int(row.count)),
+                             ("percent", .number(String(format1(row.percent))))])
+                }))
+            })),
+            ("recent_events", .array(d.recentEvents.map(event))),
+            ("complaints", .array(d.complaints.map(complaint))),
+            ("notes", .array(d.notes.map { .object([("at", .string($0.at.iso8601)), ("by", .string($0.by)), ("text", .string($0.text))]) })),
+            ("history", .array(d.history.map { h in
+                .object([("from", h.from.map { .string($0.rawValue) } ?? .null), ("to", .string(h.to.rawValue)),
+                         ("version", h.version.map(JSONValue.string) ?? .null), ("at", .string(h.at.iso8601)),
+                         ("by", .string(h.by)), ("note", h.note.map(JSONValue.string) ?? .null)])
+            })),
+        ]
+        return .object(members)
+    }
+
+    static func event(_ e: ErrorEvent) -> JSONValue {
+        func text(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
+        return .object([
+            ("event_id", .string(e.eventID)), ("timestamp", .string(e.timestamp.iso8601)),
+            ("app_version", text(e.appVersion)), ("app_build", text(e.appBuild)), ("platform", text(e.platform)),
+            ("os_name", text(e.osName)), ("os_version", text(e.osVersion)), ("device_model", text(e.deviceModel)),
+            ("network", text(e.network)), ("orientation", text(e.orientation)), ("app_state", text(e.appState)),
+            ("free_ram", e.freeRAM.map { .number(String($0)) } ?? .null),
+            ("free_disk", e.freeDisk.map { .number(String($0)) } ?? .null),
+            ("jailbroken", e.jailbroken.map(JSONValue.bool) ?? .null),
+            ("user_id", text(e.userID)), ("session_id", text(e.sessionID)), ("environment", text(e.environment)),
+            ("message", text(e.message)), ("source", .string(e.source)),
+            ("keys", .object(e.customKeys.map { ($0.key, .string($0.value)) })),
+        ])
+    }
+
+    static func complaint(_ c: Complaint) -> JSONValue {
+        func text(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
+        return .object([
+            ("complaint_id", .string(c.complaintID)), ("timestamp", .string(c.timestamp.iso8601)),
+            ("channel", text(c.channel)), ("category", text(c.category)), ("subject", text(c.subject)),
+            ("text", .string(c.text)), ("user_id", text(c.userID)), ("codes", .array(c.codes.map(JSONValue.string))),
+        ])
+    }
+
+    static func int(_ v: Int) -> JSONValue { .number(String(v)) }
+}
+
+/// A percentage with one decimal, e.g. `42.9`.
+func format1(_ value: Double) -> String {
+    let tenths = Int((value * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
+}

@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import TriageModel
+import TriageStore
+
+/// Where the store is and what "now" is: shared by every command.
+struct StoreOptions: ParsableArguments {
+    @Option(help: "The store file (default: $ERRTRIAGE_STORE, else ./errtriage.sqlite).")
+    var store: String?
+
+    @Option(help: "The time windows end at (ISO 8601; default: the current time).")
+    var now: String?
+
+    /// The store path after the environment and the default.
+    var storePath: String {
+        store ?? ProcessInfo.processInfo.environment["ERRTRIAGE_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? "errtriage.sqlite"
+    }
+
+    /// The parsed `--now`, or the current time.
+    func nowTimestamp() throws -> Timestamp {
+        guard let now else { return Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000)) }
+        guard let t = Timestamp.parse(now) else { throw CLIError.usage("--now '\(now)' is not a time (use ISO 8601, e.g. 2026-10-04T22:33:00Z)") }
+        return t
+    }
+
+    /// Opens the store, turning failures into exit code 3.
+    func open(readOnly: Bool = false) throws -> TriageStore {
+        do {
+            return try TriageStore(path: storePath, readOnly: readOnly)
+        } catch {
+            throw CLIError.store(error.message)
+        }
+    }
+}
+
+/// A failure the CLI reports as one sentence on stderr with its documented exit code.
+enum CLIError: Error, CustomStringConvertible {
+    case usage(String)
+    case store(String)
+    case input(String)
+
+    var description: String {
+        switch self {
+        case .usage(let m), .store(let m), .input(let m): m
+        }
+    }
+
+    var exitCode: Int32 {
+        switch self {
+        case .usage: 1
+        case .input: 2
+        case .store: 3
+        }
+    }
+}
+
+/// Runs a command body, printing a failure as `errtriage: sentence` with its exit code.
+func runReporting(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as CLIError {
+        Stderr.write("errtriage: \(error.description)\n")
+        throw ExitCode(error.exitCode)
+    } catch let error as StoreError {
+        Stderr.write("errtriage: \(error.message)\n")
+        throw ExitCode(error.isUnknownKey ? 1 : 3)
+    }
+}
+
+/// Writes to standard error without buffering.
+enum Stderr {
+    static func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
+
+/// Who is making a mark: the login name.
+func loginName() -> String {
+    let env = ProcessInfo.processInfo.environment
+    return env["USER"] ?? env["LOGNAME"] ?? "unknown"
+}
