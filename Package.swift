@@ -40,7 +40,7 @@ let package = Package(
             "TriageModel",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
-        .testTarget(name: "TriageStoreTests", dependencies: ["TriageModel", "TriageImport", "TriageStore"]),
+        .testTarget(name: "TriageStoreTests", dependencies: ["TriageModel", "TriageImport", "TriageStore", "SampleData"]),
         .testTarget(name: "DashboardCoreTests", dependencies: ["DashboardCore", "TriageModel"]),
         .testTarget(name: "EndToEndTests", dependencies: ["errtriage"]),
     ]

@@ -1,0 +1,43 @@
+# errtriage: two commands do all set-up. `make demo` opens the dashboard on the sample data;
+# `make test` runs every test. Both install what is missing first.
+SWIFT ?= swift
+DEBUG_BIN := .build/debug/errtriage
+RELEASE_BIN := .build/release/errtriage
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: setup build release test demo sample-data clean
+
+## setup: install the system packages (ncursesw, SQLite, zlib, tmux, pkg-config) where missing
+setup:
+	@if [ "$$(uname)" = Darwin ]; then \
+	  command -v tmux >/dev/null || brew install tmux; \
+	  brew list ncurses >/dev/null 2>&1 || brew install ncurses; \
+	elif ! (pkg-config --exists ncursesw sqlite3 zlib 2>/dev/null && command -v tmux >/dev/null); then \
+	  echo "installing system packages: libncurses-dev libsqlite3-dev zlib1g-dev tmux pkg-config"; \
+	  $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libncurses-dev libsqlite3-dev zlib1g-dev tmux pkg-config; \
+	fi
+
+build: setup
+	$(SWIFT) build --product errtriage
+
+release: setup
+	$(SWIFT) build -c release --product errtriage
+
+## test: every test: unit, snapshot, store, and end-to-end on the built binary (tmux included)
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## demo: the dashboard on the sample data
+demo: release
+	$(RELEASE_BIN) demo
+
+## sample-data: regenerate the committed sample (deterministic)
+sample-data: build
+	$(DEBUG_BIN) generate --events 60000 --issues 160 --days 90 --seed 7 --end 2026-11-20T18:00:00Z \
+	  --out sample-data/events.ndjson --decisions sample-data/decisions.ndjson
+	gzip -9nf sample-data/events.ndjson
+
+clean:
+	rm -rf .build sample-data/demo.sqlite*

@@ -1,0 +1,98 @@
+import GRDB
+import Testing
+import TriageModel
+@testable import TriageStore
+
+@Suite struct RollupTests {
+    @Test func dailyAndHourlyRollupsEqualNaiveCountsOverEvents() throws {
+        let f = try StoreFixture()
+        try f.ingest(lines: StoreFixture.sampleLines(events: 3_000), batch: 317)
+        try f.store.pool.read { db in
+            let naiveDays = try Row.fetchAll(db, sql: "SELECT issue_id, ts / 86400000 AS d, COUNT(*) FROM event GROUP BY issue_id, d ORDER BY 1, 2").map { [$0[0], $0[1], $0[2]] as [Int64] }
+            let rolledDays = try Row.fetchAll(db, sql: "SELECT issue_id, day, events FROM issue_day WHERE events > 0 ORDER BY 1, 2").map { [$0[0], $0[1], $0[2]] as [Int64] }
+            #expect(naiveDays == rolledDays)
+            let naiveHours = try Row.fetchAll(db, sql: "SELECT issue_id, ts / 3600000 AS h, COUNT(*) FROM event GROUP BY issue_id, h ORDER BY 1, 2").map { [$0[0], $0[1], $0[2]] as [Int64] }
+            let rolledHours = try Row.fetchAll(db, sql: "SELECT issue_id, hour, events FROM issue_hour WHERE events > 0 ORDER BY 1, 2").map { [$0[0], $0[1], $0[2]] as [Int64] }
+            #expect(naiveHours == rolledHours)
+            let issueTotals = try Int.fetchOne(db, sql: "SELECT SUM(events) FROM issue")
+            #expect(issueTotals == 3_000)
+        }
+    }
+
+    @Test func dimensionRollupsEqualNaiveCountsForEveryDimension() throws {
+        let f = try StoreFixture()
+        try f.ingest(lines: StoreFixture.sampleLines(events: 2_000))
+        try f.store.pool.read { db in
+            for dimension in Dimension.allCases {
+                let expr = TriageStore.expression(dimension)
+                let naive = try Row.fetchAll(db, sql: """
+                    SELECT issue_id, COALESCE(\(expr), 'unknown') AS v, COUNT(*) FROM event GROUP BY issue_id, v ORDER BY 1, 2
+                    """).map { "\($0[0] as Int64) \($0[1] as String) \($0[2] as Int64)" }
+                let rolled = try Row.fetchAll(db, sql: """
+                    SELECT issue_id, value, SUM(events) FROM issue_day_dim WHERE dim = ? GROUP BY issue_id, value ORDER BY 1, 2
+                    """, arguments: [dimension.rawValue]).map { "\($0[0] as Int64) \($0[1] as String) \($0[2] as Int64)" }
+                #expect(naive == rolled, "dimension \(dimension.rawValue)")
+            }
+        }
+    }
+
+    @Test func distinctUsersInTheListEqualNaiveDistinctCounts() throws {
+        let f = try StoreFixture()
+        try f.ingest(lines: StoreFixture.sampleLines(events: 2_000))
+        let now = StoreFixture.sampleEnd
+        for window in [TimeWindow.h24, .d7, .d30, .all] {
+            let list = try f.store.issueList(IssueQuery(window: window, top: 1_000), now: now)
+            try f.store.pool.read { db in
+                let buckets = try TriageStore.Buckets(db, window: window, now: now)
+                for issue in list.issues {
+                    let naive = try Int.fetchOne(db, sql: """
+                        SELECT COUNT(DISTINCT user_id) FROM event JOIN issue ON issue.id = event.issue_id
+                        WHERE issue.key = ? AND ts BETWEEN ? AND ?
+                        """, arguments: [issue.key, buckets.millis.lowerBound, buckets.millis.upperBound])
+                    #expect(issue.users == naive, "\(issue.key) in \(window.rawValue)")
+                    let events = try Int.fetchOne(db, sql: """
+                        SELECT COUNT(*) FROM event JOIN issue ON issue.id = event.issue_id
+                        WHERE issue.key = ? AND ts BETWEEN ? AND ?
+                        """, arguments: [issue.key, buckets.millis.lowerBound, buckets.millis.upperBound])
+                    #expect(issue.events == events, "\(issue.key) in \(window.rawValue)")
+                }
+            }
+        }
+    }
+
+    @Test func complaintRollupsCountEachLinkedComplaintOncePerIssue() throws {
+        let f = try StoreFixture()
+        try f.ingest(lines: StoreFixture.sampleLines(events: 2_000))
+        try f.store.pool.read { db in
+            let naive = try Row.fetchAll(db, sql: """
+                SELECT i.id, COUNT(*) FROM complaint_code k JOIN issue i ON i.key = k.key GROUP BY i.id ORDER BY 1
+                """).map { [$0[0], $0[1]] as [Int64] }
+            let rolled = try Row.fetchAll(db, sql: "SELECT issue_id, SUM(complaints) FROM issue_day GROUP BY issue_id HAVING SUM(complaints) > 0 ORDER BY 1")
+                .map { [$0[0], $0[1]] as [Int64] }
+            #expect(naive == rolled)
+            #expect(!naive.isEmpty)
+        }
+    }
+
+    @Test func reingestingTheSameEventsChangesNothing() throws {
+        let f = try StoreFixture()
+        let lines = StoreFixture.sampleLines(events: 1_000)
+        let first = try f.ingest(lines: lines)
+        let before = try f.store.issueList(IssueQuery(window: .all, top: 1_000), now: StoreFixture.sampleEnd)
+        let second = try f.ingest(lines: lines, batch: 77)
+        let after = try f.store.issueList(IssueQuery(window: .all, top: 1_000), now: StoreFixture.sampleEnd)
+        #expect(first.eventsAdded == 1_000)
+        #expect(second.eventsAdded == 0)
+        #expect(second.duplicates == 1_000)
+        #expect(second.complaintsAdded == 0)
+        #expect(before == after)
+    }
+
+    @Test func aComplaintCitingAKeyBeforeItsFirstEventCountsOnceTheIssueAppears() throws {
+        let f = try StoreFixture()
+        try f.ingest(lines: [#"{"complaint_id":"t1","timestamp":"2026-11-01T10:00:00Z","text":"error US14-LO43-AP7-NE8 twice US14-LO43-AP7-NE8"}"#])
+        try f.ingest(lines: [StoreFixture.event("e1", "2026-11-01T09:00:00Z")])
+        let list = try f.store.issueList(IssueQuery(window: .d7), now: Timestamp.parse("2026-11-02T00:00:00Z")!)
+        #expect(list.issues.map(\.complaints) == [1])
+    }
+}
