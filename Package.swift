@@ -11,12 +11,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
+        .package(url: "https://github.com/yaslab/CSV.swift", exact: "2.5.2"),
     ],
     targets: [
         // Pure domain: chains, short keys, versions, timestamps, the value types every layer shares. No I/O.
         .target(name: "TriageModel"),
         // Reading input files (plain or gzip) and turning lines into events and complaints.
-        .target(name: "TriageImport", dependencies: ["TriageModel", "CZlib"]),
+        .target(name: "TriageImport", dependencies: [
+            "TriageModel", "CZlib",
+            .product(name: "CSV", package: "CSV.swift"),
+        ]),
         // Realistic sample data in the native format, deterministic for a seed.
         .target(name: "SampleData", dependencies: ["TriageModel", "TriageImport"]),
         // The SQLite store: migrations, ingest with rollups, every query the app asks.

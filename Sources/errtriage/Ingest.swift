@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import TriageImport
 import TriageModel
 import TriageStore
@@ -15,6 +18,9 @@ struct Ingest: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
+    @Option(help: "Read every file as this source: native, crashlytics, sentry, elk or desk (default: detected per file).")
+    var source: SourceKind?
+
     @Argument(help: "Files to read; - reads standard input.")
     var files: [String]
 
@@ -25,7 +31,7 @@ struct Ingest: ParsableCommand {
             var unreadable = 0
             for file in files {
                 do {
-                    try ingestion.ingest(file: file)
+                    try ingestion.ingest(file: file, source: source)
                 } catch let error as InputError {
                     Stderr.write("errtriage: \(error.description)\n")
                     unreadable += 1
@@ -53,27 +59,24 @@ struct Ingestion {
         rejectsPath = store.path + ".rejects"
     }
 
-    mutating func ingest(file: String) throws {
-        let reader = try LineReader(path: file)
-        let decoder = NativeDecoder()
+    mutating func ingest(file: String, source: SourceKind? = nil) throws {
+        let reader = try RecordReader(path: file, source: source)
+        var progress = Progress(file: file, total: reader.totalBytes)
         var events: [ErrorEvent] = []
         var complaints: [Complaint] = []
-        while let line = try reader.next() {
-            if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) && !line.tooLong { continue }
-            do {
-                if line.tooLong { throw LineRejection("line longer than \(LineReader.maxLineBytes / (1 << 20)) MiB") }
-                switch try decoder.decode(line: line.bytes) {
-                case .event(let e): events.append(e)
-                case .complaint(let c): complaints.append(c)
-                }
-            } catch {
-                try reject(file: file, line: line, reason: error.reason)
+        while let result = try reader.next() {
+            switch result {
+            case .record(_, .event(let e)): events.append(e)
+            case .record(_, .complaint(let c)): complaints.append(c)
+            case .rejected(let line, let reason, let raw): try reject(file: file, line: line, reason: reason, raw: raw)
             }
             if events.count + complaints.count >= Ingestion.batchSize {
+                progress.update(bytes: reader.bytesRead, events: counts.eventsAdded + counts.duplicates + events.count)
                 try flush(&events, &complaints)
             }
         }
         try flush(&events, &complaints)
+        progress.finish()
     }
 
     private mutating func flush(_ events: inout [ErrorEvent], _ complaints: inout [Complaint]) throws {
@@ -87,10 +90,10 @@ struct Ingestion {
         complaints.removeAll(keepingCapacity: true)
     }
 
-    private mutating func reject(file: String, line: InputLine, reason: String) throws {
+    private mutating func reject(file: String, line: Int, reason: String, raw: [UInt8]) throws {
         rejected += 1
         if rejected <= Ingestion.maxReportedRejects {
-            Stderr.write("\(file):\(line.number): \(reason)\n")
+            Stderr.write("\(file):\(line): \(reason)\n")
         } else if rejected == Ingestion.maxReportedRejects + 1 {
             Stderr.write("errtriage: more rejected lines follow; all are in \(rejectsPath)\n")
         }
@@ -101,7 +104,7 @@ struct Ingestion {
             rejectsFile = FileHandle(forWritingAtPath: rejectsPath)
             rejectsFile?.seekToEndOfFile()
         }
-        var data = Data(line.bytes)
+        var data = Data(raw)
         data.append(0x0A)
         rejectsFile?.write(data)
     }
@@ -116,7 +119,40 @@ struct Ingestion {
     }
 }
 
-extension Error {
-    /// The reason of a line rejection, or the error's description.
-    var reason: String { (self as? LineRejection)?.reason ?? "\(self)" }
+extension SourceKind: ExpressibleByArgument {}
+
+/// A one-line progress bar on stderr (bytes, events per second, time left), only when stderr is a terminal.
+struct Progress {
+    let file: String
+    let total: Int64?
+    let started = Date()
+    let enabled = isatty(2) != 0
+    var shown = false
+
+    init(file: String, total: Int64?) {
+        self.file = file
+        self.total = total
+    }
+
+    mutating func update(bytes: Int64, events: Int) {
+        guard enabled else { return }
+        let elapsed = max(0.001, Date().timeIntervalSince(started))
+        let rate = Int(Double(events) / elapsed)
+        var line = "\r\u{1B}[K\(file): \(events) events, \(rate)/s"
+        if let total, total > 0 {
+            let fraction = min(1, Double(bytes) / Double(total))
+            let filled = Int(fraction * 24)
+            let left = fraction > 0 ? Int(elapsed / fraction - elapsed) : 0
+            line += " [" + String(repeating: "#", count: filled) + String(repeating: ".", count: 24 - filled) + "] "
+                + "\(Int(fraction * 100))%, \(left)s left"
+        } else {
+            line += ", \(bytes >> 20) MiB read"
+        }
+        Stderr.write(line)
+        shown = true
+    }
+
+    func finish() {
+        if shown { Stderr.write("\r\u{1B}[K") }
+    }
 }

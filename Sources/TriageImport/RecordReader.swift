@@ -1,0 +1,165 @@
+import CSV
+import TriageModel
+
+/// The sources errtriage reads; `ingest --source NAME` forces one, otherwise each file's first line decides.
+public enum SourceKind: String, CaseIterable, Sendable {
+    case native, crashlytics, sentry, elk, desk
+
+    /// The decoder for NDJSON lines of this source.
+    public var decoder: any RecordDecoder {
+        switch self {
+        case .native: NativeDecoder()
+        case .crashlytics: CrashlyticsDecoder()
+        case .sentry: SentryDecoder()
+        case .elk: ELKDecoder()
+        case .desk: SupportDeskDecoder()
+        }
+    }
+
+    /// Tells the source from a file's first line: a JSON object by its members, else a CSV header.
+    public static func detect(firstLine: [UInt8]) -> (kind: SourceKind, csv: Bool)? {
+        guard let first = firstLine.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }) else { return nil }
+        if first == UInt8(ascii: "{") {
+            guard let value = try? JSONParser.parse(firstLine) else { return (.native, false) }
+            let names = Set(value.members.map(\.0))
+            if names.contains("complaint_id") || (names.contains("event_id") && (names.contains("codes") || names.contains("chain"))) {
+                return (.native, false)
+            }
+            if names.contains("issue_title") || names.contains("event_timestamp") || names.contains("firebase_session_id") {
+                return (.crashlytics, false)
+            }
+            if names.contains("exception") || names.contains("contexts") || names.contains("sdk") { return (.sentry, false) }
+            if names.contains("reported_at") || (names.contains("domain") && names.contains("mobile")) { return (.elk, false) }
+            if SupportDeskDecoder.recognizes(columns: Array(names)) { return (.desk, false) }
+            return (.native, false)
+        }
+        guard first != UInt8(ascii: "["),
+              let header = try? CSVReader(string: String(decoding: firstLine, as: UTF8.self)).next(),
+              SupportDeskDecoder.recognizes(columns: header) else { return nil }
+        return (.desk, true)
+    }
+}
+
+/// One input record: decoded, or rejected with its reason and raw text.
+public enum RecordResult {
+    case record(line: Int, ImportedRecord)
+    case rejected(line: Int, reason: String, raw: [UInt8])
+}
+
+/// Reads one file of any source as records, keeping line numbers for every rejection.
+public final class RecordReader {
+    public let path: String
+    public private(set) var kind: SourceKind
+    public private(set) var csv: Bool
+    private let lines: LineReader
+    private var pendingFirst: InputLine?
+    private var header: [String]?
+
+    /// The longest CSV record (which may span lines) kept whole.
+    static let maxRecordBytes = LineReader.maxLineBytes
+
+    public var bytesRead: Int64 { lines.bytesRead }
+    public var totalBytes: Int64? { lines.totalBytes }
+
+    public init(path: String, source: SourceKind?) throws(InputError) {
+        self.path = path
+        lines = try LineReader(path: path)
+        var first: InputLine?
+        while let line = try lines.next() {
+            if line.bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) || line.tooLong { first = line; break }
+        }
+        guard let first else { throw InputError(path: path, reason: "holds no data (only blank lines)") }
+        let detected = first.tooLong ? nil : SourceKind.detect(firstLine: first.bytes)
+        if let source {
+            kind = source
+            csv = source == .desk && (detected?.csv ?? false)
+        } else if let detected {
+            kind = detected.kind
+            csv = detected.csv
+        } else {
+            throw InputError(path: path, reason: "cannot tell which source this is (line 1 is neither a JSON object nor a support-desk CSV header); use --source")
+        }
+        if csv {
+            header = (try? CSVReader(string: String(decoding: first.bytes, as: UTF8.self)).next()) ?? []
+        } else {
+            pendingFirst = first
+        }
+    }
+
+    /// The next record or rejection; nil at the end of the file.
+    public func next() throws(InputError) -> RecordResult? {
+        csv ? try nextCSV() : try nextJSON()
+    }
+
+    private func nextJSON() throws(InputError) -> RecordResult? {
+        let decoder = kind.decoder
+        while true {
+            let line: InputLine
+            if let first = pendingFirst {
+                line = first
+                pendingFirst = nil
+            } else {
+                guard let next = try lines.next() else { return nil }
+                line = next
+            }
+            if line.tooLong {
+                return .rejected(line: line.number, reason: "line longer than \(LineReader.maxLineBytes >> 20) MiB", raw: line.bytes)
+            }
+            if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            do {
+                return .record(line: line.number, try decoder.decode(line: line.bytes))
+            } catch {
+                return .rejected(line: line.number, reason: error.reason, raw: line.bytes)
+            }
+        }
+    }
+
+    /// A CSV record ends at a line break outside quotes: lines join while the count of quotes is odd.
+    private func nextCSV() throws(InputError) -> RecordResult? {
+        let decoder = SupportDeskDecoder()
+        while true {
+            guard let first = try lines.next() else { return nil }
+            if first.bytes.isEmpty { continue }
+            var record = first.bytes
+            var quotes = first.bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "\"") ? 1 : 0) }
+            var tooLong = first.tooLong
+            while quotes % 2 == 1, !tooLong {
+                guard let more = try lines.next() else {
+                    return .rejected(line: first.number, reason: "a quoted field is never closed", raw: record)
+                }
+                record.append(0x0A)
+                record += more.bytes
+                quotes += more.bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "\"") ? 1 : 0) }
+                tooLong = more.tooLong || record.count > RecordReader.maxRecordBytes
+            }
+            if tooLong {
+                return .rejected(line: first.number, reason: "record longer than \(RecordReader.maxRecordBytes >> 20) MiB", raw: Array(record.prefix(256)))
+            }
+            guard JSONParser.isValidUTF8(record) else {
+                return .rejected(line: first.number, reason: "invalid UTF-8", raw: record)
+            }
+            if record.contains(0) { return .rejected(line: first.number, reason: "NUL byte", raw: record) }
+            let text = String(decoding: record, as: UTF8.self)
+            guard let reader = try? CSVReader(string: text), let fields = reader.next(), reader.next() == nil else {
+                return .rejected(line: first.number, reason: "not a valid CSV record", raw: record)
+            }
+            do {
+                return .record(line: first.number, try decoder.decode(header: header ?? [], row: fields))
+            } catch {
+                return .rejected(line: first.number, reason: error.reason, raw: record)
+            }
+        }
+    }
+}
+
+extension Error {
+    /// The reason of a line rejection, or the error's description.
+    public var reason: String { (self as? LineRejection)?.reason ?? "\(self)" }
+}
+
+extension JSONParser {
+    /// Whether an array of bytes is well-formed UTF-8.
+    public static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { isValidUTF8($0) }
+    }
+}
