@@ -7,15 +7,16 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: setup build release test demo sample-data clean
 
-## setup: install the system packages (ncursesw, SQLite, zlib, tmux, pkg-config) where missing
+## setup: install the system packages (ncursesw, SQLite and its shell, zlib, tmux, pkg-config) where missing
 setup:
 	@if [ "$$(uname)" = Darwin ]; then \
 	  command -v tmux >/dev/null || brew install tmux; \
+	  command -v sqlite3 >/dev/null || brew install sqlite; \
 	  brew list ncurses >/dev/null 2>&1 || brew install ncurses; \
-	elif ! (pkg-config --exists ncursesw sqlite3 zlib 2>/dev/null && command -v tmux >/dev/null); then \
-	  echo "installing system packages: libncurses-dev libsqlite3-dev zlib1g-dev tmux pkg-config"; \
+	elif ! (pkg-config --exists ncursesw sqlite3 zlib 2>/dev/null && command -v tmux >/dev/null && command -v sqlite3 >/dev/null); then \
+	  echo "installing system packages: libncurses-dev libsqlite3-dev sqlite3 zlib1g-dev tmux pkg-config"; \
 	  $(SUDO) apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libncurses-dev libsqlite3-dev zlib1g-dev tmux pkg-config; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libncurses-dev libsqlite3-dev sqlite3 zlib1g-dev tmux pkg-config; \
 	fi
 
 build: setup

@@ -263,3 +263,24 @@ public struct MarkReceipt: Hashable, Sendable {
         self.noteID = noteID
     }
 }
+
+/// Complaints in a window that link to no issue (no code, or a code no event carries), by category.
+public struct UnlinkedComplaints: Hashable, Sendable {
+    /// One category with its count and a few sample texts, newest first.
+    public struct Group: Hashable, Sendable {
+        public var category: String
+        public var count: Int
+        public var samples: [String]
+        public init(category: String, count: Int, samples: [String]) {
+            self.category = category
+            self.count = count
+            self.samples = samples
+        }
+    }
+
+    public var total: Int { groups.reduce(0) { $0 + $1.count } }
+    /// Largest first.
+    public var groups: [Group]
+
+    public init(groups: [Group]) { self.groups = groups }
+}

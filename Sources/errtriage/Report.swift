@@ -38,12 +38,13 @@ struct Report: ParsableCommand {
         try runReporting {
             guard top >= 0 else { throw CLIError.usage("--top must be 0 or more") }
             let store = try options.open(readOnly: true)
-            let list = try store.issueList(IssueQuery(window: window, mode: by, filter: status, top: top),
-                                           now: options.nowTimestamp())
+            let now = try options.nowTimestamp()
+            let list = try store.issueList(IssueQuery(window: window, mode: by, filter: status, top: top), now: now)
+            let unlinked = try store.unlinkedComplaints(window: window, now: now)
             switch format {
-            case .json: print(ReportJSON.list(list).serialized)
-            case .text: print(ReportText.list(list, markdown: false), terminator: "")
-            case .markdown: print(ReportText.list(list, markdown: true), terminator: "")
+            case .json: print(ReportJSON.list(list, unlinked: unlinked).serialized)
+            case .text: print(ReportText.list(list, markdown: false) + ReportText.unlinked(unlinked, markdown: false), terminator: "")
+            case .markdown: print(ReportText.list(list, markdown: true) + ReportText.unlinked(unlinked, markdown: true), terminator: "")
             }
         }
     }

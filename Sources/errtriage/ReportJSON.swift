@@ -3,7 +3,7 @@ import TriageModel
 
 /// The JSON of `report` and `show`: a contract scripts and tests rely on (README, "CLI").
 enum ReportJSON {
-    static func list(_ list: IssueList) -> JSONValue {
+    static func list(_ list: IssueList, unlinked: UnlinkedComplaints) -> JSONValue {
         .object([
             ("window", .string(list.query.window.rawValue)),
             ("now", .string(list.now.iso8601)),
@@ -17,6 +17,13 @@ enum ReportJSON {
                 ("daily", .array(list.totals.series.map(int))),
             ])),
             ("issues", .array(list.issues.enumerated().map { summary($0.element, rank: $0.offset + 1) })),
+            ("unlinked_complaints", .object([
+                ("total", int(unlinked.total)),
+                ("by_category", .array(unlinked.groups.map { g in
+                    .object([("category", .string(g.category)), ("count", int(g.count)),
+                             ("samples", .array(g.samples.map(JSONValue.string)))])
+                })),
+            ])),
         ])
     }
 

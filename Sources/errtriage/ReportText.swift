@@ -35,6 +35,20 @@ enum ReportText {
         return out
     }
 
+    /// Complaints that cite no known issue, by category with sample texts.
+    static func unlinked(_ u: UnlinkedComplaints, markdown: Bool) -> String {
+        guard u.total > 0 else { return "" }
+        var out = markdown ? "\n### Complaints that cite no known issue (\(u.total))\n\n" : "\nComplaints that cite no known issue: \(u.total)\n"
+        for g in u.groups {
+            out += markdown ? "- **\(Inert.markdown(g.category))**: \(g.count)\n" : "  " + pad(Inert.text(g.category), 42) + lpad("\(g.count)", 6) + "\n"
+            for sample in g.samples {
+                let line = Inert.text(String(sample.prefix(100)))
+                out += markdown ? "  - \"\(Inert.markdown(String(sample.prefix(100))))\"\n" : "      “\(line)”\n"
+            }
+        }
+        return out
+    }
+
     static func detail(_ d: IssueDetail) -> String {
         let s = d.summary
         var out = "\(s.key)  \(statusText(s))\n\(Inert.text(s.chain.fullForm))\n\n"

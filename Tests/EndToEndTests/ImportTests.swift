@@ -97,3 +97,19 @@ import Testing
         #expect(unknown.status == 1 || unknown.status == 64)
     }
 }
+
+@Suite struct UnlinkedComplaintTests {
+    @Test func complaintsCitingNoKnownIssueAreKeptAndShownByCategory() throws {
+        let cli = try CLI()
+        try cli.run(["ingest", ImportTests.fixtures.appendingPathComponent("crashlytics.ndjson").path,
+                     ImportTests.fixtures.appendingPathComponent("desk.csv").path])
+        let json = try cli.run(["report", "--now", ImportTests.now, "--window", "30d", "--format", "json"]).json
+        let unlinked = json["unlinked_complaints"] as? [String: Any]
+        // 25 tickets cite no code and 15 cite a code no event carries.
+        #expect(unlinked?["total"] as? Int == 40)
+        let groups = unlinked?["by_category"] as? [[String: Any]] ?? []
+        #expect(groups.first?["category"] as? String == "feedback_disapointment_slow_loading")
+        #expect(groups.first?["count"] as? Int == 25)
+        #expect((groups.first?["samples"] as? [String])?.count == 1)
+    }
+}
