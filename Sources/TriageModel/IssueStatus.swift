@@ -28,3 +28,22 @@ public enum StatusFilter: String, CaseIterable, Sendable, Codable {
 public enum RankMode: String, CaseIterable, Sendable, Codable {
     case events, complaints, users
 }
+
+/// When a muted issue comes back by itself.
+public enum MuteCondition: Hashable, Sendable {
+    /// At this time.
+    case until(Timestamp)
+    /// After this many more events.
+    case events(Int)
+    /// After this many more distinct users.
+    case users(Int)
+
+    /// How the history row says it, e.g. `until 100 more events`.
+    public var text: String {
+        switch self {
+        case .until(let t): "until \(t.minuteText) UTC"
+        case .events(let n): "until \(n) more events"
+        case .users(let n): "until \(n) more users"
+        }
+    }
+}

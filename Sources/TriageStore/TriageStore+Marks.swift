@@ -5,27 +5,29 @@ extension TriageStore {
     /// Applies a mark and its history row in one transaction; returns what undo needs.
     /// Resolving checks the events already stored: one that the rule says regresses it does so at once.
     public func mark(_ key: String, _ mark: IssueMark, by: String, at: Timestamp, note: String? = nil) throws(StoreError) -> MarkReceipt {
-        try write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, status, resolved_version, tracker_url FROM issue WHERE key = ?",
-                                             arguments: [key]) else { throw StoreError.unknownKey(key) }
-            let issueID: Int64 = row[0]
-            let previous = IssueStatus(rawValue: row[1]) ?? .open
-            var receipt = MarkReceipt(key: key, mark: mark, previousStatus: previous, previousVersion: row[2],
-                                      previousTracker: row[3], noteID: nil)
-            switch mark {
-            case .status(let status, let version):
-                try TriageStore.setStatus(db, issueID: issueID, from: previous, to: status, version: version, at: at, by: by, note: note)
-                if status == .resolved {
-                    try TriageStore.regressIfStoredEventsSaySo(db, issueID: issueID, resolvedAt: at, resolvedVersion: version)
-                }
-            case .note(let text):
-                try db.execute(sql: "INSERT INTO note (issue_id, at, by, text) VALUES (?, ?, ?, ?)", arguments: [issueID, at.millis, by, text])
-                receipt.noteID = db.lastInsertedRowID
-            case .tracker(let url):
-                try db.execute(sql: "UPDATE issue SET tracker_url = ? WHERE id = ?", arguments: [url, issueID])
+        try write { db in try TriageStore.apply(db, key: key, mark: mark, by: by, at: at, note: note) }
+    }
+
+    static func apply(_ db: Database, key: String, mark: IssueMark, by: String, at: Timestamp, note: String?) throws -> MarkReceipt {
+        guard let row = try Row.fetchOne(db, sql: "SELECT id, status, resolved_version, tracker_url FROM issue WHERE key = ?",
+                                         arguments: [key]) else { throw StoreError.unknownKey(key) }
+        let issueID: Int64 = row[0]
+        let previous = IssueStatus(rawValue: row[1]) ?? .open
+        var receipt = MarkReceipt(key: key, mark: mark, previousStatus: previous, previousVersion: row[2],
+                                  previousTracker: row[3], noteID: nil)
+        switch mark {
+        case .status(let status, let version):
+            try setStatus(db, issueID: issueID, from: previous, to: status, version: version, at: at, by: by, note: note)
+            if status == .resolved {
+                try regressIfStoredEventsSaySo(db, issueID: issueID, resolvedAt: at, resolvedVersion: version)
             }
-            return receipt
+        case .note(let text):
+            try db.execute(sql: "INSERT INTO note (issue_id, at, by, text) VALUES (?, ?, ?, ?)", arguments: [issueID, at.millis, by, text])
+            receipt.noteID = db.lastInsertedRowID
+        case .tracker(let url):
+            try db.execute(sql: "UPDATE issue SET tracker_url = ? WHERE id = ?", arguments: [url, issueID])
         }
+        return receipt
     }
 
     /// Takes a mark back: the previous status (with a history row saying so), the previous tracker link, or the note removed.
@@ -60,6 +62,9 @@ extension TriageStore {
         case .regressed, .muted:
             try db.execute(sql: "UPDATE issue SET status = ? WHERE id = ?", arguments: [to.rawValue, issueID])
         }
+        // A mute's condition lives only as long as the mute.
+        try db.execute(sql: "UPDATE issue SET muted_until = NULL, mute_until_events = NULL, mute_until_users = NULL WHERE id = ?",
+                       arguments: [issueID])
         try db.execute(sql: "INSERT INTO status_change (issue_id, from_status, to_status, version, at, by, note) VALUES (?, ?, ?, ?, ?, ?, ?)",
                        arguments: [issueID, from.rawValue, to.rawValue, version, at.millis, by, note])
     }

@@ -21,6 +21,9 @@ extension TriageStore {
                     status TEXT NOT NULL DEFAULT 'open',
                     resolved_version TEXT,
                     resolved_at INTEGER,
+                    muted_until INTEGER,
+                    mute_until_events INTEGER,
+                    mute_until_users INTEGER,
                     tracker_url TEXT
                 );
                 CREATE TABLE chain_link (

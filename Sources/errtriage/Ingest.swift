@@ -37,7 +37,9 @@ struct Ingest: ParsableCommand {
                     unreadable += 1
                 }
             }
+            let revived = try store.applyDueMutes(now: options.nowTimestamp())
             print(ingestion.summary(files: files.count))
+            for key in revived { print("\(key): muted → open (its mute condition is met)") }
             if unreadable > 0 || ingestion.rejected > 0 { throw ExitCode(2) }
         }
     }

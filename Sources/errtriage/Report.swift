@@ -37,8 +37,8 @@ struct Report: ParsableCommand {
     func run() throws {
         try runReporting {
             guard top >= 0 else { throw CLIError.usage("--top must be 0 or more") }
-            let store = try options.open(readOnly: true)
             let now = try options.nowTimestamp()
+            let store = try options.openForReading(now: now)
             let list = try store.issueList(IssueQuery(window: window, mode: by, filter: status, top: top), now: now)
             let unlinked = try store.unlinkedComplaints(window: window, now: now)
             switch format {
@@ -68,8 +68,9 @@ struct Show: ParsableCommand {
     func run() throws {
         try runReporting {
             guard let canonical = ShortKey.canonical(key) else { throw CLIError.usage("'\(key)' is not a short key (e.g. US14-LO43-AP7-NE8)") }
-            let store = try options.open(readOnly: true)
-            let detail = try store.issueDetail(key: canonical, window: window, now: options.nowTimestamp())
+            let now = try options.nowTimestamp()
+            let store = try options.openForReading(now: now)
+            let detail = try store.issueDetail(key: canonical, window: window, now: now)
             switch format {
             case .json: print(ReportJSON.detail(detail).serialized)
             case .text, .markdown: print(ReportText.detail(detail), terminator: "")
@@ -90,7 +91,7 @@ struct Decode: ParsableCommand {
     func run() throws {
         try runReporting {
             guard let canonical = ShortKey.canonical(code) else { throw CLIError.usage("'\(code)' is not a short key (e.g. US14-LO43-AP7-NE8)") }
-            let store = try options.open(readOnly: true)
+            let store = try options.openForReading(now: options.nowTimestamp())
             let links = try store.decode(canonical)
             print(canonical)
             for (i, link) in links.enumerated() {
@@ -118,6 +119,15 @@ struct Mark: ParsableCommand {
     @Option(name: .customLong("in-version"), help: "The version that ships the fix (with resolved).")
     var inVersion: String?
 
+    @Option(help: "With muted: until this date (ISO 8601).")
+    var until: String?
+
+    @Option(help: "With muted: until this many more events.")
+    var events: Int?
+
+    @Option(help: "With muted: until this many more distinct users.")
+    var users: Int?
+
     @Option(help: "A note kept with the change.")
     var note: String?
 
@@ -136,11 +146,27 @@ struct Mark: ParsableCommand {
                 guard let t = Timestamp.parse(at) else { throw CLIError.usage("--at '\(at)' is not a time") }
                 when = t
             }
+            let conditions = [until != nil, events != nil, users != nil].filter { $0 }.count
+            if conditions > 0, status != .muted { throw CLIError.usage("--until, --events and --users go with muted") }
+            if conditions > 1 { throw CLIError.usage("give one of --until, --events and --users") }
+            var condition: MuteCondition?
+            if let until {
+                guard let t = Timestamp.parse(until) else { throw CLIError.usage("--until '\(until)' is not a date") }
+                condition = .until(t)
+            } else if let events {
+                guard events > 0 else { throw CLIError.usage("--events must be 1 or more") }
+                condition = .events(events)
+            } else if let users {
+                guard users > 0 else { throw CLIError.usage("--users must be 1 or more") }
+                condition = .users(users)
+            }
             let store = try options.open()
-            let receipt = try store.mark(canonical, .status(status, version: inVersion), by: by ?? loginName(), at: when, note: note)
+            let receipt = try condition.map { try store.mute(canonical, until: $0, by: by ?? loginName(), at: when, note: note) }
+                ?? store.mark(canonical, .status(status, version: inVersion), by: by ?? loginName(), at: when, note: note)
             let after = try store.issueDetail(key: canonical, window: .all, now: when).summary.status
             var line = "\(canonical): \(receipt.previousStatus.rawValue) → \(status.rawValue)"
             if let inVersion { line += " in \(inVersion)" }
+            if let condition { line += " \(condition.text)" }
             if after != status { line += "; now \(after.rawValue): events already stored say it came back (see errtriage show \(canonical))" }
             print(line)
         }

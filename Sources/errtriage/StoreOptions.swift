@@ -23,6 +23,18 @@ struct StoreOptions: ParsableArguments {
         return t
     }
 
+    /// Opens an existing store for a command that reads: read-write when the file allows it (so that
+    /// due mute conditions are applied first), read-only otherwise.
+    func openForReading(now: Timestamp) throws -> TriageStore {
+        let path = storePath
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CLIError.store("no store at \(path): add events with errtriage ingest FILE, or try errtriage demo")
+        }
+        let store = try open(readOnly: !FileManager.default.isWritableFile(atPath: path))
+        do { try store.applyDueMutes(now: now) } catch { throw CLIError.store(error.message) }
+        return store
+    }
+
     /// Opens the store, turning failures into exit code 3.
     func open(readOnly: Bool = false) throws -> TriageStore {
         do {

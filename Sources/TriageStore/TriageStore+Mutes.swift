@@ -1,0 +1,62 @@
+import GRDB
+import TriageModel
+
+extension TriageStore {
+    /// Mutes an issue until a condition holds; the issue then comes back as open with a history row.
+    public func mute(_ key: String, until condition: MuteCondition, by: String, at: Timestamp, note: String? = nil) throws(StoreError) -> MarkReceipt {
+        try write { db in
+            let receipt = try TriageStore.apply(db, key: key, mark: .status(.muted, version: nil), by: by, at: at,
+                                                note: [condition.text, note].compactMap { $0 }.joined(separator: "; "))
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM issue WHERE key = ?", arguments: [key]) else { throw StoreError.unknownKey(key) }
+            switch condition {
+            case .until(let t):
+                try db.execute(sql: "UPDATE issue SET muted_until = ? WHERE id = ?", arguments: [t.millis, id])
+            case .events(let n):
+                try db.execute(sql: "UPDATE issue SET mute_until_events = events + ? WHERE id = ?", arguments: [n, id])
+            case .users(let n):
+                let users = try TriageStore.allTimeUsers(db, issueID: id)
+                try db.execute(sql: "UPDATE issue SET mute_until_users = ? WHERE id = ?", arguments: [users + n, id])
+            }
+            return receipt
+        }
+    }
+
+    /// Brings back every muted issue whose condition now holds; returns their keys. Each fires once.
+    @discardableResult
+    public func applyDueMutes(now: Timestamp) throws(StoreError) -> [String] {
+        guard !readOnly else { return [] }
+        let due = try read { db in try TriageStore.dueMutes(db, now: now) }
+        guard !due.isEmpty else { return [] }
+        return try write { db in
+            // Checked again inside the write: another process may have got there first.
+            let again = try TriageStore.dueMutes(db, now: now)
+            for (id, _, reason) in again {
+                try TriageStore.setStatus(db, issueID: id, from: .muted, to: .open, version: nil, at: now, by: "errtriage",
+                                          note: "mute ended: \(reason)")
+            }
+            return again.map(\.key)
+        }
+    }
+
+    static func dueMutes(_ db: Database, now: Timestamp) throws -> [(id: Int64, key: String, reason: String)] {
+        var result: [(Int64, String, String)] = []
+        for row in try Row.fetchAll(db, sql: """
+            SELECT id, key, muted_until, mute_until_events, mute_until_users, events FROM issue
+            WHERE status = 'muted' AND (muted_until IS NOT NULL OR mute_until_events IS NOT NULL OR mute_until_users IS NOT NULL)
+            """) {
+            let id: Int64 = row[0]
+            if let until = row[2] as Int64?, now.millis >= until {
+                result.append((id, row[1], "the date \(Timestamp(millis: until).minuteText) UTC has come"))
+            } else if let target = row[3] as Int?, (row[5] as Int) >= target {
+                result.append((id, row[1], "\(target) events reached"))
+            } else if let target = row[4] as Int?, try allTimeUsers(db, issueID: id) >= target {
+                result.append((id, row[1], "\(target) users reached"))
+            }
+        }
+        return result
+    }
+
+    static func allTimeUsers(_ db: Database, issueID: Int64) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT user_id) FROM issue_day_user WHERE issue_id = ?", arguments: [issueID]) ?? 0
+    }
+}
