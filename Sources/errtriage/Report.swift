@@ -34,11 +34,29 @@ struct Report: ParsableCommand {
     @Option(help: "text, markdown or json.")
     var format: OutputFormat = .text
 
+    @Option(name: .customLong("by-layer"), help: "Group issues by one link: root (the root cause), outer (what the user saw), a position (0 = outermost), or domain:NAME.")
+    var byLayer: String?
+
+    @Option(help: "Group issues by the link of this domain wherever it stands (the same as --by-layer domain:NAME).")
+    var domain: String?
+
     func run() throws {
         try runReporting {
             guard top >= 0 else { throw CLIError.usage("--top must be 0 or more") }
             let now = try options.nowTimestamp()
             let store = try options.openForReading(now: now)
+            if byLayer != nil || domain != nil {
+                guard let layer = domain.map(Layer.domain) ?? byLayer.flatMap(Layer.init) else {
+                    throw CLIError.usage("--by-layer takes root, outer, a position (0 = outermost) or domain:NAME")
+                }
+                let all = try store.issueList(IssueQuery(window: window, mode: by, filter: status, top: .max), now: now)
+                let groups = Array(LayerGroup.pivot(all.issues, by: layer, mode: by).prefix(top))
+                switch format {
+                case .json: print(ReportJSON.pivot(groups, layer: layer, list: all).serialized)
+                case .text, .markdown: print(ReportText.pivot(groups, layer: layer, list: all, markdown: format == .markdown), terminator: "")
+                }
+                return
+            }
             let list = try store.issueList(IssueQuery(window: window, mode: by, filter: status, top: top), now: now)
             let unlinked = try store.unlinkedComplaints(window: window, now: now)
             switch format {

@@ -98,6 +98,22 @@ enum ReportJSON {
         ])
     }
 
+    static func pivot(_ groups: [LayerGroup], layer: Layer, list: IssueList) -> JSONValue {
+        func link(_ l: ChainLink) -> JSONValue {
+            .object([("code", .string(l.shortCode)), ("domain", l.domain.map(JSONValue.string) ?? .null),
+                     ("name", l.name.map(JSONValue.string) ?? .null)])
+        }
+        return .object([
+            ("window", .string(list.query.window.rawValue)), ("now", .string(list.now.iso8601)),
+            ("layer", .string(layer.label)),
+            ("groups", .array(groups.map { g in
+                .object([("link", link(g.link)), ("events", int(g.events)), ("complaints", int(g.complaints)),
+                         ("issues", .array(g.issues.map(JSONValue.string))),
+                         ("surfaces_as", .array(g.surfacesAs.map { .object([("link", link($0.link)), ("events", int($0.events))]) }))])
+            })),
+        ])
+    }
+
     static func int(_ v: Int) -> JSONValue { .number(String(v)) }
 }
 

@@ -35,6 +35,29 @@ enum ReportText {
         return out
     }
 
+    /// The root-cause pivot: issues grouped by one link, with what they surface as.
+    static func pivot(_ groups: [LayerGroup], layer: Layer, list: IssueList, markdown: Bool) -> String {
+        let q = list.query
+        var out = (markdown ? "## " : "") + "errtriage — issues by \(layer.label), window \(q.window.rawValue) ending \(list.now.minuteText) UTC, status \(q.filter.label)\n\n"
+        if groups.isEmpty { return out + "No issue has a link there.\n" }
+        if markdown {
+            out += "| Link | Events | Complaints | Issues | Surfaces as |\n|---|---:|---:|---:|---|\n"
+        } else {
+            out += pad("LINK", 48) + lpad("EVENTS", 8) + lpad("CMPL", 6) + lpad("ISSUES", 8) + "  SURFACES AS\n"
+        }
+        for g in groups {
+            let name = "\(g.link.shortCode) \(Inert.text(g.link.fullName))"
+            let surfaces = g.surfacesAs.prefix(3).map { "\(Inert.text($0.link.name ?? $0.link.shortCode)) \($0.events)" }.joined(separator: ", ")
+                + (g.surfacesAs.count > 3 ? ", …" : "")
+            if markdown {
+                out += "| `\(g.link.shortCode)` \(Inert.markdown(g.link.fullName)) | \(g.events) | \(g.complaints) | \(g.issues.count) | \(Inert.markdown(surfaces)) |\n"
+            } else {
+                out += pad(name, 48) + lpad("\(g.events)", 8) + lpad("\(g.complaints)", 6) + lpad("\(g.issues.count)", 8) + "  " + surfaces + "\n"
+            }
+        }
+        return out
+    }
+
     /// Complaints that cite no known issue, by category with sample texts.
     static func unlinked(_ u: UnlinkedComplaints, markdown: Bool) -> String {
         guard u.total > 0 else { return "" }

@@ -151,3 +151,15 @@ import Testing
         #expect(ingest.stdout.hasPrefix("ingest: 300 events added"))
     }
 }
+
+@Suite struct PivotCLITests {
+    @Test func reportByLayerGroupsIssuesByTheirRootCause() throws {
+        let cli = try CLI()
+        try cli.run(["ingest", try cli.file("e.ndjson", CLITests.events)])
+        let json = try cli.run(["report", "--now", CLITests.now, "--by-layer", "root", "--format", "json"]).json
+        let groups = json["groups"] as? [[String: Any]] ?? []
+        #expect(groups.compactMap { ($0["link"] as? [String: Any])?["code"] as? String } == ["NE8", "NE29", "NSn1009"])
+        let bad = try cli.run(["report", "--by-layer", "sideways"])
+        #expect(bad.status == 1)
+    }
+}
