@@ -39,6 +39,7 @@ let package = Package(
         .executableTarget(name: "errtriage", dependencies: [
             "TriageModel", "TriageImport", "TriageStore", "SampleData", "DashboardCore", "Terminal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "CSV", package: "CSV.swift"),
         ]),
         .testTarget(name: "TriageModelTests", dependencies: [
             "TriageModel",

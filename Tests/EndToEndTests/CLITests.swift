@@ -163,3 +163,32 @@ import Testing
         #expect(bad.status == 1)
     }
 }
+
+@Suite struct ExportTests {
+    func summary(_ cli: CLI) throws -> [String] {
+        let json = try cli.run(["report", "--now", "2026-11-21T00:00:00Z", "--window", "all", "--top", "1000", "--format", "json"]).json
+        return (json["issues"] as? [[String: Any]] ?? []).map { "\($0["key"]!) \($0["events"]!) \($0["users"]!) \($0["chain"]!)" }.sorted()
+    }
+
+    @Test func exportedNDJSONIngestsIntoTheSameIssues() throws {
+        let source = try CLI()
+        try source.run(["ingest", "-"], stdin: try source.run(["generate", "--events", "500", "--issues", "15", "--seed", "9"]).stdout)
+        let exported = try source.run(["export", "--window", "all", "--now", "2026-11-21T00:00:00Z"])
+        #expect(exported.status == 0)
+        #expect(exported.stdout.split(separator: "\n").count == 500)
+        let copy = try CLI()
+        let ingest = try copy.run(["ingest", "-"], stdin: exported.stdout)
+        #expect(ingest.stdout.hasPrefix("ingest: 500 events added"))
+        #expect(try summary(copy) == summary(source))
+    }
+
+    @Test func exportedCSVHasAHeaderAndOneRowPerEventOfTheKey() throws {
+        let cli = try CLI()
+        try cli.run(["ingest", try cli.file("e.ndjson", CLITests.events)])
+        let csv = try cli.run(["export", "--window", "7d", "--now", CLITests.now, "--format", "csv", "--key", "US14-LO43-AP7-NE8"])
+        let lines = csv.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("event_id,timestamp,key,chain,") == true)
+        #expect(lines.count == 3)
+        #expect(lines.dropFirst().allSatisfy { $0.contains(",US14-LO43-AP7-NE8,") })
+    }
+}
