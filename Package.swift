@@ -39,7 +39,7 @@ let package = Package(
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "TriageStoreTests", dependencies: ["TriageModel", "TriageImport", "TriageStore"]),
-        .testTarget(name: "DashboardCoreTests", dependencies: ["DashboardCore", "TriageModel"]),
+        .testTarget(name: "DashboardCoreTests", dependencies: ["DashboardCore", "TriageModel"], exclude: ["Snapshots"]),
         .testTarget(name: "EndToEndTests", dependencies: ["errtriage"]),
     ]
 )
