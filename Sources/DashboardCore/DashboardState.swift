@@ -53,6 +53,7 @@ public struct Prompt: Hashable, Sendable {
     /// The cursor, in characters from the start of `text`.
     public var cursor: Int
 
+    /// A prompt with its text pre-filled and the cursor at the end.
     public init(purpose: Purpose, text: String = "") {
         self.purpose = purpose
         self.text = text
@@ -63,7 +64,7 @@ public struct Prompt: Hashable, Sendable {
     var label: String {
         switch purpose {
         case .filter: "/"
-        case .resolve(let key): "Resolve \(key) in version (empty: none): "
+        case .resolve(let key): "Resolve \(key) in version: "
         case .note(let key): "Note on \(key): "
         case .tracker(let key): "Tracker link for \(key) (empty clears): "
         }
@@ -77,6 +78,7 @@ public struct StatusMessage: Hashable, Sendable {
     /// Ticks left before it disappears.
     public var ticksLeft: Int
 
+    /// A message that lasts `ticksLeft` ticks (or until the next key).
     public init(_ text: String, isError: Bool = false, ticksLeft: Int = 8) {
         self.text = text
         self.isError = isError
@@ -102,6 +104,7 @@ public struct PendingChange: Hashable, Sendable {
 
 /// Everything the views draw and the reducer changes.
 public struct DashboardState: Hashable, Sendable {
+    /// The store's name as the header shows it.
     public var storeName: String
     /// The list being shown or loaded: window, rank mode, status filter, filter text.
     public var query: IssueQuery
@@ -114,9 +117,11 @@ public struct DashboardState: Hashable, Sendable {
     /// Whether a list load is under way.
     public var loading = false
 
+    /// The last list loaded; nil until the first arrives.
     public var list: IssueList?
     /// The selected issue's key, which survives reloads; `selectedIndex` follows it.
     public var selectedKey: String?
+    /// The selected row of `list.issues`.
     public var selectedIndex = 0
     /// The first list row shown.
     public var listScroll = 0
@@ -125,7 +130,9 @@ public struct DashboardState: Hashable, Sendable {
     public var screens: [Screen] = [.list]
     /// The issue the detail screen shows (set before its detail arrives).
     public var detailKey: String?
+    /// The open issue's detail; nil while it loads.
     public var detail: IssueDetail?
+    /// The detail pane shown.
     public var pane: DetailPane = .chain
     /// The first line of the detail pane shown.
     public var paneScroll = 0
@@ -136,15 +143,18 @@ public struct DashboardState: Hashable, Sendable {
     /// The first line shown of the help screen.
     public var helpScroll = 0
 
+    /// The prompt open in the status line, which takes every key while open.
     public var prompt: Prompt?
     /// Receipts of this run's marks, the newest last: `u` pops one.
     public var undoStack: [MarkReceipt] = []
     /// Optimistic changes not yet confirmed by the store, oldest first.
     public var pending: [PendingChange] = []
+    /// The transient status line message; the next key clears it.
     public var message: StatusMessage?
     /// The last size the terminal reported; layout for mouse hits and scrolling uses it.
     public var size = Size(rows: 24, cols: 80)
 
+    /// A dashboard on the list screen with nothing loaded yet; call `start` for the first load.
     public init(storeName: String, query: IssueQuery = IssueQuery(), unicode: Bool = true, color: Bool = true,
                 readOnly: Bool = false) {
         self.storeName = storeName

@@ -19,6 +19,7 @@ public struct MouseEvent: Hashable, Sendable {
     public var col: Int
     public var kind: Kind
 
+    /// A mouse report at a zero-based row and column.
     public init(row: Int, col: Int, kind: Kind) {
         self.row = row
         self.col = col

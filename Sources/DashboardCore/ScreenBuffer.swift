@@ -6,6 +6,7 @@ public struct Cell: Hashable, Sendable {
     /// The right half of a wide character drawn in the cell to the left: the terminal skips it.
     public var isContinuation: Bool
 
+    /// A cell; blank by default.
     public init(character: Character = " ", style: Style = .normal, isContinuation: Bool = false) {
         self.character = character
         self.style = style
@@ -21,6 +22,7 @@ public struct Span: Hashable, Sendable {
     public var text: String
     public var style: Style
 
+    /// Text in a style.
     public init(_ text: String, _ style: Style = .normal) {
         self.text = text
         self.style = style
@@ -41,6 +43,7 @@ public struct ScreenBuffer: Hashable, Sendable {
     public let unicode: Bool
     private var cells: [Cell]
 
+    /// A blank frame of a size.
     public init(size: Size, unicode: Bool = true) {
         self.size = size
         self.unicode = unicode

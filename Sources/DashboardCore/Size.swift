@@ -3,6 +3,7 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
     public var rows: Int
     public var cols: Int
 
+    /// A size; negative values count as zero.
     public init(rows: Int, cols: Int) {
         self.rows = max(0, rows)
         self.cols = max(0, cols)

@@ -23,7 +23,7 @@ enum StatusBar {
     /// The prompt's label and text, scrolled so that the cursor stays in view.
     static func renderPrompt(_ prompt: Prompt, row: Int, into buffer: inout ScreenBuffer) {
         let width = buffer.size.cols
-        let labelWidth = buffer.write(prompt.label, row: row, col: 0, width: max(1, width / 2), style: .prompt)
+        let labelWidth = buffer.write(prompt.label, row: row, col: 0, width: max(1, width - 12), style: .prompt)
         let available = width - labelWidth - 1
         guard available > 0 else { return }
         let characters = Array(prompt.text)

@@ -149,6 +149,15 @@ import TriageModel
         #expect(state.query.text == "")
     }
 
+    @Test func aLongPromptKeepsTheCursorInView() {
+        var state = Fixtures.loadedState(Size(rows: 12, cols: 40))
+        _ = reduce(&state, .key(.char("/")))
+        for c in String(repeating: "abcdefghij", count: 8) { _ = reduce(&state, .key(.char(c))) }
+        let screen = render(state, size: state.size)
+        #expect(screen.lines[11].hasSuffix("abcdefghij "))
+        #expect(screen[11, 39].style == .cursor)
+    }
+
     @Test func escapeOnTheListClearsAKeptFilter() {
         var state = Fixtures.loadedState()
         state.query.text = "NE"
