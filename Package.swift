@@ -46,7 +46,7 @@ let package = Package(
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "TriageStoreTests", dependencies: ["TriageModel", "TriageImport", "TriageStore", "SampleData"]),
-        .testTarget(name: "DashboardCoreTests", dependencies: ["DashboardCore", "TriageModel"]),
+        .testTarget(name: "DashboardCoreTests", dependencies: ["DashboardCore", "TriageModel"], exclude: ["Snapshots"]),
         .testTarget(name: "EndToEndTests", dependencies: ["errtriage"]),
     ]
 )

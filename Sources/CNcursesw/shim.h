@@ -3,5 +3,81 @@
 #define _XOPEN_SOURCE_EXTENDED 1
 #define NCURSES_WIDECHAR 1
 #include <locale.h>
+#include <langinfo.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <wchar.h>
+#if __has_include(<ncursesw/curses.h>)
 #include <ncursesw/curses.h>
+#else
+#include <curses.h>
+#endif
+
+/* Swift cannot use curses' macros and C globals directly (function-like macros, mutable globals
+   under strict concurrency), so these small helpers stand in for them. */
+
+static inline WINDOW *errtriage_stdscr(void) { return stdscr; }
+static inline int errtriage_rows(void) { return getmaxy(stdscr); }
+static inline int errtriage_cols(void) { return getmaxx(stdscr); }
+
+static inline attr_t errtriage_attr_normal(void) { return A_NORMAL; }
+static inline attr_t errtriage_attr_bold(void) { return A_BOLD; }
+static inline attr_t errtriage_attr_dim(void) { return A_DIM; }
+static inline attr_t errtriage_attr_reverse(void) { return A_REVERSE; }
+static inline attr_t errtriage_attr_underline(void) { return A_UNDERLINE; }
+
+static inline mmask_t errtriage_mouse_click(void) { return BUTTON1_CLICKED; }
+static inline mmask_t errtriage_mouse_double_click(void) { return BUTTON1_DOUBLE_CLICKED; }
+static inline mmask_t errtriage_mouse_wheel_up(void) { return BUTTON4_PRESSED; }
+static inline mmask_t errtriage_mouse_wheel_down(void) {
+#ifdef BUTTON5_PRESSED
+    return BUTTON5_PRESSED;
+#else
+    return 0;
+#endif
+}
+
+static inline int errtriage_key_f0(void) { return KEY_F0; }
+
+/* Draws one cell: a spacing character and up to three combining ones, with attributes and a colour pair. */
+static inline int errtriage_put_cell(int y, int x, const wchar_t *text, attr_t attrs, short pair) {
+    cchar_t cell;
+    if (setcchar(&cell, text, attrs, pair, NULL) != OK) return ERR;
+    return mvwadd_wch(stdscr, y, x, &cell);
+}
+
+/* Whether the locale's character set is UTF-8. */
+static inline int errtriage_locale_is_utf8(void) {
+    const char *set = nl_langinfo(CODESET);
+    if (set == NULL) return 0;
+    return (set[0] == 'U' || set[0] == 'u') && (set[1] == 'T' || set[1] == 't') && (set[2] == 'F' || set[2] == 'f');
+}
+
+static int errtriage_screen_active = 0;
+
+static inline void errtriage_set_screen_active(int active) { errtriage_screen_active = active; }
+
+/* Leaves curses mode if it is on; safe to call twice. */
+static inline void errtriage_restore_terminal(void) {
+    if (errtriage_screen_active) {
+        errtriage_screen_active = 0;
+        endwin();
+    }
+}
+
+/* SIGINT, SIGTERM, SIGHUP: give the terminal back, then die of the signal as usual. */
+static inline void errtriage_on_fatal_signal(int sig) {
+    errtriage_restore_terminal();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Restores the terminal on a fatal signal and on exit(). */
+static inline void errtriage_install_restore_handlers(void) {
+    signal(SIGINT, errtriage_on_fatal_signal);
+    signal(SIGTERM, errtriage_on_fatal_signal);
+    signal(SIGHUP, errtriage_on_fatal_signal);
+    atexit(errtriage_restore_terminal);
+}
+
 #endif

@@ -1,0 +1,45 @@
+import TriageModel
+
+/// The Breakdowns pane: per dimension, each value with its count, share and a bar.
+enum BreakdownPane {
+    static func lines(_ detail: IssueDetail, width: Int, unicode: Bool) -> [[Span]] {
+        let valueWidth = max(8, min(28, width / 3))
+        let countWidth = max(5, detail.breakdowns.flatMap(\.rows).map { Format.count($0.count).count }.max() ?? 5)
+        let barWidth = max(0, min(40, width - valueWidth - countWidth - 6 - 4))
+        var lines: [[Span]] = []
+        for dimension in Dimension.allCases {
+            if !lines.isEmpty { lines.append([]) }
+            lines.append([Span(dimension.label, .heading)])
+            let rows = detail.breakdown(dimension).rows
+            if rows.isEmpty { lines.append([Span("  (none counted)", .dim)]) }
+            for row in rows {
+                let value = TextSanitizer.glyphs(row.value, unicode: unicode, maxWidth: valueWidth)
+                var text = String(value.glyphs.map(\.character))
+                if value.truncated { text = String(text.dropLast()) + (unicode ? "…" : "~") }
+                lines.append([
+                    Span("  " + Format.left(text, valueWidth, unicode: unicode)),
+                    Span(" " + Format.right(Format.count(row.count), countWidth)),
+                    Span(" " + Format.right(Format.percent(row.percent), 6), .dim),
+                    Span(" " + bar(row.percent, width: barWidth, unicode: unicode), .bar),
+                ])
+            }
+        }
+        return lines
+    }
+
+    /// A bar of `percent` of `width` cells, with eighth blocks where the terminal has them.
+    static func bar(_ percent: Double, width: Int, unicode: Bool) -> String {
+        guard width > 0 else { return "" }
+        let clamped = max(0, min(100, percent))
+        let eighths = Int((clamped / 100 * Double(width * 8)).rounded())
+        if !unicode {
+            let cells = max(clamped > 0 ? 1 : 0, (eighths + 4) / 8)
+            return String(repeating: "#", count: min(width, cells))
+        }
+        var bar = String(repeating: "█", count: eighths / 8)
+        let partial = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"][eighths % 8]
+        bar += partial
+        if bar.isEmpty, clamped > 0 { bar = "▏" }
+        return bar
+    }
+}

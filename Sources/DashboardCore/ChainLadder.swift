@@ -1,0 +1,73 @@
+import TriageModel
+
+/// The Chain pane: the chain as a ladder, outermost first, then the issue's facts and a large sparkline.
+enum ChainLadder {
+    /// The ladder alone: one line per layer, a step deeper each, the root cause marked.
+    static func ladder(_ chain: ErrorChain, unicode: Bool) -> [[Span]] {
+        chain.links.enumerated().map { depth, link in
+            let isRoot = depth == chain.links.count - 1
+            let indent = depth == 0 ? "" : String(repeating: " ", count: (depth - 1) * 3) + (unicode ? "└─ " : "`- ")
+            var spans = [
+                Span(indent, .dim),
+                Span(link.shortCode, isRoot ? .rootCause : .key),
+                Span("  \(link.domain ?? "?")"),
+                Span(" \(link.code) ", .dim),
+                Span(link.name ?? "?"),
+            ]
+            if isRoot { spans.append(Span(unicode ? "  ◀ root cause" : "  <- root cause", .rootCause)) }
+            return spans
+        }
+    }
+
+    /// Every line of the pane at a width and body height.
+    static func lines(_ detail: IssueDetail, width: Int, height: Int, unicode: Bool) -> [[Span]] {
+        let s = detail.summary
+        var lines: [[Span]] = [[Span("Chain, outermost first", .heading)]]
+        lines += ladder(s.chain, unicode: unicode)
+        lines.append([])
+        lines += field("Short key", s.chain.shortKey, width: width, unicode: unicode)
+        lines += field("Full form", s.chain.fullForm, width: width, unicode: unicode)
+        lines.append([])
+        let dash = unicode ? "—" : "-"
+        lines += field("First seen", "\(s.firstSeen.minuteText)  in \(s.firstVersion ?? dash)", width: width, unicode: unicode)
+        lines += field("Last seen", "\(s.lastSeen.minuteText)  in \(s.lastVersion ?? dash)", width: width, unicode: unicode)
+        lines += field("In \(detail.window.rawValue)", "\(Format.grouped(s.events)) events  \(Format.grouped(s.users)) users  "
+                       + "\(Format.grouped(s.complaints)) complaints", width: width, unicode: unicode)
+        lines.append([Span(label("Status")), Span(s.status.rawValue, Format.style(of: s.status))])
+        lines += field("Resolved in", detail.resolvedVersion ?? dash, width: width, unicode: unicode)
+        lines.append([Span(label("Tracker")), s.trackerURL.map { Span($0, .link) } ?? Span("none (t sets one)", .dim)])
+        lines.append([])
+        lines += chart(detail, width: width, height: height, unicode: unicode)
+        return lines
+    }
+
+    static func label(_ text: String) -> String { Format.left(text, 12) }
+
+    /// A labelled field whose value wraps under itself.
+    static func field(_ name: String, _ value: String, width: Int, unicode: Bool) -> [[Span]] {
+        let wrapped = TextWrap.wrap(value, width: max(1, width - 12), unicode: unicode, maxLines: 20)
+        return wrapped.enumerated().map { i, text in [Span(i == 0 ? label(name) : label("")), Span(text)] }
+    }
+
+    /// The multi-row sparkline of the issue's series with its scale: maximum, first and last bucket.
+    static func chart(_ detail: IssueDetail, width: Int, height: Int, unicode: Bool) -> [[Span]] {
+        let series = detail.summary.series
+        let unit = detail.window.isHourly ? "hour" : "day"
+        guard !series.isEmpty else { return [[Span("No events per \(unit) to chart.", .dim)]] }
+        let chartHeight = height >= 36 ? 8 : height >= 18 ? 5 : 3
+        let chartWidth = max(1, width - 1)
+        let rows = Sparkline.chart(series, width: chartWidth, height: chartHeight, unicode: unicode)
+        let top = series.max() ?? 0
+        var lines: [[Span]] = [[Span("Events per \(unit), \(detail.window.rawValue)", .heading),
+                                Span("  max \(Format.grouped(top)) per \(unit)", .dim)]]
+        lines += rows.map { [Span($0, .sparkline)] }
+        let step = detail.window.isHourly ? Timestamp.millisPerHour : Timestamp.millisPerDay
+        let last = detail.seriesStart.adding(millis: Int64(series.count - 1) * step)
+        let startText = detail.window.isHourly ? detail.seriesStart.minuteText : detail.seriesStart.dateText
+        let endText = detail.window.isHourly ? last.minuteText : last.dateText
+        let drawn = Sparkline.fit(series, to: chartWidth).count
+        let gap = max(2, drawn - startText.count - endText.count)
+        lines.append([Span(startText + String(repeating: " ", count: gap) + endText, .dim)])
+        return lines
+    }
+}

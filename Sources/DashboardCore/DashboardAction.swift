@@ -1,0 +1,31 @@
+import TriageModel
+
+/// Everything that can happen to the dashboard: input, and the results of effects.
+public enum DashboardAction: Hashable, Sendable {
+    case key(Key)
+    case mouse(MouseEvent)
+    case resize(Size)
+    case listLoaded(IssueList)
+    case detailLoaded(IssueDetail)
+    /// The store applied a mark.
+    case marked(MarkReceipt)
+    /// The store undid a mark.
+    case undone(MarkReceipt)
+    /// An effect failed: shown, and an optimistic mark still pending is reverted.
+    case failed(String)
+    /// Another process changed the store: reload, keeping the selection and the open detail.
+    case storeChanged
+    /// Time passes (about once a second): transient messages expire.
+    case tick
+}
+
+/// Work the reducer asks the program to do; results come back as actions.
+public enum DashboardEffect: Hashable, Sendable {
+    case loadList(IssueQuery)
+    case loadDetail(key: String, window: TimeWindow)
+    case mark(key: String, IssueMark)
+    case undo(MarkReceipt)
+    /// Repaint the whole terminal (Ctrl-L).
+    case redraw
+    case quit
+}

@@ -1,0 +1,187 @@
+import TriageModel
+
+extension DashboardState {
+    /// Handles a key press on whatever is on screen.
+    mutating func press(_ key: Key) -> [DashboardEffect] {
+        if key == .ctrl("c") { return [.quit] }
+        if prompt != nil { return promptKey(key) }
+        message = nil
+        if key == .ctrl("l") { return [.redraw] }
+        if key == .char("?"), screen != .help {
+            screens.append(.help)
+            helpScroll = 0
+            return []
+        }
+        if screen != .help, let effects = markKey(key) { return effects }
+        switch screen {
+        case .list: return listKey(key)
+        case .detail: return detailKey(key)
+        case .event: return eventKey(key)
+        case .help: return helpKey(key)
+        }
+    }
+
+    mutating func listKey(_ key: Key) -> [DashboardEffect] {
+        let count = list?.issues.count ?? 0
+        let page = max(1, ListLayout(size: size).visibleIssues)
+        switch key {
+        case .up, .char("k"): select(selectedIndex - 1)
+        case .down, .char("j"): select(selectedIndex + 1)
+        case .pageUp: select(selectedIndex - page)
+        case .pageDown: select(selectedIndex + page)
+        case .home, .char("g"): select(0)
+        case .end, .char("G"): select(count - 1)
+        case .enter: return openDetail()
+        case .escape, .backspace:
+            if !query.text.isEmpty { return changeQuery { $0.text = "" } }
+        case .char("q"): return [.quit]
+        case .char("s"): return changeQuery { $0.mode = $0.mode.cycled() }
+        case .char("w"): return changeQuery { $0.window = $0.window.cycled() }
+        case .char("f"): return changeQuery { $0.filter = $0.filter.cycled() }
+        case .char("/"): prompt = Prompt(purpose: .filter, text: query.text)
+        default: break
+        }
+        return []
+    }
+
+    mutating func detailKey(_ key: Key) -> [DashboardEffect] {
+        let page = max(1, DetailLayout(size: size).bodyHeight - 1)
+        switch key {
+        case .escape, .backspace, .char("q"): closeDetail()
+        case .tab, .right: showPane(DetailPane(rawValue: pane.rawValue % 5 + 1)!)
+        case .backTab, .left: showPane(DetailPane(rawValue: (pane.rawValue + 3) % 5 + 1)!)
+        case .char(let c) where ("1"..."5").contains(c): showPane(DetailPane(rawValue: Int(String(c))!)!)
+        case .up, .char("k"): scrollPane(by: -1)
+        case .down, .char("j"): scrollPane(by: 1)
+        case .pageUp: scrollPane(by: -page)
+        case .pageDown: scrollPane(by: page)
+        case .home, .char("g"): scrollPane(by: Int.min / 2)
+        case .end, .char("G"): scrollPane(by: Int.max / 2)
+        case .enter: openEvent()
+        case .char("w"): return changeQuery { $0.window = $0.window.cycled() }
+        default: break
+        }
+        return []
+    }
+
+    mutating func eventKey(_ key: Key) -> [DashboardEffect] {
+        let height = DetailLayout(size: size).bodyHeight
+        if [.escape, .backspace, .char("q")].contains(key) {
+            screens.removeLast()
+            return []
+        }
+        if let delta = scrollDelta(key, page: height - 1) { scrollEvent(by: delta) }
+        return []
+    }
+
+    mutating func scrollEvent(by delta: Int) {
+        let count = IssueDetailView.bodyLines(self, size: size).count
+        eventScroll = Scrolling.clamp(eventScroll.addingClamped(delta), visible: DetailLayout(size: size).bodyHeight, count: count)
+    }
+
+    mutating func helpKey(_ key: Key) -> [DashboardEffect] {
+        let height = HelpView.bodyHeight(size)
+        if [.escape, .backspace, .char("q"), .char("?")].contains(key) {
+            screens.removeLast()
+            return []
+        }
+        if let delta = scrollDelta(key, page: height - 1) { scrollHelp(by: delta) }
+        return []
+    }
+
+    mutating func scrollHelp(by delta: Int) {
+        helpScroll = Scrolling.clamp(helpScroll.addingClamped(delta), visible: HelpView.bodyHeight(size),
+                                     count: HelpView.lines(unicode: unicode).count)
+    }
+
+    /// How far a scrolling key moves: a line, a page, or to either end.
+    func scrollDelta(_ key: Key, page: Int) -> Int? {
+        switch key {
+        case .up, .char("k"): -1
+        case .down, .char("j"): 1
+        case .pageUp: -max(1, page)
+        case .pageDown: max(1, page)
+        case .home, .char("g"): Int.min / 2
+        case .end, .char("G"): Int.max / 2
+        default: nil
+        }
+    }
+
+    /// Selects a list row, clamped to the list.
+    mutating func select(_ index: Int) {
+        let count = list?.issues.count ?? 0
+        selectedIndex = max(0, min(index, count - 1))
+        selectedKey = list?.issues[safe: selectedIndex]?.key
+        listScroll = currentListScroll
+    }
+
+    /// Changes the query and reloads what it affects.
+    mutating func changeQuery(_ change: (inout IssueQuery) -> Void) -> [DashboardEffect] {
+        let window = query.window
+        change(&query)
+        loading = true
+        var effects: [DashboardEffect] = [.loadList(query)]
+        if query.window != window, let key = detailKey { effects.append(.loadDetail(key: key, window: query.window)) }
+        return effects
+    }
+
+    mutating func openDetail() -> [DashboardEffect] {
+        guard let issue = selectedIssue else { return [] }
+        screens.append(.detail)
+        if detail?.summary.key != issue.key { detail = nil }
+        detailKey = issue.key
+        pane = .chain
+        paneScroll = 0
+        eventIndex = 0
+        return [.loadDetail(key: issue.key, window: query.window)]
+    }
+
+    mutating func closeDetail() {
+        screens = [.list]
+        detail = nil
+        detailKey = nil
+        pane = .chain
+        paneScroll = 0
+    }
+
+    mutating func showPane(_ newPane: DetailPane) {
+        guard newPane != pane else { return }
+        pane = newPane
+        paneScroll = 0
+        settleScrolling()
+    }
+
+    /// Scrolls the pane, or in the Events pane moves the selected event.
+    mutating func scrollPane(by delta: Int) {
+        if pane == .events {
+            let count = detail?.recentEvents.count ?? 0
+            eventIndex = max(0, min(eventIndex.addingClamped(delta), count - 1))
+        } else {
+            paneScroll = paneScroll.addingClamped(delta)
+        }
+        settleScrolling()
+    }
+
+    mutating func openEvent() {
+        guard pane == .events, let events = detail?.recentEvents, events.indices.contains(eventIndex) else { return }
+        screens.append(.event(index: eventIndex))
+        eventScroll = 0
+    }
+}
+
+extension Int {
+    /// Addition that saturates instead of trapping.
+    func addingClamped(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
+    }
+}
+
+extension CaseIterable where Self: Equatable, AllCases.Index == Int {
+    /// The next case, wrapping around.
+    func cycled() -> Self {
+        let all = Self.allCases
+        let i = all.firstIndex(of: self) ?? 0
+        return all[(i + 1) % all.count]
+    }
+}

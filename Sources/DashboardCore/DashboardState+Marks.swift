@@ -1,0 +1,153 @@
+import TriageModel
+
+extension DashboardState {
+    static let readOnlyMessage = "Read-only store: marks are off."
+
+    /// Handles the mark keys (r e o m n t u); nil when the key is not one.
+    mutating func markKey(_ key: Key) -> [DashboardEffect]? {
+        guard case .char(let c) = key, "reomntu".contains(c) else { return nil }
+        if readOnly {
+            message = StatusMessage(Self.readOnlyMessage, isError: true)
+            return []
+        }
+        if c == "u" { return undoLast() }
+        guard let issue = markTarget else {
+            message = StatusMessage("No issue selected.", isError: true)
+            return []
+        }
+        switch c {
+        case "r":
+            let next = issue.lastVersion.flatMap { AppVersion($0) }?.next.display ?? ""
+            prompt = Prompt(purpose: .resolve(key: issue.key), text: next)
+            return []
+        case "e": return mark(issue.key, .status(.regressed, version: nil))
+        case "o": return mark(issue.key, .status(.open, version: nil))
+        case "m": return mark(issue.key, .status(.muted, version: nil))
+        case "n":
+            prompt = Prompt(purpose: .note(key: issue.key))
+            return []
+        default:
+            prompt = Prompt(purpose: .tracker(key: issue.key), text: issue.trackerURL ?? "")
+            return []
+        }
+    }
+
+    /// Shows a mark at once and asks the store to keep it; `fail` puts it back if the store refuses.
+    mutating func mark(_ key: String, _ mark: IssueMark) -> [DashboardEffect] {
+        guard !readOnly else {
+            message = StatusMessage(Self.readOnlyMessage, isError: true)
+            return []
+        }
+        pending.append(snapshot(key, kind: .mark(mark)))
+        updateIssue(key) { summary, detail in
+            switch mark {
+            case .status(let status, let version):
+                summary.status = status
+                detail?.resolvedVersion = status == .resolved ? version : nil
+            case .tracker(let url):
+                summary.trackerURL = url
+            case .note(let text):
+                if let now = detail?.now { detail?.notes.insert(IssueNote(at: now, by: "you", text: text), at: 0) }
+            }
+        }
+        message = StatusMessage(markedText(key, mark))
+        return [.mark(key: key, mark)]
+    }
+
+    /// Undoes the newest mark of this run, optimistically.
+    mutating func undoLast() -> [DashboardEffect] {
+        guard let receipt = undoStack.popLast() else {
+            message = StatusMessage("Nothing to undo.")
+            return []
+        }
+        pending.append(snapshot(receipt.key, kind: .undo(receipt)))
+        updateIssue(receipt.key) { summary, detail in
+            switch receipt.mark {
+            case .status:
+                summary.status = receipt.previousStatus
+                detail?.resolvedVersion = receipt.previousVersion
+            case .tracker:
+                summary.trackerURL = receipt.previousTracker
+            case .note(let text):
+                if let i = detail?.notes.firstIndex(where: { $0.text == text }) { detail?.notes.remove(at: i) }
+            }
+        }
+        message = StatusMessage("Undid: \(receipt.key) \(Format.describe(receipt.mark))")
+        return [.undo(receipt)]
+    }
+
+    mutating func confirmMark(_ receipt: MarkReceipt) -> [DashboardEffect] {
+        if let i = pending.firstIndex(where: { $0.key == receipt.key && $0.isMark }) { pending.remove(at: i) }
+        undoStack.append(receipt)
+        message = StatusMessage(markedText(receipt.key, receipt.mark))
+        return reloadEffects()
+    }
+
+    mutating func confirmUndo(_ receipt: MarkReceipt) -> [DashboardEffect] {
+        if let i = pending.firstIndex(where: { $0.kind == .undo(receipt) }) { pending.remove(at: i) }
+        message = StatusMessage("Undid: \(receipt.key) \(Format.describe(receipt.mark))")
+        return reloadEffects()
+    }
+
+    /// Shows an effect's failure; the oldest optimistic change still pending is put back.
+    mutating func fail(_ text: String) {
+        loading = false
+        guard !pending.isEmpty else {
+            message = StatusMessage(text, isError: true, ticksLeft: 15)
+            return
+        }
+        let change = pending.removeFirst()
+        updateIssue(change.key) { summary, detail in
+            summary.status = change.status
+            summary.trackerURL = change.trackerURL
+            detail?.resolvedVersion = change.resolvedVersion
+            if let notes = change.notes { detail?.notes = notes }
+        }
+        let what: String
+        switch change.kind {
+        case .mark(let mark): what = "Could not mark \(change.key) \(Format.describe(mark))"
+        case .undo(let receipt):
+            undoStack.append(receipt)
+            what = "Could not undo \(change.key) \(Format.describe(receipt.mark))"
+        }
+        message = StatusMessage("\(what): \(text)", isError: true, ticksLeft: 15)
+    }
+
+    func markedText(_ key: String, _ mark: IssueMark) -> String {
+        let dash = unicode ? "—" : "-"
+        switch mark {
+        case .status: return "Marked \(key) \(Format.describe(mark)) \(dash) u to undo"
+        case .note: return "Added a note to \(key) \(dash) u to undo"
+        case .tracker(nil): return "Cleared the tracker link of \(key) \(dash) u to undo"
+        case .tracker: return "Linked \(key) to its tracker \(dash) u to undo"
+        }
+    }
+
+    /// What an issue looks like now, to restore if a change fails.
+    func snapshot(_ key: String, kind: PendingChange.Kind) -> PendingChange {
+        let row = list?.issues.first { $0.key == key }
+        let open = detail?.summary.key == key ? detail : nil
+        let summary = row ?? open?.summary
+        return PendingChange(key: key, kind: kind, status: summary?.status ?? .open, trackerURL: summary?.trackerURL,
+                             resolvedVersion: open?.resolvedVersion, notes: open?.notes)
+    }
+
+    /// Changes an issue's list row and, when it is open, its detail.
+    mutating func updateIssue(_ key: String, _ change: (inout IssueSummary, inout IssueDetail?) -> Void) {
+        var none: IssueDetail? = nil
+        if let i = list?.issues.firstIndex(where: { $0.key == key }) { change(&list!.issues[i], &none) }
+        if var open = detail, open.summary.key == key {
+            var wrapped: IssueDetail? = open
+            change(&open.summary, &wrapped)
+            wrapped?.summary = open.summary
+            detail = wrapped
+        }
+    }
+}
+
+extension PendingChange {
+    var isMark: Bool {
+        if case .mark = kind { return true }
+        return false
+    }
+}

@@ -1,0 +1,190 @@
+import TriageModel
+
+/// A screen of the dashboard; the state keeps a stack of them, the list at the bottom.
+public enum Screen: Hashable, Sendable {
+    case list
+    case detail
+    /// Every field of one recent event of the open issue.
+    case event(index: Int)
+    case help
+}
+
+/// A pane of the issue detail screen, numbered as the keys 1–5 select them.
+public enum DetailPane: Int, CaseIterable, Hashable, Sendable {
+    case chain = 1, breakdowns, events, complaints, notes
+
+    /// The tab's name.
+    public var title: String {
+        switch self {
+        case .chain: "Chain"
+        case .breakdowns: "Breakdowns"
+        case .events: "Events"
+        case .complaints: "Complaints"
+        case .notes: "Notes & history"
+        }
+    }
+
+    /// The tab's name where space is short.
+    var shortTitle: String {
+        switch self {
+        case .chain: "Chain"
+        case .breakdowns: "Break"
+        case .events: "Events"
+        case .complaints: "Compl"
+        case .notes: "Notes"
+        }
+    }
+}
+
+/// A one-line text prompt in the status line.
+public struct Prompt: Hashable, Sendable {
+    /// What the entered text is for.
+    public enum Purpose: Hashable, Sendable {
+        /// Live filter text of the list.
+        case filter
+        /// The version an issue's fix ships in.
+        case resolve(key: String)
+        case note(key: String)
+        case tracker(key: String)
+    }
+
+    public var purpose: Purpose
+    public var text: String
+    /// The cursor, in characters from the start of `text`.
+    public var cursor: Int
+
+    /// A prompt with its text pre-filled and the cursor at the end.
+    public init(purpose: Purpose, text: String = "") {
+        self.purpose = purpose
+        self.text = text
+        self.cursor = text.count
+    }
+
+    /// The label before the text.
+    var label: String {
+        switch purpose {
+        case .filter: "/"
+        case .resolve(let key): "Resolve \(key) in version: "
+        case .note(let key): "Note on \(key): "
+        case .tracker(let key): "Tracker link for \(key) (empty clears): "
+        }
+    }
+}
+
+/// A transient line in the status bar.
+public struct StatusMessage: Hashable, Sendable {
+    public var text: String
+    public var isError: Bool
+    /// Ticks left before it disappears.
+    public var ticksLeft: Int
+
+    /// A message that lasts `ticksLeft` ticks (or until the next key).
+    public init(_ text: String, isError: Bool = false, ticksLeft: Int = 8) {
+        self.text = text
+        self.isError = isError
+        self.ticksLeft = ticksLeft
+    }
+}
+
+/// What an issue looked like before an optimistic change, to put back if the store refuses it.
+public struct PendingChange: Hashable, Sendable {
+    /// The change sent to the store.
+    public enum Kind: Hashable, Sendable {
+        case mark(IssueMark)
+        case undo(MarkReceipt)
+    }
+
+    public var key: String
+    public var kind: Kind
+    public var status: IssueStatus
+    public var trackerURL: String?
+    public var resolvedVersion: String?
+    public var notes: [IssueNote]?
+}
+
+/// Everything the views draw and the reducer changes.
+public struct DashboardState: Hashable, Sendable {
+    /// The store's name as the header shows it.
+    public var storeName: String
+    /// The list being shown or loaded: window, rank mode, status filter, filter text.
+    public var query: IssueQuery
+    /// Whether the terminal shows UTF-8 (block sparklines) or only ASCII.
+    public var unicode: Bool
+    /// Whether the terminal uses colours; views do not depend on it, the terminal's style map does.
+    public var color: Bool
+    /// Whether marks are refused.
+    public var readOnly: Bool
+    /// Whether a list load is under way.
+    public var loading = false
+
+    /// The last list loaded; nil until the first arrives.
+    public var list: IssueList?
+    /// The selected issue's key, which survives reloads; `selectedIndex` follows it.
+    public var selectedKey: String?
+    /// The selected row of `list.issues`.
+    public var selectedIndex = 0
+    /// The first list row shown.
+    public var listScroll = 0
+
+    /// The screen stack; the last is shown.
+    public var screens: [Screen] = [.list]
+    /// The issue the detail screen shows (set before its detail arrives).
+    public var detailKey: String?
+    /// The open issue's detail; nil while it loads.
+    public var detail: IssueDetail?
+    /// The detail pane shown.
+    public var pane: DetailPane = .chain
+    /// The first line of the detail pane shown.
+    public var paneScroll = 0
+    /// The selected event in the Events pane.
+    public var eventIndex = 0
+    /// The first line shown of the event screen.
+    public var eventScroll = 0
+    /// The first line shown of the help screen.
+    public var helpScroll = 0
+
+    /// The prompt open in the status line, which takes every key while open.
+    public var prompt: Prompt?
+    /// Receipts of this run's marks, the newest last: `u` pops one.
+    public var undoStack: [MarkReceipt] = []
+    /// Optimistic changes not yet confirmed by the store, oldest first.
+    public var pending: [PendingChange] = []
+    /// The transient status line message; the next key clears it.
+    public var message: StatusMessage?
+    /// The last size the terminal reported; layout for mouse hits and scrolling uses it.
+    public var size = Size(rows: 24, cols: 80)
+
+    /// A dashboard on the list screen with nothing loaded yet; call `start` for the first load.
+    public init(storeName: String, query: IssueQuery = IssueQuery(), unicode: Bool = true, color: Bool = true,
+                readOnly: Bool = false) {
+        self.storeName = storeName
+        self.query = query
+        self.unicode = unicode
+        self.color = color
+        self.readOnly = readOnly
+    }
+
+    /// The screen on top of the stack.
+    public var screen: Screen { screens.last ?? .list }
+
+    /// Starts the dashboard at a size: returns the first load.
+    public mutating func start(size: Size? = nil) -> [DashboardEffect] {
+        if let size { self.size = size }
+        loading = true
+        return [.loadList(query)]
+    }
+
+    /// The selected row of the list, if any.
+    public var selectedIssue: IssueSummary? {
+        guard let issues = list?.issues, issues.indices.contains(selectedIndex) else { return nil }
+        return issues[selectedIndex]
+    }
+
+    /// The issue marks apply to: the open detail's, or the selected row's.
+    var markTarget: IssueSummary? {
+        if screen != .list, screen != .help, let key = detailKey {
+            return detail?.summary ?? list?.issues.first { $0.key == key }
+        }
+        return selectedIssue
+    }
+}

@@ -1,0 +1,111 @@
+import TriageModel
+
+/// The list's columns fitted to a width: columns drop and shrink by priority so nothing overflows.
+struct ListColumns: Equatable {
+    /// A column of the issue list.
+    enum Kind: Equatable {
+        case rank, badges, key, title, events, users, complaints, trend, versions, status
+    }
+
+    struct Column: Equatable {
+        var kind: Kind
+        var width: Int
+    }
+
+    var columns: [Column]
+    /// Badges as single letters (`N R S`) instead of words.
+    var compactBadges = false
+    /// Statuses cut to four letters.
+    var shortStatus = false
+
+    static let gap = 1
+    static let trendMax = 30
+
+    /// Lays out the columns for these issues in `width` cells.
+    static func fit(_ issues: [IssueSummary], mode: RankMode, width: Int, unicode: Bool) -> ListColumns {
+        let rankWidth = max(2, String(max(issues.count, 1)).count)
+        let badgeFull = issues.map { $0.signals.map(\.rawValue).joined(separator: " ").count }.max() ?? 0
+        let badgeCompact = issues.map { $0.signals.count * 2 - 1 }.max() ?? 0
+        let keyWidth = min(40, max(3, issues.map { TextSanitizer.width($0.key, unicode: unicode, limit: 40) }.max() ?? 3))
+        func countWidth(_ m: RankMode) -> Int {
+            let values = issues.map { Format.count($0.count(for: m)).count }.max() ?? 1
+            return max(values, label(for: m).count + (m == mode ? 1 : 0))
+        }
+        let trendWidth = min(trendMax, max(5, issues.map(\.series.count).max() ?? 0))
+        let versionWidth = min(20, max(8, issues.map {
+            TextSanitizer.width(Format.versionRange($0.firstVersion, $0.lastVersion, unicode: unicode), unicode: unicode, limit: 20)
+        }.max() ?? 8))
+
+        var layout = ListColumns(columns: [
+            Column(kind: .rank, width: rankWidth),
+            Column(kind: .badges, width: badgeFull),
+            Column(kind: .key, width: keyWidth),
+            Column(kind: .title, width: 12),
+            Column(kind: .events, width: countWidth(.events)),
+            Column(kind: .users, width: countWidth(.users)),
+            Column(kind: .complaints, width: countWidth(.complaints)),
+            Column(kind: .trend, width: trendWidth),
+            Column(kind: .versions, width: versionWidth),
+            Column(kind: .status, width: 9),
+        ])
+        layout.columns.removeAll { $0.kind == .badges && $0.width == 0 }
+
+        let rankedKind = kind(for: mode)
+        let reductions: [(inout ListColumns) -> Void] = [
+            { $0.drop(.versions) },
+            { $0.compactBadges = true; $0.setWidth(.badges, badgeCompact) },
+            { $0.drop(.trend) },
+            { if rankedKind != .users { $0.drop(.users) } },
+            { if rankedKind != .complaints { $0.drop(.complaints) } },
+            { if rankedKind != .events { $0.drop(.events) } },
+            { $0.shortStatus = true; $0.setWidth(.status, 4) },
+            { $0.setWidth(.title, 6) },
+            { $0.drop(.title) },
+        ]
+        for reduce in reductions where layout.total > width { reduce(&layout) }
+        if layout.total > width {
+            // Last resort: the key gives up cells, then whatever is left is cut by the writer.
+            layout.setWidth(.key, max(3, keyWidth - (layout.total - width)))
+        }
+        if let title = layout.columns.firstIndex(where: { $0.kind == .title }), layout.total < width {
+            layout.columns[title].width += width - layout.total
+        }
+        return layout
+    }
+
+    /// Cells the columns take with their gaps.
+    var total: Int { columns.reduce(0) { $0 + $1.width } + max(0, columns.count - 1) * ListColumns.gap }
+
+    /// Each column with its starting cell.
+    var positions: [(column: Column, x: Int)] {
+        var x = 0
+        return columns.map { column in
+            defer { x += column.width + ListColumns.gap }
+            return (column, x)
+        }
+    }
+
+    func has(_ kind: Kind) -> Bool { columns.contains { $0.kind == kind } }
+
+    mutating func drop(_ kind: Kind) { columns.removeAll { $0.kind == kind } }
+
+    mutating func setWidth(_ kind: Kind, _ width: Int) {
+        if let i = columns.firstIndex(where: { $0.kind == kind }) { columns[i].width = width }
+    }
+
+    static func kind(for mode: RankMode) -> Kind {
+        switch mode {
+        case .events: .events
+        case .users: .users
+        case .complaints: .complaints
+        }
+    }
+
+    static func label(for mode: RankMode) -> String {
+        switch mode {
+        case .events: "EVENTS"
+        case .users: "USERS"
+        case .complaints: "COMPL"
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import TriageModel
+
+/// The Notes & history pane: the tracker link, the notes, and every status change.
+enum NotesPane {
+    static func lines(_ detail: IssueDetail, width: Int, unicode: Bool) -> [[Span]] {
+        let arrow = unicode ? " → " : " -> "
+        var lines: [[Span]] = [[Span(ChainLadder.label("Tracker")),
+                                detail.summary.trackerURL.map { Span($0, .link) } ?? Span("none (t sets one)", .dim)]]
+        lines += ChainLadder.field("Resolved in", detail.resolvedVersion ?? "-", width: width, unicode: unicode)
+        lines.append([])
+        lines.append([Span("Notes", .heading), Span("  (n adds one)", .dim)])
+        if detail.notes.isEmpty { lines.append([Span("  (none)", .dim)]) }
+        for note in detail.notes {
+            lines.append([Span("  " + note.at.minuteText, .dim), Span("  " + note.by)])
+            lines += TextWrap.wrap(note.text, width: max(1, width - 4), unicode: unicode, maxLines: 40).map { [Span("    " + $0)] }
+        }
+        lines.append([])
+        lines.append([Span("History", .heading)])
+        if detail.history.isEmpty { lines.append([Span("  (no changes)", .dim)]) }
+        for change in detail.history {
+            var text = (change.from?.rawValue ?? "new") + arrow + change.to.rawValue
+            if let version = change.version, !version.isEmpty { text += " in \(version)" }
+            var spans = [Span("  " + change.at.minuteText, .dim), Span("  " + text, Format.style(of: change.to)),
+                         Span("  by \(change.by)", .dim)]
+            if let note = change.note, !note.isEmpty { spans.append(Span("  " + note)) }
+            lines.append(spans)
+        }
+        return lines
+    }
+}

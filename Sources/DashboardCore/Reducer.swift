@@ -1,0 +1,82 @@
+import TriageModel
+
+/// Applies one action to the state and returns the effects the program must perform: the only way state changes.
+public func reduce(_ state: inout DashboardState, _ action: DashboardAction) -> [DashboardEffect] {
+    switch action {
+    case .key(let key):
+        return state.press(key)
+    case .mouse(let event):
+        return state.mouse(event)
+    case .resize(let size):
+        state.size = size
+        state.settleScrolling()
+        return []
+    case .listLoaded(let list):
+        state.listLoaded(list)
+        return []
+    case .detailLoaded(let detail):
+        guard detail.summary.key == state.detailKey else { return [] }
+        state.detail = detail
+        state.eventIndex = max(0, min(state.eventIndex, detail.recentEvents.count - 1))
+        state.settleScrolling()
+        return []
+    case .marked(let receipt):
+        return state.confirmMark(receipt)
+    case .undone(let receipt):
+        return state.confirmUndo(receipt)
+    case .failed(let text):
+        state.fail(text)
+        return []
+    case .storeChanged:
+        return state.reloadEffects()
+    case .tick:
+        if var message = state.message {
+            message.ticksLeft -= 1
+            state.message = message.ticksLeft > 0 ? message : nil
+        }
+        return []
+    }
+}
+
+extension DashboardState {
+    /// Takes a loaded list, keeping the selection on the same issue when it is still there.
+    mutating func listLoaded(_ newList: IssueList) {
+        list = newList
+        loading = false
+        if let key = selectedKey, let index = newList.issues.firstIndex(where: { $0.key == key }) {
+            selectedIndex = index
+        } else {
+            selectedIndex = max(0, min(selectedIndex, newList.issues.count - 1))
+            selectedKey = newList.issues[safe: selectedIndex]?.key
+        }
+        settleScrolling()
+    }
+
+    /// Loads again what is on screen: the list, and the open detail.
+    mutating func reloadEffects() -> [DashboardEffect] {
+        loading = true
+        var effects: [DashboardEffect] = [.loadList(query)]
+        if let key = detailKey { effects.append(.loadDetail(key: key, window: query.window)) }
+        return effects
+    }
+
+    /// Scroll offsets as the views will draw them at the current size.
+    mutating func settleScrolling() {
+        listScroll = currentListScroll
+        let lines = IssueDetailView.bodyLines(self, size: size).count
+        let height = DetailLayout(size: size).bodyHeight
+        if pane == .events {
+            paneScroll = Scrolling.keep(eventIndex + 1, visible: height, scroll: paneScroll, count: lines)
+        } else if screen == .detail {
+            paneScroll = Scrolling.clamp(paneScroll, visible: height, count: lines)
+        }
+        if case .event = screen { eventScroll = Scrolling.clamp(eventScroll, visible: height, count: lines) }
+        helpScroll = Scrolling.clamp(helpScroll, visible: HelpView.bodyHeight(size), count: HelpView.lines(unicode: unicode).count)
+    }
+
+    /// The first list row the view shows.
+    var currentListScroll: Int {
+        Scrolling.keep(selectedIndex, visible: ListLayout(size: size).visibleIssues, scroll: listScroll,
+                       count: list?.issues.count ?? 0)
+    }
+}

@@ -1,0 +1,69 @@
+/// The bottom line: the open prompt, else a transient message, else key hints for the screen.
+enum StatusBar {
+    static func render(_ state: DashboardState, row: Int, into buffer: inout ScreenBuffer) {
+        let width = buffer.size.cols
+        buffer.fill(row: row, style: .dim)
+        if let prompt = state.prompt {
+            renderPrompt(prompt, row: row, into: &buffer)
+            return
+        }
+        var right = ""
+        if state.loading { right = state.unicode ? "loading…" : "loading..." }
+        let rightWidth = right.isEmpty ? 0 : right.count + 1
+        if let message = state.message {
+            buffer.write(" " + message.text, row: row, col: 0, width: width - rightWidth, style: message.isError ? .error : .message)
+        } else {
+            buffer.write(hints(for: state), row: row, col: 0, width: width - rightWidth)
+        }
+        if !right.isEmpty, width > rightWidth {
+            buffer.write(right, row: row, col: width - right.count, style: .dim)
+        }
+    }
+
+    /// The prompt's label and text, scrolled so that the cursor stays in view.
+    static func renderPrompt(_ prompt: Prompt, row: Int, into buffer: inout ScreenBuffer) {
+        let width = buffer.size.cols
+        let labelWidth = buffer.write(prompt.label, row: row, col: 0, width: max(1, width - 12), style: .prompt)
+        let available = width - labelWidth - 1
+        guard available > 0 else { return }
+        let characters = Array(prompt.text)
+        let cursor = min(prompt.cursor, characters.count)
+        var start = 0
+        while start < cursor,
+              TextSanitizer.width(String(characters[start..<cursor]), unicode: buffer.unicode, limit: available + 1) > available {
+            start += 1
+        }
+        let before = String(characters[start..<cursor])
+        let used = buffer.write(before, row: row, col: labelWidth, width: available, style: .prompt, ellipsis: false)
+        buffer.write(String(characters[cursor...]), row: row, col: labelWidth + used, width: available - used, style: .prompt)
+        let cursorCol = labelWidth + used
+        if cursorCol < width { buffer.paint(row: row, col: cursorCol, width: 1, style: .cursor) }
+    }
+
+    /// Key hints for the screen on top.
+    static func hints(for state: DashboardState) -> [Span] {
+        let arrows = state.unicode ? "↑↓" : "j/k"
+        let pairs: [(String, String)]
+        switch state.screen {
+        case .list:
+            pairs = [(arrows, "move"), ("Enter", "open"), ("s", "rank"), ("w", "window"), ("f", "status"), ("/", "filter"),
+                     ("r e o m", "mark"), ("n", "note"), ("t", "link"), ("u", "undo"), ("?", "help"), ("q", "quit")]
+        case .detail:
+            let scroll: (String, String) = state.pane == .events ? (arrows, "select") : (arrows, "scroll")
+            var list: [(String, String)] = [("Tab 1-5", "pane"), scroll]
+            if state.pane == .events { list.append(("Enter", "fields")) }
+            list += [("r e o m", "mark"), ("n", "note"), ("t", "link"), ("u", "undo"), ("Esc", "back"), ("?", "help")]
+            pairs = list
+        case .event:
+            pairs = [(arrows, "scroll"), ("Esc", "back"), ("?", "help")]
+        case .help:
+            pairs = [(arrows, "scroll"), ("Esc", "close")]
+        }
+        var spans: [Span] = []
+        for (key, action) in pairs {
+            spans.append(Span(" " + key, .key))
+            spans.append(Span(" " + action + " ", .dim))
+        }
+        return spans
+    }
+}

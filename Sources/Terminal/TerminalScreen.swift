@@ -1,0 +1,124 @@
+import CNcursesw
+import DashboardCore
+
+/// The curses backend: reads keys, mouse and resizes, and draws screen buffers, writing only changed cells.
+public final class TerminalScreen {
+    /// Whether the locale is UTF-8, so block characters and wide text can be shown.
+    public let unicode: Bool
+    /// Whether colours are used (the terminal has them and `NO_COLOR` is not set).
+    public let color: Bool
+
+    private let palette: StylePalette
+    private var last: ScreenBuffer?
+    private var closed = false
+
+    /// Enters curses mode: raw keys, no echo, keypad, mouse, short ESC delay, hidden cursor, colours.
+    public init() {
+        setlocale(LC_ALL, "")
+        unicode = errtriage_locale_is_utf8() != 0
+        initscr()
+        errtriage_set_screen_active(1)
+        errtriage_install_restore_handlers()
+        raw()
+        noecho()
+        nonl()
+        keypad(errtriage_stdscr(), true)
+        set_escdelay(25)
+        curs_set(0)
+        let mask = errtriage_mouse_click() | errtriage_mouse_double_click() | errtriage_mouse_wheel_up()
+            | errtriage_mouse_wheel_down()
+        mousemask(mask, nil)
+        mouseinterval(200)
+        let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
+        var useColor = false
+        if !noColor, has_colors() {
+            start_color()
+            use_default_colors()
+            useColor = true
+        }
+        color = useColor
+        palette = StylePalette(color: useColor)
+    }
+
+    deinit { close() }
+
+    /// The terminal's size now.
+    public var size: Size { Size(rows: Int(errtriage_rows()), cols: Int(errtriage_cols())) }
+
+    /// Waits up to `timeoutMillis` (negative: forever) for input; nil on timeout or for ignored input.
+    public func nextEvent(timeoutMillis: Int32) -> TerminalEvent? {
+        wtimeout(errtriage_stdscr(), timeoutMillis)
+        var code: wint_t = 0
+        let result = wget_wch(errtriage_stdscr(), &code)
+        if result == ERR { return nil }
+        if result == KEY_CODE_YES {
+            let key = Int32(bitPattern: code)
+            if key == KEY_RESIZE { return .resize(size) }
+            if key == KEY_MOUSE { return mouseEvent() }
+            return KeyDecoder.functionKey(key).map(TerminalEvent.key)
+        }
+        return KeyDecoder.character(UInt32(code)).map(TerminalEvent.key)
+    }
+
+    private func mouseEvent() -> TerminalEvent? {
+        var event = MEVENT()
+        guard getmouse(&event) == OK else { return nil }
+        let kind: MouseEvent.Kind
+        if event.bstate & errtriage_mouse_double_click() != 0 {
+            kind = .doubleClick
+        } else if event.bstate & errtriage_mouse_click() != 0 {
+            kind = .click
+        } else if event.bstate & errtriage_mouse_wheel_up() != 0 {
+            kind = .wheelUp
+        } else if errtriage_mouse_wheel_down() != 0, event.bstate & errtriage_mouse_wheel_down() != 0 {
+            kind = .wheelDown
+        } else {
+            return nil
+        }
+        return .mouse(MouseEvent(row: Int(event.y), col: Int(event.x), kind: kind))
+    }
+
+    /// Draws the cells that changed since the last frame, then refreshes.
+    public func draw(_ buffer: ScreenBuffer) {
+        guard !closed else { return }
+        if last?.size != buffer.size { werase(errtriage_stdscr()) }
+        for run in buffer.changes(since: last) {
+            var col = run.col
+            for cell in run.cells {
+                if !cell.isContinuation { put(cell, row: run.row, col: col) }
+                col += 1
+            }
+        }
+        wrefresh(errtriage_stdscr())
+        last = buffer
+    }
+
+    /// Repaints everything from scratch (Ctrl-L): clears the terminal and draws the last frame again.
+    public func forceRedraw() {
+        guard !closed else { return }
+        wclear(errtriage_stdscr())
+        if let frame = last {
+            last = nil
+            draw(frame)
+        } else {
+            wrefresh(errtriage_stdscr())
+        }
+    }
+
+    /// Leaves curses mode and gives the terminal back; safe to call more than once.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        errtriage_restore_terminal()
+    }
+
+    private func put(_ cell: Cell, row: Int, col: Int) {
+        // A cell holds one spacing character and at most three combining ones, as curses allows.
+        var text = cell.character.unicodeScalars.prefix(4).map { wchar_t(bitPattern: $0.value) }
+        text.append(0)
+        let look = palette.look(cell.style)
+        text.withUnsafeBufferPointer { pointer in
+            _ = errtriage_put_cell(Int32(row), Int32(col), pointer.baseAddress, look.attrs, look.pair)
+        }
+    }
+}

@@ -1,0 +1,139 @@
+@testable import DashboardCore
+import Testing
+import TriageModel
+
+/// Keys on the detail screen: panes, scrolling, events, going back.
+@Suite struct DetailReducerTests {
+    @Test func tabAndShiftTabCycleThePanes() {
+        var state = Fixtures.detailState()
+        _ = reduce(&state, .key(.tab))
+        #expect(state.pane == .breakdowns)
+        _ = reduce(&state, .key(.backTab))
+        _ = reduce(&state, .key(.backTab))
+        #expect(state.pane == .notes)
+        _ = reduce(&state, .key(.tab))
+        #expect(state.pane == .chain)
+    }
+
+    @Test func numberKeysPickAPane() {
+        var state = Fixtures.detailState()
+        _ = reduce(&state, .key(.char("4")))
+        #expect(state.pane == .complaints)
+        _ = reduce(&state, .key(.char("1")))
+        #expect(state.pane == .chain)
+    }
+
+    @Test func arrowsLeftAndRightSwitchPanes() {
+        var state = Fixtures.detailState()
+        _ = reduce(&state, .key(.right))
+        #expect(state.pane == .breakdowns)
+        _ = reduce(&state, .key(.left))
+        #expect(state.pane == .chain)
+    }
+
+    @Test func escapeGoesBackToTheList() {
+        var state = Fixtures.detailState()
+        _ = reduce(&state, .key(.escape))
+        #expect(state.screen == .list)
+        #expect(state.detail == nil)
+        #expect(state.selectedKey == Fixtures.login.key)
+    }
+
+    @Test func backspaceAndQAlsoGoBack() {
+        var state = Fixtures.detailState()
+        _ = reduce(&state, .key(.backspace))
+        #expect(state.screen == .list)
+        _ = reduce(&state, .key(.enter))
+        #expect(reduce(&state, .key(.char("q"))).isEmpty)
+        #expect(state.screen == .list)
+    }
+
+    @Test func jAndKScrollALongPaneWithinItsLength() {
+        var state = Fixtures.detailState(Size(rows: 12, cols: 40), pane: .breakdowns)
+        _ = reduce(&state, .key(.char("j")))
+        _ = reduce(&state, .key(.down))
+        #expect(state.paneScroll == 2)
+        _ = reduce(&state, .key(.char("k")))
+        #expect(state.paneScroll == 1)
+        _ = reduce(&state, .key(.char("G")))
+        let lines = IssueDetailView.bodyLines(state, size: state.size).count
+        #expect(state.paneScroll == lines - DetailLayout(size: state.size).bodyHeight)
+        _ = reduce(&state, .key(.char("j")))
+        #expect(state.paneScroll == lines - DetailLayout(size: state.size).bodyHeight)
+        _ = reduce(&state, .key(.char("g")))
+        #expect(state.paneScroll == 0)
+    }
+
+    @Test func pageDownScrollsAPage() {
+        var state = Fixtures.detailState(Size(rows: 12, cols: 40), pane: .breakdowns)
+        _ = reduce(&state, .key(.pageDown))
+        #expect(state.paneScroll == DetailLayout(size: state.size).bodyHeight - 1)
+    }
+
+    @Test func switchingPanesStartsAtTheTop() {
+        var state = Fixtures.detailState(Size(rows: 12, cols: 40), pane: .breakdowns)
+        _ = reduce(&state, .key(.pageDown))
+        _ = reduce(&state, .key(.char("5")))
+        #expect(state.paneScroll == 0)
+    }
+
+    @Test func jAndKSelectEventsInTheEventsPane() {
+        var state = Fixtures.detailState(pane: .events)
+        _ = reduce(&state, .key(.char("j")))
+        _ = reduce(&state, .key(.char("j")))
+        _ = reduce(&state, .key(.char("j")))
+        #expect(state.eventIndex == 2)
+        _ = reduce(&state, .key(.char("k")))
+        #expect(state.eventIndex == 1)
+    }
+
+    @Test func enterOnAnEventShowsItsFieldsAndEscapeComesBack() {
+        var state = Fixtures.detailState(pane: .events)
+        _ = reduce(&state, .key(.down))
+        _ = reduce(&state, .key(.enter))
+        #expect(state.screen == .event(index: 1))
+        let text = render(state, size: state.size).lines.joined(separator: "\n")
+        #expect(text.contains("ev-1002"))
+        _ = reduce(&state, .key(.escape))
+        #expect(state.screen == .detail)
+        #expect(state.pane == .events)
+    }
+
+    @Test func eventFieldsIncludeCustomKeys() {
+        var state = Fixtures.detailState(Size(rows: 48, cols: 160), pane: .events)
+        _ = reduce(&state, .key(.enter))
+        let text = render(state, size: state.size).lines.joined(separator: "\n")
+        #expect(text.contains("screen"))
+        #expect(text.contains("login"))
+        #expect(text.contains("retry"))
+    }
+
+    @Test func wInTheDetailChangesTheWindowAndReloadsBoth() {
+        var state = Fixtures.detailState()
+        let effects = reduce(&state, .key(.char("w")))
+        #expect(effects == [.loadList(IssueQuery(window: .d30)), .loadDetail(key: Fixtures.login.key, window: .d30)])
+    }
+
+    @Test func aDetailForAnotherIssueIsIgnored() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.enter))
+        var other = Fixtures.loginDetail
+        other.summary = Fixtures.sync
+        _ = reduce(&state, .detailLoaded(other))
+        #expect(state.detail == nil)
+    }
+
+    @Test func helpFromTheDetailReturnsToTheDetail() {
+        var state = Fixtures.detailState()
+        _ = reduce(&state, .key(.char("?")))
+        _ = reduce(&state, .key(.escape))
+        #expect(state.screen == .detail)
+    }
+
+    @Test func detailShowsLoadingUntilItArrives() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.enter))
+        let text = render(state, size: state.size).lines.joined(separator: "\n")
+        #expect(text.contains("loading…"))
+    }
+}

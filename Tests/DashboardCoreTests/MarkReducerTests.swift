@@ -1,0 +1,201 @@
+@testable import DashboardCore
+import Testing
+import TriageModel
+
+/// Marks: prompts, optimistic state, effects, receipts, undo, failures, read-only.
+@Suite struct MarkReducerTests {
+    let key = Fixtures.login.key
+
+    @Test func rOpensAResolvePromptWithTheNextVersion() {
+        var state = Fixtures.loadedState()
+        #expect(reduce(&state, .key(.char("r"))).isEmpty)
+        #expect(state.prompt?.purpose == .resolve(key: key))
+        #expect(state.prompt?.text == "1.13")
+    }
+
+    @Test func enterAcceptsTheDefaultVersion() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.char("r")))
+        #expect(reduce(&state, .key(.enter)) == [.mark(key: key, .status(.resolved, version: "1.13"))])
+        #expect(state.prompt == nil)
+    }
+
+    @Test func theVersionCanBeEdited() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.char("r")))
+        _ = reduce(&state, .key(.backspace))
+        _ = reduce(&state, .key(.char("2")))
+        _ = reduce(&state, .key(.char(".")))
+        _ = reduce(&state, .key(.char("1")))
+        #expect(reduce(&state, .key(.enter)) == [.mark(key: key, .status(.resolved, version: "1.12.1"))])
+    }
+
+    @Test func cursorKeysEditInsideThePrompt() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.char("r")))
+        _ = reduce(&state, .key(.home))
+        _ = reduce(&state, .key(.char("v")))
+        _ = reduce(&state, .key(.end))
+        _ = reduce(&state, .key(.left))
+        _ = reduce(&state, .key(.delete))
+        #expect(state.prompt?.text == "v1.1")
+    }
+
+    @Test func anEmptyVersionResolvesWithoutOne() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.char("r")))
+        _ = reduce(&state, .key(.ctrl("u")))
+        #expect(reduce(&state, .key(.enter)) == [.mark(key: key, .status(.resolved, version: nil))])
+    }
+
+    @Test func escapeCancelsTheResolvePrompt() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.char("r")))
+        #expect(reduce(&state, .key(.escape)).isEmpty)
+        #expect(state.prompt == nil)
+        #expect(state.selectedIssue?.status == .open)
+    }
+
+    @Test func aMarkShowsAtOnce() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.char("r")))
+        _ = reduce(&state, .key(.enter))
+        #expect(state.selectedIssue?.status == .resolved)
+        #expect(state.message?.text == "Marked \(key) resolved in 1.13 — u to undo")
+        #expect(state.pending.count == 1)
+    }
+
+    @Test func eMarksRegressed() {
+        var state = Fixtures.loadedState()
+        #expect(reduce(&state, .key(.char("e"))) == [.mark(key: key, .status(.regressed, version: nil))])
+        #expect(state.selectedIssue?.status == .regressed)
+    }
+
+    @Test func oReopens() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.down))
+        #expect(reduce(&state, .key(.char("o"))) == [.mark(key: Fixtures.sync.key, .status(.open, version: nil))])
+        #expect(state.selectedIssue?.status == .open)
+    }
+
+    @Test func mMutes() {
+        var state = Fixtures.loadedState()
+        #expect(reduce(&state, .key(.char("m"))) == [.mark(key: key, .status(.muted, version: nil))])
+        #expect(state.selectedIssue?.status == .muted)
+    }
+
+    @Test func nAddsANoteThroughAPrompt() {
+        var state = Fixtures.detailState()
+        _ = reduce(&state, .key(.char("n")))
+        for c in "retry fix" { _ = reduce(&state, .key(.char(c))) }
+        #expect(reduce(&state, .key(.enter)) == [.mark(key: key, .note("retry fix"))])
+        #expect(state.detail?.notes.first?.text == "retry fix")
+    }
+
+    @Test func anEmptyNoteIsNotAdded() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.char("n")))
+        #expect(reduce(&state, .key(.enter)).isEmpty)
+    }
+
+    @Test func tPrefillsTheTrackerLink() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.char("t")))
+        #expect(state.prompt?.text == "https://tracker.example.com/MOB-4821")
+    }
+
+    @Test func anEmptyTrackerLinkClearsIt() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.char("t")))
+        _ = reduce(&state, .key(.ctrl("u")))
+        #expect(reduce(&state, .key(.enter)) == [.mark(key: key, .tracker(nil))])
+        #expect(state.selectedIssue?.trackerURL == nil)
+    }
+
+    @Test func marksInTheDetailApplyToTheOpenIssue() {
+        var state = Fixtures.detailState()
+        #expect(reduce(&state, .key(.char("m"))) == [.mark(key: key, .status(.muted, version: nil))])
+        #expect(state.detail?.summary.status == .muted)
+        #expect(state.list?.issues.first?.status == .muted)
+    }
+
+    @Test func aReceiptGoesOnTheUndoStackAndReloads() {
+        var state = Fixtures.detailState()
+        _ = reduce(&state, .key(.char("m")))
+        let receipt = Fixtures.receipt(key, .status(.muted, version: nil))
+        let effects = reduce(&state, .marked(receipt))
+        #expect(effects == [.loadList(IssueQuery()), .loadDetail(key: key, window: .d7)])
+        #expect(state.undoStack == [receipt])
+        #expect(state.pending.isEmpty)
+    }
+
+    @Test func uUndoesTheLastMark() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.char("m")))
+        let receipt = Fixtures.receipt(key, .status(.muted, version: nil))
+        _ = reduce(&state, .marked(receipt))
+        #expect(reduce(&state, .key(.char("u"))) == [.undo(receipt)])
+        #expect(state.selectedIssue?.status == .open)
+        #expect(state.undoStack.isEmpty)
+        #expect(reduce(&state, .undone(receipt)) == [.loadList(IssueQuery())])
+        #expect(state.message?.text.hasPrefix("Undid") == true)
+    }
+
+    @Test func repeatedUWalksBackThroughTheStack() {
+        var state = Fixtures.loadedState()
+        let first = Fixtures.receipt(key, .status(.muted, version: nil))
+        let second = Fixtures.receipt(Fixtures.sync.key, .status(.open, version: nil), previous: .regressed)
+        _ = reduce(&state, .marked(first))
+        _ = reduce(&state, .marked(second))
+        #expect(reduce(&state, .key(.char("u"))) == [.undo(second)])
+        _ = reduce(&state, .undone(second))
+        #expect(reduce(&state, .key(.char("u"))) == [.undo(first)])
+        _ = reduce(&state, .undone(first))
+        #expect(reduce(&state, .key(.char("u"))).isEmpty)
+        #expect(state.message?.text == "Nothing to undo.")
+    }
+
+    @Test func aFailedMarkIsRevertedAndShown() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.char("m")))
+        _ = reduce(&state, .failed("database is locked"))
+        #expect(state.selectedIssue?.status == .open)
+        #expect(state.pending.isEmpty)
+        #expect(state.message?.isError == true)
+        #expect(state.message?.text.contains("database is locked") == true)
+        #expect(state.undoStack.isEmpty)
+    }
+
+    @Test func aFailedUndoPutsTheReceiptBack() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.char("m")))
+        let receipt = Fixtures.receipt(key, .status(.muted, version: nil))
+        _ = reduce(&state, .marked(receipt))
+        _ = reduce(&state, .listLoaded(Fixtures.list([{ var i = Fixtures.login; i.status = .muted; return i }()])))
+        _ = reduce(&state, .key(.char("u")))
+        _ = reduce(&state, .failed("disk full"))
+        #expect(state.selectedIssue?.status == .muted)
+        #expect(state.undoStack == [receipt])
+    }
+
+    @Test func readOnlyRefusesMarks() {
+        var state = Fixtures.loadedState(readOnly: true)
+        for c in "reomntu" {
+            #expect(reduce(&state, .key(.char(c))).isEmpty)
+            #expect(state.prompt == nil)
+            #expect(state.message?.text == DashboardState.readOnlyMessage)
+        }
+        #expect(state.selectedIssue?.status == .open)
+    }
+
+    @Test func marksWithNothingSelectedSaySo() {
+        var state = Fixtures.loadedState(issues: [])
+        #expect(reduce(&state, .key(.char("m"))).isEmpty)
+        #expect(state.message?.text == "No issue selected.")
+    }
+
+    @Test func readOnlyIsShownInTheHeader() {
+        let state = Fixtures.loadedState(readOnly: true)
+        #expect(render(state, size: state.size).lines[0].contains("read-only"))
+    }
+}

@@ -1,0 +1,116 @@
+import DashboardCore
+import Testing
+import TriageModel
+
+/// Whole screens as text, compared with the recorded files in Snapshots/.
+@Suite struct ScreenSnapshotTests {
+    static let small = Size(rows: 12, cols: 40)
+    static let standard = Size(rows: 24, cols: 80)
+    static let large = Size(rows: 48, cols: 160)
+
+    @Test func listAt80x24() {
+        expectSnapshot(render(Fixtures.loadedState(Self.standard), size: Self.standard), "list-80x24")
+    }
+
+    @Test func listAt80x24InASCII() {
+        expectSnapshot(render(Fixtures.loadedState(Self.standard, unicode: false), size: Self.standard), "list-80x24-ascii")
+    }
+
+    @Test func listAt160x48() {
+        expectSnapshot(render(Fixtures.loadedState(Self.large), size: Self.large), "list-160x48")
+    }
+
+    @Test func listAt40x12() {
+        expectSnapshot(render(Fixtures.loadedState(Self.small), size: Self.small), "list-40x12")
+    }
+
+    @Test func listRankedByComplaintsWithFilter() {
+        var state = Fixtures.loadedState(Self.standard)
+        state.query.mode = .complaints
+        state.query.text = "NE"
+        expectSnapshot(render(state, size: Self.standard), "list-complaints-filter-80x24")
+    }
+
+    @Test func emptyStoreShowsHowToGetData() {
+        var state = Fixtures.loadedState(Self.standard)
+        _ = reduce(&state, .listLoaded(Fixtures.list([], storeEvents: 0)))
+        expectSnapshot(render(state, size: Self.standard), "list-empty-store")
+    }
+
+    @Test func filterMatchingNothingSaysSo() {
+        var state = Fixtures.loadedState(Self.standard)
+        state.query.text = "zzz"
+        _ = reduce(&state, .listLoaded(Fixtures.list([], query: state.query)))
+        expectSnapshot(render(state, size: Self.standard), "list-no-match")
+    }
+
+    @Test func resolvePromptInStatusLine() {
+        var state = Fixtures.loadedState(Self.standard)
+        _ = reduce(&state, .key(.char("r")))
+        expectSnapshot(render(state, size: Self.standard), "list-resolve-prompt")
+    }
+
+    @Test func chainPaneAt80x24() {
+        expectSnapshot(render(Fixtures.detailState(Self.standard), size: Self.standard), "detail-chain-80x24")
+    }
+
+    @Test func chainPaneAt80x24InASCII() {
+        expectSnapshot(render(Fixtures.detailState(Self.standard, unicode: false), size: Self.standard), "detail-chain-80x24-ascii")
+    }
+
+    @Test func chainPaneAt160x48() {
+        expectSnapshot(render(Fixtures.detailState(Self.large), size: Self.large), "detail-chain-160x48")
+    }
+
+    @Test func chainPaneAt40x12() {
+        expectSnapshot(render(Fixtures.detailState(Self.small), size: Self.small), "detail-chain-40x12")
+    }
+
+    @Test func breakdownsPaneAt80x24() {
+        expectSnapshot(render(Fixtures.detailState(Self.standard, pane: .breakdowns), size: Self.standard), "detail-breakdowns-80x24")
+    }
+
+    @Test func breakdownsPaneAt80x24InASCII() {
+        let state = Fixtures.detailState(Self.standard, unicode: false, pane: .breakdowns)
+        expectSnapshot(render(state, size: Self.standard), "detail-breakdowns-80x24-ascii")
+    }
+
+    @Test func breakdownsPaneAt160x48() {
+        expectSnapshot(render(Fixtures.detailState(Self.large, pane: .breakdowns), size: Self.large), "detail-breakdowns-160x48")
+    }
+
+    @Test func eventsPaneAt80x24() {
+        expectSnapshot(render(Fixtures.detailState(Self.standard, pane: .events), size: Self.standard), "detail-events-80x24")
+    }
+
+    @Test func eventFieldsAt80x24() {
+        var state = Fixtures.detailState(Self.standard, pane: .events)
+        _ = reduce(&state, .key(.enter))
+        expectSnapshot(render(state, size: Self.standard), "detail-event-fields-80x24")
+    }
+
+    @Test func complaintsPaneAt80x24() {
+        expectSnapshot(render(Fixtures.detailState(Self.standard, pane: .complaints), size: Self.standard), "detail-complaints-80x24")
+    }
+
+    @Test func notesPaneAt80x24() {
+        expectSnapshot(render(Fixtures.detailState(Self.standard, pane: .notes), size: Self.standard), "detail-notes-80x24")
+    }
+
+    @Test func helpAt80x24() {
+        var state = Fixtures.loadedState(Self.standard)
+        _ = reduce(&state, .key(.char("?")))
+        expectSnapshot(render(state, size: Self.standard), "help-80x24")
+    }
+
+    @Test func helpAt160x48InASCII() {
+        var state = Fixtures.loadedState(Self.large, unicode: false)
+        _ = reduce(&state, .key(.char("?")))
+        expectSnapshot(render(state, size: Self.large), "help-160x48-ascii")
+    }
+
+    @Test func tooSmallShowsOneLine() {
+        let size = Size(rows: 11, cols: 39)
+        expectSnapshot(render(Fixtures.loadedState(size), size: size), "too-small-39x11")
+    }
+}
