@@ -26,21 +26,29 @@ public struct SampleGenerator {
         }
     }
 
-    /// A decision the sample's team took, applied by `demo` as a mark.
+    /// A decision the sample's team took, applied by `demo` as marks.
     public struct Decision: Sendable {
         public var key: String
-        public var status: IssueStatus
+        /// A status change, if the decision is one.
+        public var status: IssueStatus?
         public var version: String?
         public var at: Timestamp
         public var by: String
         public var note: String
-        public init(key: String, status: IssueStatus, version: String?, at: Timestamp, by: String, note: String) {
+        public var tracker: String?
+        /// With `muted`: the issue comes back after this many more events.
+        public var muteEvents: Int?
+
+        public init(key: String, status: IssueStatus?, version: String? = nil, at: Timestamp, by: String, note: String,
+                    tracker: String? = nil, muteEvents: Int? = nil) {
             self.key = key
             self.status = status
             self.version = version
             self.at = at
             self.by = by
             self.note = note
+            self.tracker = tracker
+            self.muteEvents = muteEvents
         }
     }
 
@@ -103,13 +111,27 @@ public struct SampleGenerator {
         userCount = max(50, settings.events / 12)
     }
 
-    /// The decisions that go with the sample: the fix of the issue that later regresses.
+    /// The decisions that go with the sample: the fix of the issue that later regresses, and the
+    /// last week's meeting (a note and tracker link, a fix that holds, a mute until more events).
     public var decisions: [Decision] {
-        guard chains.count > SampleGenerator.regressionIndex else { return [] }
+        guard chains.count > SampleGenerator.spikeIndex else { return [] }
+        let day = Timestamp.millisPerDay
         let fixed = versions[2]
-        return [Decision(key: chains[SampleGenerator.regressionIndex].shortKey, status: .resolved, version: fixed.name,
-                         at: fixed.released.adding(millis: 2 * Timestamp.millisPerDay), by: "maria",
-                         note: "withdrawal retries fixed in \(fixed.name)")]
+        var result = [Decision(key: chains[SampleGenerator.regressionIndex].shortKey, status: .resolved, version: fixed.name,
+                               at: fixed.released.adding(millis: 2 * day), by: "maria", note: "withdrawal retries fixed in \(fixed.name)")]
+        result.append(Decision(key: chains[1].shortKey, status: nil, at: settings.end.adding(millis: -4 * day), by: "ivan",
+                               note: "backend rejects out-of-range coordinates; asked the API team",
+                               tracker: "https://tracker.example.com/MOB-1423"))
+        let latest = versions.count - 1
+        if let done = profiles.indices.first(where: { profiles[$0].fixed == latest && profiles[$0].returns == nil }) {
+            result.append(Decision(key: chains[done].shortKey, status: .resolved, version: versions[latest].name,
+                                   at: settings.end.adding(millis: -3 * day), by: "maria", note: "fixed in \(versions[latest].name)"))
+        }
+        if let quiet = profiles.indices.last(where: { profiles[$0].fixed == nil && $0 > SampleGenerator.spikeIndex }) {
+            result.append(Decision(key: chains[quiet].shortKey, status: .muted, at: settings.end.adding(millis: -2 * day), by: "olga",
+                                   note: "rare; wait for more data", muteEvents: 50))
+        }
+        return result
     }
 
     /// Writes every event, then the complaints, one NDJSON line per call.

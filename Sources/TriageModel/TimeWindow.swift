@@ -32,3 +32,12 @@ public enum TimeWindow: String, CaseIterable, Sendable, Codable {
     /// The first and last hour buckets of the 24h window ending at `now`.
     public static func hourRange(now: Timestamp) -> ClosedRange<Int64> { (now.hour - 23)...now.hour }
 }
+
+extension TimeWindow {
+    /// The shortest window that spans this many milliseconds back from now.
+    public static func smallest(covering millis: Int64) -> TimeWindow {
+        if millis <= 24 * Timestamp.millisPerHour { return .h24 }
+        for window in [TimeWindow.d7, .d30, .d90] where millis <= window.days! * Timestamp.millisPerDay { return window }
+        return .all
+    }
+}

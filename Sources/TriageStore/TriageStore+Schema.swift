@@ -75,6 +75,11 @@ extension TriageStore {
                     at INTEGER NOT NULL, by TEXT NOT NULL, text TEXT NOT NULL
                 );
                 CREATE INDEX note_by_issue ON note(issue_id, at);
+                CREATE TABLE meeting (
+                    id INTEGER PRIMARY KEY,
+                    started_at INTEGER NOT NULL,
+                    by TEXT NOT NULL
+                );
                 CREATE TABLE code_dictionary (
                     short TEXT NOT NULL, code INTEGER NOT NULL,
                     domain TEXT NOT NULL, name TEXT NOT NULL,

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import TriageModel
 
 /// `errtriage` with no subcommand: the interactive dashboard.
 struct Dashboard: ParsableCommand {
@@ -8,7 +10,14 @@ struct Dashboard: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            throw CLIError.usage("the dashboard is not built yet; use errtriage report")
+            guard DashboardLoop.isInteractive else {
+                throw CLIError.usage("the dashboard needs a terminal; for scripts use errtriage report (or show) instead")
+            }
+            let now = try options.nowTimestamp()
+            let path = options.storePath
+            // A new store is created where none exists, so the dashboard can say how to fill it.
+            let store = FileManager.default.fileExists(atPath: path) ? try options.openForReading(now: now) : try options.open()
+            try DashboardLoop.run(store: store, now: options.now == nil ? nil : now, storeName: path)
         }
     }
 }

@@ -40,6 +40,9 @@ struct Report: ParsableCommand {
     @Option(help: "Group issues by the link of this domain wherever it stands (the same as --by-layer domain:NAME).")
     var domain: String?
 
+    @Flag(name: .customLong("since-meeting"), help: "Minutes since the last meeting (errtriage meeting records one): its decisions, over the smallest window that covers it.")
+    var sinceMeeting = false
+
     func run() throws {
         try runReporting {
             guard top >= 0 else { throw CLIError.usage("--top must be 0 or more") }
@@ -55,6 +58,20 @@ struct Report: ParsableCommand {
                 case .json: print(ReportJSON.pivot(groups, layer: layer, list: all).serialized)
                 case .text, .markdown: print(ReportText.pivot(groups, layer: layer, list: all, markdown: format == .markdown), terminator: "")
                 }
+                return
+            }
+            if format == .markdown || sinceMeeting {
+                var since: Timestamp?
+                var span = window
+                if sinceMeeting {
+                    guard let last = try store.lastMeeting(before: now) else {
+                        throw CLIError.usage("no meeting is recorded yet (errtriage meeting records one); use --window instead")
+                    }
+                    since = last
+                    span = TimeWindow.smallest(covering: now.millis - last.millis)
+                }
+                let minutes = try Minutes.gather(store: store, window: span, now: now, since: since, top: top == 20 ? 5 : top)
+                print(Minutes.render(minutes), terminator: "")
                 return
             }
             let list = try store.issueList(IssueQuery(window: window, mode: by, filter: status, top: top), now: now)

@@ -86,8 +86,10 @@ enum Stderr {
     }
 }
 
-/// Who is making a mark: the login name.
+/// Who is making a mark: the login name, else the account's name.
 func loginName() -> String {
     let env = ProcessInfo.processInfo.environment
-    return env["USER"] ?? env["LOGNAME"] ?? "unknown"
+    if let name = env["USER"] ?? env["LOGNAME"], !name.isEmpty { return name }
+    if let entry = getpwuid(getuid()), let name = entry.pointee.pw_name { return String(cString: name) }
+    return "unknown"
 }

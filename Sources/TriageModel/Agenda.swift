@@ -1,0 +1,70 @@
+/// The weekly meeting's agenda: what needs a decision, most urgent first, each issue once.
+public struct Agenda: Hashable, Sendable {
+    /// Why an issue is on the agenda; sections run in this order.
+    public enum Section: String, CaseIterable, Sendable {
+        case regressed, spikes, new, complaints, events
+
+        /// A heading for people.
+        public var title: String {
+            switch self {
+            case .regressed: "Regressed"
+            case .spikes: "Spikes"
+            case .new: "New"
+            case .complaints: "Top by complaints"
+            case .events: "Top by events"
+            }
+        }
+    }
+
+    public struct Item: Hashable, Sendable {
+        public var section: Section
+        public var issue: IssueSummary
+        public init(section: Section, issue: IssueSummary) {
+            self.section = section
+            self.issue = issue
+        }
+    }
+
+    public var items: [Item]
+
+    public init(items: [Item]) { self.items = items }
+
+    /// Builds the agenda from every open or regressed issue of the window (with its signals):
+    /// regressed first, then spikes, then new issues, then the top `top` by complaints, then the
+    /// top `top` by events, each issue once.
+    public static func build(from issues: [IssueSummary], top: Int) -> Agenda {
+        var seen = Set<String>()
+        var items: [Item] = []
+        func add(_ section: Section, _ rows: [IssueSummary]) {
+            for row in rows where seen.insert(row.key).inserted { items.append(Item(section: section, issue: row)) }
+        }
+        let byEvents = issues.sorted { $0.events != $1.events ? $0.events > $1.events : $0.key < $1.key }
+        add(.regressed, byEvents.filter { $0.status == .regressed })
+        add(.spikes, byEvents.filter { $0.signals.contains(.spike) })
+        add(.new, byEvents.filter { $0.signals.contains(.new) })
+        let byComplaints = issues.filter { $0.complaints > 0 }
+            .sorted { $0.complaints != $1.complaints ? $0.complaints > $1.complaints : $0.events > $1.events }
+        add(.complaints, Array(byComplaints.prefix(top)))
+        add(.events, Array(byEvents.filter { $0.events > 0 }.prefix(top)))
+        return Agenda(items: items)
+    }
+
+    /// The items of one section, in order.
+    public func items(in section: Section) -> [Item] { items.filter { $0.section == section } }
+}
+
+/// A decision taken on an issue: a status change or a note, for the minutes.
+public struct Decision: Hashable, Sendable {
+    public var key: String
+    public var at: Timestamp
+    public var by: String
+    /// `resolved in 1.13`, `note: …`, `tracker: …`.
+    public var text: String
+
+    public init(key: String, at: Timestamp, by: String, text: String) {
+        self.key = key
+        self.at = at
+        self.by = by
+        self.text = text
+    }
+}

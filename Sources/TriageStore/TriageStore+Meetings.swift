@@ -1,0 +1,45 @@
+import GRDB
+import TriageModel
+
+extension TriageStore {
+    /// Records that a meeting starts now; `--since-meeting` minutes start from the last one.
+    public func recordMeeting(at: Timestamp, by: String) throws(StoreError) {
+        try write { db in try db.execute(sql: "INSERT INTO meeting (started_at, by) VALUES (?, ?)", arguments: [at.millis, by]) }
+    }
+
+    /// When the last meeting before `now` started.
+    public func lastMeeting(before now: Timestamp) throws(StoreError) -> Timestamp? {
+        try read { db in
+            try Int64.fetchOne(db, sql: "SELECT MAX(started_at) FROM meeting WHERE started_at < ?", arguments: [now.millis])
+                .map(Timestamp.init(millis:))
+        }
+    }
+
+    /// The agenda of a window: every open or regressed issue with its signals, arranged by `Agenda.build`.
+    public func agenda(window: TimeWindow, now: Timestamp, top: Int) throws(StoreError) -> Agenda {
+        let list = try issueList(IssueQuery(window: window, mode: .events, filter: .active, top: .max), now: now)
+        return Agenda.build(from: list.issues, top: top)
+    }
+
+    /// Status changes, notes and tracker links recorded in a period, oldest first.
+    public func decisions(from start: Timestamp, to end: Timestamp) throws(StoreError) -> [Decision] {
+        try read { db in
+            var result: [Decision] = []
+            for row in try Row.fetchAll(db, sql: """
+                SELECT i.key, s.at, s.by, s.from_status, s.to_status, s.version, s.note
+                FROM status_change s JOIN issue i ON i.id = s.issue_id WHERE s.at BETWEEN ? AND ? ORDER BY s.at, s.id
+                """, arguments: [start.millis, end.millis]) {
+                var text = "\(row[3] as String? ?? "-") → \(row[4] as String)"
+                if let version = row[5] as String? { text += " in \(version)" }
+                if let note = row[6] as String?, !note.isEmpty { text += " (\(note))" }
+                result.append(Decision(key: row[0], at: Timestamp(millis: row[1]), by: row[2], text: text))
+            }
+            for row in try Row.fetchAll(db, sql: """
+                SELECT i.key, n.at, n.by, n.text FROM note n JOIN issue i ON i.id = n.issue_id WHERE n.at BETWEEN ? AND ?
+                """, arguments: [start.millis, end.millis]) {
+                result.append(Decision(key: row[0], at: Timestamp(millis: row[1]), by: row[2], text: "note: \(row[3] as String)"))
+            }
+            return result.sorted { $0.at != $1.at ? $0.at < $1.at : $0.key < $1.key }
+        }
+    }
+}

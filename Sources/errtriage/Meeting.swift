@@ -1,0 +1,61 @@
+import ArgumentParser
+import TriageModel
+import TriageStore
+
+/// `errtriage meeting`: the weekly issue inventory, one agenda item at a time.
+struct Meeting: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Walk the meeting's agenda: regressed, spikes, new, then the top by complaints and by events.",
+        discussion: """
+            Records the meeting's start (report --since-meeting starts there) and opens the dashboard on the \
+            agenda: ] and [ move to the next and previous item. With --print, or when not on a terminal, \
+            prints the agenda instead.
+            """)
+
+    @OptionGroup var options: StoreOptions
+
+    @Option(help: "24h, 7d, 30d, 90d or all.")
+    var window: TimeWindow = .d7
+
+    @Option(help: "How many issues the top-by-complaints and top-by-events sections take.")
+    var top: Int = 5
+
+    @Flag(help: "Print the agenda instead of opening the dashboard (nothing is recorded).")
+    var print = false
+
+    func run() throws {
+        try runReporting {
+            guard top >= 0 else { throw CLIError.usage("--top must be 0 or more") }
+            let now = try options.nowTimestamp()
+            let store = try options.openForReading(now: now)
+            let agenda = try store.agenda(window: window, now: now, top: top)
+            let unlinked = try store.unlinkedComplaints(window: window, now: now)
+            if print || !DashboardLoop.isInteractive {
+                Swift.print(AgendaText.render(agenda, unlinked: unlinked, window: window, now: now), terminator: "")
+                return
+            }
+            try store.recordMeeting(at: now, by: loginName())
+            try DashboardLoop.run(store: store, now: options.now == nil ? nil : now, storeName: options.storePath)
+        }
+    }
+}
+
+/// The agenda as text: numbered items by section, then the complaints no code explains.
+enum AgendaText {
+    static func render(_ agenda: Agenda, unlinked: UnlinkedComplaints, window: TimeWindow, now: Timestamp) -> String {
+        var out = "Meeting agenda — window \(window.rawValue) ending \(now.minuteText) UTC, \(agenda.items.count) issues\n"
+        var n = 0
+        for section in Agenda.Section.allCases {
+            let items = agenda.items(in: section)
+            guard !items.isEmpty else { continue }
+            out += "\n\(section.title)\n"
+            for item in items {
+                n += 1
+                let s = item.issue
+                out += ReportText.lpad("\(n)", 4) + "  " + ReportText.pad(s.key, 34) + ReportText.lpad("\(s.events)", 7) + " ev"
+                    + ReportText.lpad("\(s.complaints)", 5) + " cmpl  " + Inert.text(s.title) + "\n"
+            }
+        }
+        return out + ReportText.unlinked(unlinked, markdown: false)
+    }
+}

@@ -1,0 +1,83 @@
+import TriageModel
+import TriageStore
+
+/// The meeting's minutes in markdown, ready to paste into a tracker or a wiki.
+enum Minutes {
+    struct Input {
+        var window: TimeWindow
+        var now: Timestamp
+        var since: Timestamp?
+        var current: IssueList
+        var previous: IssueList?
+        var agenda: Agenda
+        var decisions: [Decision]
+        var unlinked: UnlinkedComplaints
+    }
+
+    /// Gathers what the minutes need from the store.
+    static func gather(store: TriageStore, window: TimeWindow, now: Timestamp, since: Timestamp?, top: Int) throws -> Input {
+        let query = IssueQuery(window: window, mode: .events, filter: .active, top: .max)
+        let current = try store.issueList(query, now: now)
+        let previous = window.days.map { days in
+            try? store.issueList(query, now: now.adding(millis: -days * Timestamp.millisPerDay))
+        } ?? (window == .h24 ? try? store.issueList(query, now: now.adding(millis: -Timestamp.millisPerDay)) : nil)
+        let start = since ?? current.seriesStart
+        return Input(window: window, now: now, since: since, current: current, previous: previous ?? nil,
+                     agenda: Agenda.build(from: current.issues, top: top),
+                     decisions: try store.decisions(from: start, to: now),
+                     unlinked: try store.unlinkedComplaints(window: window, now: now))
+    }
+
+    static func render(_ m: Input) -> String {
+        var out = "# Issue inventory — \(m.now.dateText)\n\n"
+        if let since = m.since {
+            out += "Since the meeting of \(since.minuteText) UTC (counts over the \(m.window.rawValue) window ending \(m.now.minuteText) UTC).\n\n"
+        } else {
+            out += "Window \(m.window.rawValue) ending \(m.now.minuteText) UTC; open and regressed issues.\n\n"
+        }
+        out += "## Totals\n\n| | This window | Previous window | Change |\n|---|---:|---:|---:|\n"
+        let t = m.current.totals, p = m.previous?.totals
+        for (label, now, before) in [("Issues", t.issues, p?.issues), ("Events", t.events, p?.events),
+                                     ("Users", t.users, p?.users), ("Complaints", t.complaints, p?.complaints)] {
+            out += "| \(label) | \(now) | \(before.map(String.init) ?? "–") | \(change(now, before)) |\n"
+        }
+        out += "\nEvents per \(m.window.isHourly ? "hour" : "day"): \(Sparkline.text(t.series, width: 60))\n"
+        out += "\n## Agenda (\(m.agenda.items.count) issues)\n"
+        for section in Agenda.Section.allCases {
+            let items = m.agenda.items(in: section)
+            guard !items.isEmpty else { continue }
+            out += "\n### \(section.title)\n\n| Key | Chain | Events | Users | Complaints | Trend | Versions | Status |\n|---|---|---:|---:|---:|---|---|---|\n"
+            for item in items {
+                let s = item.issue
+                let status = ([s.status.rawValue] + s.signals.filter { $0 != .regressed }.map(\.rawValue)).joined(separator: " ")
+                out += "| `\(s.key)` | \(Inert.markdown(s.chain.fullForm)) | \(s.events) | \(s.users) | \(s.complaints) | "
+                    + "\(Sparkline.text(s.series, width: 14)) | \(Inert.markdown(ReportText.versions(s))) | \(status) |\n"
+            }
+        }
+        out += "\n## Decisions\n\n"
+        if m.decisions.isEmpty {
+            out += "None recorded in this period.\n"
+        } else {
+            for d in m.decisions {
+                out += "- \(d.at.minuteText) UTC, \(Inert.markdown(d.by)): `\(d.key)` \(Inert.markdown(d.text))\n"
+            }
+        }
+        if m.unlinked.total > 0 {
+            out += "\n## Complaints the code cannot see (\(m.unlinked.total), citing no known issue)\n\n"
+            for g in m.unlinked.groups {
+                out += "- **\(Inert.markdown(g.category))**: \(g.count)"
+                out += g.samples.isEmpty ? "\n" : " — e.g. “\(Inert.markdown(String(g.samples[0].prefix(100))))”\n"
+            }
+        }
+        return out
+    }
+
+    /// `+12.5%`, `−3`, or `–` when there is nothing to compare.
+    static func change(_ now: Int, _ before: Int?) -> String {
+        guard let before else { return "–" }
+        guard before > 0 else { return now == 0 ? "0" : "new" }
+        let percent = Double(now - before) * 100 / Double(before)
+        let sign = percent >= 0 ? "+" : "−"
+        return sign + format1(abs(percent)) + "%"
+    }
+}
