@@ -47,6 +47,6 @@ let package = Package(
         ]),
         .testTarget(name: "TriageStoreTests", dependencies: ["TriageModel", "TriageImport", "TriageStore", "SampleData"]),
         .testTarget(name: "DashboardCoreTests", dependencies: ["DashboardCore", "TriageModel"], exclude: ["Snapshots"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["errtriage"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["errtriage"], exclude: ["Golden"]),
     ]
 )

@@ -5,6 +5,9 @@
 #include <locale.h>
 #include <langinfo.h>
 #include <signal.h>
+#include <pthread.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <wchar.h>
 #if __has_include(<ncursesw/curses.h>)
@@ -19,6 +22,15 @@
 static inline WINDOW *errtriage_stdscr(void) { return stdscr; }
 static inline int errtriage_rows(void) { return getmaxy(stdscr); }
 static inline int errtriage_cols(void) { return getmaxx(stdscr); }
+
+/* The terminal's real size from the kernel, whatever thread SIGWINCH went to; 0 when unknown. */
+static inline int errtriage_winsize(int *rows, int *cols) {
+    struct winsize ws;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 || ws.ws_col == 0) return 0;
+    *rows = ws.ws_row;
+    *cols = ws.ws_col;
+    return 1;
+}
 
 static inline attr_t errtriage_attr_normal(void) { return A_NORMAL; }
 static inline attr_t errtriage_attr_bold(void) { return A_BOLD; }
@@ -70,6 +82,21 @@ static inline void errtriage_on_fatal_signal(int sig) {
     errtriage_restore_terminal();
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+/* A parent may have started us with signals blocked (a test runner's worker thread, a
+   multiplexer spawned by one): unblock those a terminal program lives by, before curses
+   installs its SIGWINCH handler. */
+static inline void errtriage_unblock_terminal_signals(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGWINCH);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigaddset(&set, SIGTSTP);
+    sigaddset(&set, SIGCONT);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 }
 
 /* Restores the terminal on a fatal signal and on exit(). */

@@ -16,6 +16,7 @@ public final class TerminalScreen {
     public init() {
         setlocale(LC_ALL, "")
         unicode = errtriage_locale_is_utf8() != 0
+        errtriage_unblock_terminal_signals()
         initscr()
         errtriage_set_screen_active(1)
         errtriage_install_restore_handlers()
@@ -45,12 +46,35 @@ public final class TerminalScreen {
     /// The terminal's size now.
     public var size: Size { Size(rows: Int(errtriage_rows()), cols: Int(errtriage_cols())) }
 
+    /// How often a wait looks at the terminal's size. Curses learns of a resize from SIGWINCH; the
+    /// size is also read from the kernel so that a missed signal never leaves a stale layout.
+    static let resizeCheckMillis: Int32 = 40
+
     /// Waits up to `timeoutMillis` (negative: forever) for input; nil on timeout or for ignored input.
     public func nextEvent(timeoutMillis: Int32) -> TerminalEvent? {
-        wtimeout(errtriage_stdscr(), timeoutMillis)
-        var code: wint_t = 0
-        let result = wget_wch(errtriage_stdscr(), &code)
-        if result == ERR { return nil }
+        var waited: Int32 = 0
+        while true {
+            if let resized = resizeIfChanged() { return resized }
+            let slice = timeoutMillis < 0 ? TerminalScreen.resizeCheckMillis
+                : min(TerminalScreen.resizeCheckMillis, max(0, timeoutMillis - waited))
+            wtimeout(errtriage_stdscr(), slice)
+            var code: wint_t = 0
+            let result = wget_wch(errtriage_stdscr(), &code)
+            if result != ERR { return event(result: result, code: code) }
+            waited += slice
+            if timeoutMillis >= 0, waited >= timeoutMillis { return resizeIfChanged() }
+        }
+    }
+
+    /// A resize event when the kernel's size differs from curses', after telling curses.
+    private func resizeIfChanged() -> TerminalEvent? {
+        var rows: Int32 = 0, cols: Int32 = 0
+        guard errtriage_winsize(&rows, &cols) != 0, rows != errtriage_rows() || cols != errtriage_cols() else { return nil }
+        resizeterm(rows, cols)
+        return .resize(size)
+    }
+
+    private func event(result: Int32, code: wint_t) -> TerminalEvent? {
         if result == KEY_CODE_YES {
             let key = Int32(bitPattern: code)
             if key == KEY_RESIZE { return .resize(size) }
