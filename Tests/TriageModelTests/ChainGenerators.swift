@@ -1,4 +1,5 @@
 import PropertyBased
+import Testing
 @testable import TriageModel
 
 /// Generators of chains shaped like the ones apps report: `FooBarError` domains, uppercase short
@@ -44,4 +45,17 @@ enum ChainGen {
 extension ErrorChain {
     /// The full form joined by bare dashes, as apps write it into a custom key.
     var spacelessFullForm: String { links.map(\.fullName).joined(separator: "-") }
+}
+
+/// Runs `body`, recording an error it throws as an issue.
+///
+/// PropertyBased's `propertyCheck` (2.0.1) swallows an error thrown from its body without recording
+/// it, so a property body that throws would pass silently; bodies call throwing code through this.
+func recordingErrors<T>(sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T) -> T? {
+    do {
+        return try body()
+    } catch {
+        Issue.record(error, sourceLocation: sourceLocation)
+        return nil
+    }
 }
