@@ -38,6 +38,25 @@ struct ShortKeyTests {
         #expect(ShortKey.canonical(key) == key)
     }
 
+    @Test(arguments: [Int.max, Int.min, Int.min + 1, 1_000_000_000_000, -1_000_000_000_000, 4_294_967_296])
+    func anyCodeThatALinkPrintsReadsBack(_ code: Int) throws {
+        let printed = ChainLink(short: "NS", code: code).shortCode
+        #expect(try ShortKey.parse(printed) == [ShortKey.Code(short: "NS", code: code)])
+    }
+
+    @Test func everyIntCodeRoundTrips() async {
+        await propertyCheck(count: 300, input: ChainGen.short, Gen.int()) { short, code in
+            guard let codes = recordingErrors({ try ShortKey.parse(ChainLink(short: short, code: code).shortCode) })
+            else { return }
+            #expect(codes == [ShortKey.Code(short: short, code: code)])
+        }
+    }
+
+    @Test func rejectsACodeTooLargeForAnInt() {
+        #expect(throws: ChainError.badShortCode("NS9223372036854775808")) { try ShortKey.parse("NS9223372036854775808") }
+        #expect(throws: ChainError.badShortCode("NSn9223372036854775809")) { try ShortKey.parse("NSn9223372036854775809") }
+    }
+
     @Test(arguments: ["US", "14", "US14-", "us14", "US-14", ""])
     func rejectsABadKey(_ key: String) {
         #expect(throws: ChainError.self) { try ShortKey.parse(key) }
