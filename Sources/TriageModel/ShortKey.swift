@@ -45,10 +45,17 @@ public enum ShortKey {
             i += 1
         }
         let digits = bytes[i...]
-        guard !digits.isEmpty, digits.count <= 12, digits.allSatisfy(isDigit) else { return nil }
-        var value = 0
-        for d in digits { value = value * 10 + Int(d - UInt8(ascii: "0")) }
-        return Code(short: short, code: negative ? -value : value)
+        guard !digits.isEmpty, digits.allSatisfy(isDigit) else { return nil }
+        // Every Int prints as a link (`encode`), so every Int reads back, Int.min included.
+        var magnitude: UInt = 0
+        for d in digits {
+            let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(UInt(d - UInt8(ascii: "0")))
+            guard !o1, !o2 else { return nil }
+            magnitude = sum
+        }
+        guard magnitude <= (negative ? Int.min.magnitude : Int.max.magnitude) else { return nil }
+        return Code(short: short, code: negative ? Int(truncatingIfNeeded: 0 &- magnitude) : Int(magnitude))
     }
 
     /// Every short key cited in free text, in order of first appearance, each once.
