@@ -59,14 +59,29 @@ public struct IssueQuery: Hashable, Sendable {
     /// Free text matched against keys, chain names and notes; empty matches all.
     public var text: String
     public var top: Int
+    /// Only these issues (a group of the root-cause pivot); nil lets every issue through.
+    public var scope: IssueScope?
 
     public init(window: TimeWindow = .d7, mode: RankMode = .events, filter: StatusFilter = .active,
-                text: String = "", top: Int = 200) {
+                text: String = "", top: Int = 200, scope: IssueScope? = nil) {
         self.window = window
         self.mode = mode
         self.filter = filter
         self.text = text
         self.top = top
+        self.scope = scope
+    }
+}
+
+/// A named set of issues the list is narrowed to, such as every issue whose root cause is one link.
+public struct IssueScope: Hashable, Sendable {
+    /// How the list's controls name it: `root cause NE8 timeout`.
+    public var label: String
+    public var keys: Set<String>
+
+    public init(label: String, keys: Set<String>) {
+        self.label = label
+        self.keys = keys
     }
 }
 

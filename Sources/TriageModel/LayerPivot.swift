@@ -51,6 +51,8 @@ public struct LayerGroup: Hashable, Sendable {
     public var issues: [String]
     /// The user-facing links these issues surface as, with their events, most first.
     public var surfacesAs: [SurfaceCount]
+    /// The root causes (innermost links) behind these issues, with their events, most first.
+    public var rootCauses: [SurfaceCount]
 
     public struct SurfaceCount: Hashable, Sendable {
         public var link: ChainLink
@@ -59,15 +61,30 @@ public struct LayerGroup: Hashable, Sendable {
             self.link = link
             self.events = events
         }
+
+        /// Adds events to a link's count in a list, appending the link if it is new.
+        static func add(_ link: ChainLink, _ events: Int, to counts: inout [SurfaceCount]) {
+            if let i = counts.firstIndex(where: { $0.link.short == link.short && $0.link.code == link.code }) {
+                counts[i].events += events
+            } else {
+                counts.append(SurfaceCount(link: link, events: events))
+            }
+        }
     }
 
-    public init(link: ChainLink, events: Int, complaints: Int, issues: [String], surfacesAs: [SurfaceCount]) {
+    public init(link: ChainLink, events: Int, complaints: Int, issues: [String], surfacesAs: [SurfaceCount],
+                rootCauses: [SurfaceCount] = []) {
         self.link = link
         self.events = events
         self.complaints = complaints
         self.issues = issues
         self.surfacesAs = surfacesAs
+        self.rootCauses = rootCauses
     }
+
+    /// The links on the other side of the chain from this layer: the root causes when grouping by
+    /// what the user saw, else what the user saw.
+    public func related(for layer: Layer) -> [SurfaceCount] { layer == .outer ? rootCauses : surfacesAs }
 
     /// Groups list rows by the link a layer picks; rows without such a link are left out.
     public static func pivot(_ rows: [IssueSummary], by layer: Layer, mode: RankMode) -> [LayerGroup] {
@@ -84,17 +101,13 @@ public struct LayerGroup: Hashable, Sendable {
             groups[key]!.events += row.events
             groups[key]!.complaints += row.complaints
             groups[key]!.issues.append(row.key)
-            if let outer = row.chain.links.first {
-                if let i = groups[key]!.surfacesAs.firstIndex(where: { $0.link.short == outer.short && $0.link.code == outer.code }) {
-                    groups[key]!.surfacesAs[i].events += row.events
-                } else {
-                    groups[key]!.surfacesAs.append(SurfaceCount(link: outer, events: row.events))
-                }
-            }
+            if let outer = row.chain.links.first { SurfaceCount.add(outer, row.events, to: &groups[key]!.surfacesAs) }
+            if let root = row.chain.links.last { SurfaceCount.add(root, row.events, to: &groups[key]!.rootCauses) }
         }
         return order.compactMap { groups[$0] }.map { group in
             var g = group
             g.surfacesAs.sort { $0.events > $1.events }
+            g.rootCauses.sort { $0.events > $1.events }
             return g
         }.sorted { a, b in
             let x = mode == .complaints ? a.complaints : a.events, y = mode == .complaints ? b.complaints : b.events

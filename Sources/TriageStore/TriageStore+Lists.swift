@@ -93,7 +93,9 @@ extension TriageStore {
                 """
             arguments += [pattern, pattern, pattern]
         }
-        return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+        let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+        let scoped = query.scope.map { scope in rows.filter { scope.keys.contains($0[1]) } } ?? rows
+        return scoped.map { row in
             Candidate(id: row[0], key: row[1], status: IssueStatus(rawValue: row[2]) ?? .open,
                       firstSeen: Timestamp(millis: row[3]), lastSeen: Timestamp(millis: row[4]),
                       firstVersion: row[5], lastVersion: row[6], trackerURL: row[7])
@@ -215,5 +217,15 @@ extension String {
         while s.first == set { s = s.dropFirst() }
         while s.last == set { s = s.dropLast() }
         return String(s)
+    }
+}
+
+extension TriageStore {
+    /// The root-cause pivot of every issue a query lets through (its `top` aside): issues grouped by
+    /// the link a layer picks, ranked by the query's mode.
+    public func layerPivot(_ query: IssueQuery, by layer: Layer, now: Timestamp) throws(StoreError) -> [LayerGroup] {
+        var all = query
+        all.top = .max
+        return LayerGroup.pivot(try issueList(all, now: now).issues, by: layer, mode: query.mode)
     }
 }

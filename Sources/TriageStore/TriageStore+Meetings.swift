@@ -7,10 +7,10 @@ extension TriageStore {
         try write { db in try db.execute(sql: "INSERT INTO meeting (started_at, by) VALUES (?, ?)", arguments: [at.millis, by]) }
     }
 
-    /// When the last meeting before `now` started.
+    /// When the last meeting up to `now` started (one that starts at `now` counts).
     public func lastMeeting(before now: Timestamp) throws(StoreError) -> Timestamp? {
         try read { db in
-            try Int64.fetchOne(db, sql: "SELECT MAX(started_at) FROM meeting WHERE started_at < ?", arguments: [now.millis])
+            try Int64.fetchOne(db, sql: "SELECT MAX(started_at) FROM meeting WHERE started_at <= ?", arguments: [now.millis])
                 .map(Timestamp.init(millis:))
         }
     }

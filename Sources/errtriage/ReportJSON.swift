@@ -109,7 +109,8 @@ enum ReportJSON {
             ("groups", .array(groups.map { g in
                 .object([("link", link(g.link)), ("events", int(g.events)), ("complaints", int(g.complaints)),
                          ("issues", .array(g.issues.map(JSONValue.string))),
-                         ("surfaces_as", .array(g.surfacesAs.map { .object([("link", link($0.link)), ("events", int($0.events))]) }))])
+                         ("surfaces_as", .array(g.surfacesAs.map { .object([("link", link($0.link)), ("events", int($0.events))]) })),
+                         ("root_causes", .array(g.rootCauses.map { .object([("link", link($0.link)), ("events", int($0.events))]) }))])
             })),
         ])
     }

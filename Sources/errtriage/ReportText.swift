@@ -40,15 +40,17 @@ enum ReportText {
         let q = list.query
         var out = (markdown ? "## " : "") + "errtriage — issues by \(layer.label), window \(q.window.rawValue) ending \(list.now.minuteText) UTC, status \(q.filter.label)\n\n"
         if groups.isEmpty { return out + "No issue has a link there.\n" }
+        let relatedTitle = layer == .outer ? "Root causes" : "Surfaces as"
         if markdown {
-            out += "| Link | Events | Complaints | Issues | Surfaces as |\n|---|---:|---:|---:|---|\n"
+            out += "| Link | Events | Complaints | Issues | \(relatedTitle) |\n|---|---:|---:|---:|---|\n"
         } else {
-            out += pad("LINK", 48) + lpad("EVENTS", 8) + lpad("CMPL", 6) + lpad("ISSUES", 8) + "  SURFACES AS\n"
+            out += pad("LINK", 48) + lpad("EVENTS", 8) + lpad("CMPL", 6) + lpad("ISSUES", 8) + "  " + relatedTitle.uppercased() + "\n"
         }
         for g in groups {
             let name = "\(g.link.shortCode) \(Inert.text(g.link.fullName))"
-            let surfaces = g.surfacesAs.prefix(3).map { "\(Inert.text($0.link.name ?? $0.link.shortCode)) \($0.events)" }.joined(separator: ", ")
-                + (g.surfacesAs.count > 3 ? ", …" : "")
+            let related = g.related(for: layer)
+            let surfaces = related.prefix(3).map { "\(Inert.text($0.link.name ?? $0.link.shortCode)) \($0.events)" }.joined(separator: ", ")
+                + (related.count > 3 ? ", …" : "")
             if markdown {
                 out += "| `\(g.link.shortCode)` \(Inert.markdown(g.link.fullName)) | \(g.events) | \(g.complaints) | \(g.issues.count) | \(Inert.markdown(surfaces)) |\n"
             } else {

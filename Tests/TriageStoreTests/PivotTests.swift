@@ -42,6 +42,25 @@ import TriageModel
         #expect(groups[0].issues.count == 2)
     }
 
+    @Test func theStoresPivotIgnoresTheListsTopAndGroupsByTheUserFacingErrorWithItsRootCauses() throws {
+        let f = try store()
+        let groups = try f.store.layerPivot(IssueQuery(window: .d7, top: 1), by: .outer, now: now)
+        #expect(groups.map(\.link.shortCode) == ["US14", "US3"])
+        #expect(groups[0].issues.count == 2)
+        #expect(groups[0].rootCauses.map(\.link.shortCode) == ["NE8", "NE29"])
+        #expect(groups[0].related(for: .outer) == groups[0].rootCauses)
+        #expect(groups[0].related(for: .root) == groups[0].surfacesAs)
+    }
+
+    @Test func aScopedListHoldsOnlyTheGroupsIssuesAndTotalsThem() throws {
+        let f = try store()
+        let scope = IssueScope(label: "root cause NE8 timeout", keys: ["US14-LO43-AP7-NE8", "US3-AP7-NE8"])
+        let list = try f.store.issueList(IssueQuery(window: .d7, scope: scope), now: now)
+        #expect(list.issues.map(\.key) == ["US14-LO43-AP7-NE8", "US3-AP7-NE8"])
+        #expect(list.totals.events == 3)
+        #expect(list.totals.complaints == 0)
+    }
+
     @Test func layerNamesParse() {
         #expect(Layer("root") == .root)
         #expect(Layer("outer") == .outer)
