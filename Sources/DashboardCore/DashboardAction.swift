@@ -7,6 +7,10 @@ public enum DashboardAction: Hashable, Sendable {
     case resize(Size)
     case listLoaded(IssueList)
     case detailLoaded(IssueDetail)
+    /// The root-cause pivot for a layer and the list query it was computed for.
+    case pivotLoaded(layer: Layer, query: IssueQuery, groups: [LayerGroup])
+    /// The meeting's agenda and the complaints no code explains, for its closing page.
+    case agendaLoaded(Agenda, unlinked: UnlinkedComplaints)
     /// The store applied a mark.
     case marked(MarkReceipt)
     /// The store undid a mark.
@@ -23,6 +27,10 @@ public enum DashboardAction: Hashable, Sendable {
 public enum DashboardEffect: Hashable, Sendable {
     case loadList(IssueQuery)
     case loadDetail(key: String, window: TimeWindow)
+    /// Groups every issue the query lets through by the link a layer picks.
+    case loadPivot(IssueQuery, Layer)
+    /// Builds the meeting's agenda; `record` also records that a meeting starts now (for `--since-meeting`).
+    case loadAgenda(window: TimeWindow, top: Int, record: Bool)
     case mark(key: String, IssueMark)
     case undo(MarkReceipt)
     /// Repaint the whole terminal (Ctrl-L).

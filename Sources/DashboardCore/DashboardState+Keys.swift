@@ -12,12 +12,15 @@ extension DashboardState {
             helpScroll = 0
             return []
         }
-        if screen != .help, let effects = markKey(key) { return effects }
+        if screen.takesMarks, let effects = markKey(key) { return effects }
+        if screen != .help, let effects = meetingKey(key) { return effects }
         switch screen {
         case .list: return listKey(key)
         case .detail: return detailKey(key)
         case .event: return eventKey(key)
         case .help: return helpKey(key)
+        case .pivot: return pivotKey(key)
+        case .meetingEnd: return meetingEndKey(key)
         }
     }
 
@@ -34,6 +37,8 @@ extension DashboardState {
         case .enter: return openDetail()
         case .escape, .backspace:
             if !query.text.isEmpty { return changeQuery { $0.text = "" } }
+            if query.scope != nil { return changeQuery { $0.scope = nil } }
+        case .char("p"): return openPivot()
         case .char("q"): return [.quit]
         case .char("s"): return changeQuery { $0.mode = $0.mode.cycled() }
         case .char("w"): return changeQuery { $0.window = $0.window.cycled() }
@@ -122,6 +127,10 @@ extension DashboardState {
         loading = true
         var effects: [DashboardEffect] = [.loadList(query)]
         if query.window != window, let key = detailKey { effects.append(.loadDetail(key: key, window: query.window)) }
+        if screens.contains(.pivot) {
+            pivot.groups = nil
+            effects.append(.loadPivot(query, pivot.layer))
+        }
         return effects
     }
 

@@ -42,6 +42,18 @@ extension DashboardState {
         case .help:
             scrollHelp(by: wheel)
             return []
+        case .pivot:
+            let count = pivot.groups?.count ?? 0
+            if wheel != 0 {
+                selectGroup(pivot.selected + wheel, count: count)
+                return []
+            }
+            guard let index = ListLayout(size: size).issueIndex(atRow: event.row, scroll: pivot.scroll, count: count) else { return [] }
+            selectGroup(index, count: count)
+            return event.kind == .doubleClick ? narrowList() : []
+        case .meetingEnd:
+            scrollMeetingEnd(by: wheel)
+            return []
         }
     }
 }

@@ -13,7 +13,7 @@ extension DashboardState {
         case .escape:
             prompt = nil
             if edit.purpose == .filter, !query.text.isEmpty { return changeQuery { $0.text = "" } }
-            if edit.purpose != .filter { message = StatusMessage("Cancelled.") }
+            if edit.purpose != .filter, edit.purpose != .pivotDomain { message = StatusMessage("Cancelled.") }
             return []
         case .char(let c):
             chars.insert(c, at: cursor)
@@ -61,6 +61,8 @@ extension DashboardState {
             return mark(key, .note(text))
         case .tracker(let key):
             return mark(key, .tracker(text.isEmpty ? nil : text))
+        case .pivotDomain:
+            return changeLayer(text.isEmpty ? .root : .domain(text))
         }
     }
 }

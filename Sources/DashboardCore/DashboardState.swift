@@ -7,6 +7,18 @@ public enum Screen: Hashable, Sendable {
     /// Every field of one recent event of the open issue.
     case event(index: Int)
     case help
+    /// Issues grouped by one link of their chains (the root-cause pivot).
+    case pivot
+    /// The meeting's closing page: the complaints no code explains.
+    case meetingEnd
+
+    /// Whether the mark keys act here: on the list's selection or the open issue.
+    var takesMarks: Bool {
+        switch self {
+        case .list, .detail, .event: true
+        case .help, .pivot, .meetingEnd: false
+        }
+    }
 }
 
 /// A pane of the issue detail screen, numbered as the keys 1–5 select them.
@@ -46,6 +58,8 @@ public struct Prompt: Hashable, Sendable {
         case resolve(key: String)
         case note(key: String)
         case tracker(key: String)
+        /// The domain the pivot groups by.
+        case pivotDomain
     }
 
     public var purpose: Purpose
@@ -67,6 +81,7 @@ public struct Prompt: Hashable, Sendable {
         case .resolve(let key): "Resolve \(key) in version: "
         case .note(let key): "Note on \(key): "
         case .tracker(let key): "Tracker link for \(key) (empty clears): "
+        case .pivotDomain: "Pivot by domain (e.g. TolokaBackendError; empty: root cause): "
         }
     }
 }
@@ -143,6 +158,17 @@ public struct DashboardState: Hashable, Sendable {
     /// The first line shown of the help screen.
     public var helpScroll = 0
 
+    /// The root-cause pivot screen: its layer, groups and selection.
+    public var pivot = PivotState()
+    /// The meeting being walked, if one was started (`M`, or `errtriage meeting`).
+    public var meeting: MeetingWalk?
+    /// How many issues the agenda's top-by-complaints and top-by-events sections take.
+    public var meetingTop = 5
+    /// Whether `start` opens the meeting at once (`errtriage meeting`).
+    public var startsMeeting = false
+    /// Whether this run recorded a meeting start already.
+    var meetingRecorded = false
+
     /// The prompt open in the status line, which takes every key while open.
     public var prompt: Prompt?
     /// Receipts of this run's marks, the newest last: `u` pops one.
@@ -171,7 +197,9 @@ public struct DashboardState: Hashable, Sendable {
     public mutating func start(size: Size? = nil) -> [DashboardEffect] {
         if let size { self.size = size }
         loading = true
-        return [.loadList(query)]
+        var effects: [DashboardEffect] = [.loadList(query)]
+        if startsMeeting { effects.append(startMeeting()) }
+        return effects
     }
 
     /// The selected row of the list, if any.
@@ -182,9 +210,57 @@ public struct DashboardState: Hashable, Sendable {
 
     /// The issue marks apply to: the open detail's, or the selected row's.
     var markTarget: IssueSummary? {
+        if screen == .pivot || screen == .meetingEnd { return nil }
         if screen != .list, screen != .help, let key = detailKey {
             return detail?.summary ?? list?.issues.first { $0.key == key }
         }
         return selectedIssue
+    }
+}
+
+/// The root-cause pivot screen's state.
+public struct PivotState: Hashable, Sendable {
+    /// The link each chain is grouped by.
+    public var layer: Layer = .root
+    /// The groups for `layer` and the list's query; nil until they arrive.
+    public var groups: [LayerGroup]?
+    /// The query the groups were computed for.
+    public var query: IssueQuery?
+    /// The selected group.
+    public var selected = 0
+    /// The first group row shown.
+    public var scroll = 0
+
+    public init(layer: Layer = .root) { self.layer = layer }
+
+    /// The selected group, if the groups are loaded.
+    public var selectedGroup: LayerGroup? { groups?[safe: selected] }
+}
+
+/// A meeting walking its agenda one issue at a time.
+public struct MeetingWalk: Hashable, Sendable {
+    public var agenda: Agenda
+    /// The complaints no code explains, shown after the last issue.
+    public var unlinked: UnlinkedComplaints
+    /// The window the agenda was built from.
+    public var window: TimeWindow
+    /// The item shown; `agenda.items.count` is the closing page.
+    public var index: Int
+    /// The first line of the closing page shown.
+    public var endScroll = 0
+
+    public init(agenda: Agenda, unlinked: UnlinkedComplaints, window: TimeWindow, index: Int = 0) {
+        self.agenda = agenda
+        self.unlinked = unlinked
+        self.window = window
+        self.index = index
+    }
+
+    /// The agenda item shown, nil on the closing page.
+    public var item: Agenda.Item? { agenda.items[safe: index] }
+
+    /// Where the walk stands, for headers: `item 4 of 23`, or `end of agenda`.
+    public var progress: String {
+        item == nil ? "end of agenda (\(agenda.items.count) items)" : "item \(index + 1) of \(agenda.items.count)"
     }
 }

@@ -20,6 +20,7 @@ enum HelpView {
                 ("w", "window 24h, 7d, 30d, 90d, all"),
                 ("f", "status open+regressed, regressed, resolved, muted, all"),
                 ("/", "filter text: Enter keeps it, Esc clears it"),
+                ("p", "root-cause pivot: issues grouped by one link"),
             ]),
             ("Marks", [
                 ("r", "resolved, in a version (prompt; empty: no version)"),
@@ -35,6 +36,18 @@ enum HelpView {
                 ("1-5", "Chain, Breakdowns, Events, Complaints, Notes & history"),
                 (unicode ? "← →" : "Left Right", "previous / next pane"),
                 ("w", "window"),
+            ]),
+            ("Pivot", [
+                ("l", "group by the root cause / the user-facing error"),
+                ("d", "group by a domain's link (prompt), e.g. TolokaBackendError"),
+                ("Enter", "the list, narrowed to the group's issues (Esc widens)"),
+                ("s w f", "rank, window, status, as in the list"),
+            ]),
+            ("Meeting", [
+                ("M", "start the meeting: the agenda of the window, item by item"),
+                ("] [", "next / previous agenda item (from the list: resume)"),
+                ("", "regressed, spikes, new, top by complaints, top by events;"),
+                ("", "then the complaints no code explains"),
             ]),
             ("Other", [
                 ("?", "this help (Esc, q or ? closes)"),

@@ -26,7 +26,11 @@ enum IssueDetailView {
     static func headerSpans(_ state: DashboardState) -> [Span] {
         let key = state.detailKey ?? "?"
         let dot = state.unicode ? " · " : " | "
-        var spans = [Span(" " + key, .header)]
+        var spans: [Span] = []
+        if let walk = state.meeting, let item = walk.item, item.issue.key == key {
+            spans.append(Span(" \(walk.progress)\(dot)\(item.section.title) ", .ranked))
+        }
+        spans.append(Span(" " + key, .header))
         if case .event(let index) = state.screen {
             let id = state.detail?.recentEvents[safe: index]?.eventID ?? "?"
             spans.append(Span(dot + "Event " + id, .header))

@@ -30,9 +30,11 @@ enum IssueListView {
         if list.issues.isEmpty {
             var text = "No issues match"
             if !state.query.text.isEmpty { text += " the filter \"\(state.query.text)\"" }
+            if let scope = state.query.scope { text += " in \(scope.label)" }
             text += " (status \(state.query.filter.label), \(state.query.window.rawValue))."
             buffer.write(text, row: layout.firstIssueRow, col: 1)
-            let hint = state.query.text.isEmpty ? "f changes the status filter, w the window." : "Esc clears the filter; f changes the status filter."
+            let narrowed = !state.query.text.isEmpty || state.query.scope != nil
+            let hint = narrowed ? "Esc clears the filter; f changes the status filter." : "f changes the status filter, w the window."
             if layout.visibleIssues > 1 { buffer.write(hint, row: layout.firstIssueRow + 1, col: 1, style: .dim) }
             return
         }
@@ -82,6 +84,8 @@ enum IssueListView {
         if !state.query.text.isEmpty || state.prompt?.purpose == .filter {
             spans += [Span("  filter: ", .dim), Span("\"\(state.query.text)\"")]
         }
+        if let scope = state.query.scope { spans += [Span("  only: ", .dim), Span(scope.label)] }
+        if let walk = state.meeting { spans += [Span("  meeting: ", .dim), Span(walk.progress + " (] resumes)")] }
         return spans
     }
 

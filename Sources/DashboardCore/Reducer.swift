@@ -20,6 +20,11 @@ public func reduce(_ state: inout DashboardState, _ action: DashboardAction) -> 
         state.eventIndex = max(0, min(state.eventIndex, detail.recentEvents.count - 1))
         state.settleScrolling()
         return []
+    case .pivotLoaded(let layer, let query, let groups):
+        state.pivotLoaded(layer: layer, query: query, groups: groups)
+        return []
+    case .agendaLoaded(let agenda, let unlinked):
+        return state.agendaLoaded(agenda, unlinked: unlinked)
     case .marked(let receipt):
         return state.confirmMark(receipt)
     case .undone(let receipt):
@@ -57,6 +62,7 @@ extension DashboardState {
         loading = true
         var effects: [DashboardEffect] = [.loadList(query)]
         if let key = detailKey { effects.append(.loadDetail(key: key, window: query.window)) }
+        if screens.contains(.pivot) { effects.append(.loadPivot(query, pivot.layer)) }
         return effects
     }
 
@@ -71,6 +77,13 @@ extension DashboardState {
             paneScroll = Scrolling.clamp(paneScroll, visible: height, count: lines)
         }
         if case .event = screen { eventScroll = Scrolling.clamp(eventScroll, visible: height, count: lines) }
+        pivot.scroll = Scrolling.keep(pivot.selected, visible: PivotView.visibleRows(size), scroll: pivot.scroll,
+                                      count: pivot.groups?.count ?? 0)
+        if var walk = meeting {
+            walk.endScroll = Scrolling.clamp(walk.endScroll, visible: MeetingEndView.bodyHeight(size),
+                                             count: MeetingEndView.lines(walk, unicode: unicode).count)
+            meeting = walk
+        }
         helpScroll = Scrolling.clamp(helpScroll, visible: HelpView.bodyHeight(size), count: HelpView.lines(unicode: unicode).count)
     }
 

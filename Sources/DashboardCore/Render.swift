@@ -18,6 +18,10 @@ public func render(_ state: DashboardState, size: Size) -> ScreenBuffer {
         IssueDetailView.render(state, into: &buffer)
     case .help:
         HelpView.render(state, into: &buffer)
+    case .pivot:
+        PivotView.render(state, into: &buffer)
+    case .meetingEnd:
+        MeetingEndView.render(state, into: &buffer)
     }
     return buffer
 }

@@ -46,11 +46,16 @@ enum StatusBar {
         let pairs: [(String, String)]
         switch state.screen {
         case .list:
-            pairs = [(arrows, "move"), ("Enter", "open"), ("s", "rank"), ("w", "window"), ("f", "status"), ("/", "filter"),
+            var list: [(String, String)] = [(arrows, "move"), ("Enter", "open")]
+            if state.meeting != nil { list.append(("]", "resume meeting")) }
+            list += [("s", "rank"), ("w", "window"), ("f", "status"), ("/", "filter"), ("p", "pivot"), ("M", "meeting"),
                      ("r e o m", "mark"), ("n", "note"), ("t", "link"), ("u", "undo"), ("?", "help"), ("q", "quit")]
+            pairs = list
         case .detail:
             let scroll: (String, String) = state.pane == .events ? (arrows, "select") : (arrows, "scroll")
-            var list: [(String, String)] = [("Tab 1-5", "pane"), scroll]
+            var list: [(String, String)] = []
+            if state.meeting?.item?.issue.key == state.detailKey, state.detailKey != nil { list.append(("] [", "next/prev item")) }
+            list += [("Tab 1-5", "pane"), scroll]
             if state.pane == .events { list.append(("Enter", "fields")) }
             list += [("r e o m", "mark"), ("n", "note"), ("t", "link"), ("u", "undo"), ("Esc", "back"), ("?", "help")]
             pairs = list
@@ -58,6 +63,11 @@ enum StatusBar {
             pairs = [(arrows, "scroll"), ("Esc", "back"), ("?", "help")]
         case .help:
             pairs = [(arrows, "scroll"), ("Esc", "close")]
+        case .pivot:
+            pairs = [(arrows, "move"), ("Enter", "its issues"), ("l", "root/user-facing"), ("d", "domain"), ("s", "rank"),
+                     ("w", "window"), ("f", "status"), ("Esc", "back"), ("?", "help")]
+        case .meetingEnd:
+            pairs = [("[", "last item"), (arrows, "scroll"), ("M", "new agenda"), ("Esc", "list"), ("?", "help")]
         }
         var spans: [Span] = []
         for (key, action) in pairs {

@@ -18,14 +18,18 @@ enum DashboardLoop {
     /// Whether standard input and output are a terminal.
     static var isInteractive: Bool { isatty(0) != 0 && isatty(1) != 0 }
 
-    static func run(store: TriageStore, now fixedNow: Timestamp?, storeName: String) throws {
+    /// Opens the dashboard; with `meeting` it starts on the meeting's agenda (`top` issues in each top section).
+    static func run(store: TriageStore, now fixedNow: Timestamp?, storeName: String, window: TimeWindow = .d7,
+                    meeting: Bool = false, top: Int = 5) throws {
         guard isInteractive else {
             throw CLIError.usage("the dashboard needs a terminal; for scripts use errtriage report (or show) instead")
         }
         let screen = TerminalScreen()
         defer { screen.close() }
-        var state = DashboardState(storeName: storeName, query: IssueQuery(), unicode: screen.unicode,
+        var state = DashboardState(storeName: storeName, query: IssueQuery(window: window), unicode: screen.unicode,
                                    color: screen.color, readOnly: store.readOnly)
+        state.startsMeeting = meeting
+        state.meetingTop = top
         var effects = state.start(size: screen.size)
         var queue: [DashboardAction] = []
         var revision = (try? store.revision()) ?? 0
@@ -79,11 +83,18 @@ enum DashboardLoop {
                 return .listLoaded(try store.issueList(query, now: now))
             case .loadDetail(let key, let window):
                 return .detailLoaded(try store.issueDetail(key: key, window: window, now: now))
+            case .loadPivot(let query, let layer):
+                return .pivotLoaded(layer: layer, query: query, groups: try store.layerPivot(query, by: layer, now: now))
+            case .loadAgenda(let window, let top, let record):
+                if record { try store.recordMeeting(at: now, by: loginName()) }
+                return .agendaLoaded(try store.agenda(window: window, now: now, top: top),
+                                     unlinked: try store.unlinkedComplaints(window: window, now: now))
+            // Decisions carry the dashboard's time: with --now (and in the demo) the clock stands
+            // still at the data's end, so that the minutes of that window hold them.
             case .mark(let key, let mark):
-                let wallClock = Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000))
-                return .marked(try store.mark(key, mark, by: loginName(), at: wallClock))
+                return .marked(try store.mark(key, mark, by: loginName(), at: now))
             case .undo(let receipt):
-                try store.undo(receipt, by: loginName(), at: Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000)))
+                try store.undo(receipt, by: loginName(), at: now)
                 return .undone(receipt)
             case .redraw, .quit:
                 return .tick

@@ -34,8 +34,9 @@ struct Meeting: ParsableCommand {
                 Swift.print(AgendaText.render(agenda, unlinked: unlinked, window: window, now: now), terminator: "")
                 return
             }
-            try store.recordMeeting(at: now, by: loginName())
-            try DashboardLoop.run(store: store, now: options.now == nil ? nil : now, storeName: options.storePath)
+            // The dashboard records the meeting's start as it builds the agenda.
+            try DashboardLoop.run(store: store, now: options.now == nil ? nil : now, storeName: options.storePath,
+                                  window: window, meeting: true, top: top)
         }
     }
 }

@@ -113,4 +113,43 @@ import TriageModel
         let size = Size(rows: 11, cols: 39)
         expectSnapshot(render(Fixtures.loadedState(size), size: size), "too-small-39x11")
     }
+
+    @Test func pivotByRootCauseAt80x24() {
+        expectSnapshot(render(PivotReducerTests.pivotState(Self.standard), size: Self.standard), "pivot-root-80x24")
+    }
+
+    @Test func pivotByUserFacingErrorAt160x48ShowsRootCauses() {
+        expectSnapshot(render(PivotReducerTests.pivotState(Self.large, layer: .outer), size: Self.large), "pivot-outer-160x48")
+    }
+
+    @Test func pivotAt40x12() {
+        expectSnapshot(render(PivotReducerTests.pivotState(Self.small), size: Self.small), "pivot-40x12")
+    }
+
+    @Test func listNarrowedToAPivotGroup() {
+        var state = PivotReducerTests.pivotState(Self.standard)
+        _ = reduce(&state, .key(.enter))
+        let keys = state.query.scope?.keys ?? []
+        _ = reduce(&state, .listLoaded(Fixtures.list(Fixtures.issues.filter { keys.contains($0.key) }, query: state.query)))
+        expectSnapshot(render(state, size: Self.standard), "list-pivot-scope-80x24")
+    }
+
+    @Test func meetingItemHeaderShowsProgressAndSection() {
+        var state = MeetingReducerTests.meetingState(Self.standard)
+        _ = reduce(&state, .key(.char("]")))
+        _ = reduce(&state, .detailLoaded(Fixtures.loginDetail))
+        expectSnapshot(render(state, size: Self.standard), "meeting-item-80x24")
+    }
+
+    @Test func meetingClosingPageListsComplaintsWithoutACode() {
+        var state = MeetingReducerTests.meetingState(Self.standard)
+        for _ in 0..<4 { _ = reduce(&state, .key(.char("]"))) }
+        expectSnapshot(render(state, size: Self.standard), "meeting-end-80x24")
+    }
+
+    @Test func meetingClosingPageAt40x12() {
+        var state = MeetingReducerTests.meetingState(Self.small)
+        for _ in 0..<4 { _ = reduce(&state, .key(.char("]"))) }
+        expectSnapshot(render(state, size: Self.small), "meeting-end-40x12")
+    }
 }

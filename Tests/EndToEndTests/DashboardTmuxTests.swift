@@ -106,6 +106,62 @@ import Testing
         #expect((show["history"] as? [[String: Any]])?.map { $0["to"] as? String } == ["open", "muted"])
     }
 
+    @Test func theMeetingWalksTheAgendaFromTheRegressedIssueToTheComplaintsNoCodeExplains() throws {
+        let cli = try CLI()
+        let store = try SampleStore.copy(to: cli.folder)
+        let agenda = try cli.run(["meeting", "--print", "--store", store, "--now", SampleStore.end]).stdout
+        let count = agenda.split(separator: "\n").first.flatMap { $0.split(separator: ",").last }?
+            .split(separator: " ").first.map(String.init) ?? "?"
+        let command = "ERRTRIAGE_STORE='\(store)' USER=chair '\(CLI.binary)' meeting --now \(SampleStore.end)"
+        try tmux(["new-session", "-d", "-s", session, "-x", "120", "-y", "40", command])
+        defer { _ = try? tmux(["kill-session", "-t", session]) }
+
+        let first = try waitFor("item 1 of \(count) · Regressed")
+        #expect(first.contains("US21-IN330-TA150-TB1-HT500-NE29"))
+        try keys("n")
+        try waitFor("Note on")
+        try keys("-l", "backend fix ships Monday")
+        try keys("Enter")
+        try waitFor("Added a note")
+        try keys("]")
+        try waitFor("item 2 of \(count) · Spikes")
+        try keys("[")
+        try waitFor("item 1 of \(count)")
+        for _ in 0..<(Int(count) ?? 0) { try keys("]") }
+        let end = try waitFor("Complaints that cite no code")
+        #expect(end.contains("end of agenda"))
+        try keys("Escape", "q")
+        Thread.sleep(forTimeInterval: 0.5)
+
+        let minutes = try cli.run(["report", "--store", store, "--now", SampleStore.end, "--since-meeting", "--format", "markdown"])
+        #expect(minutes.status == 0, "\(minutes.stderr)")
+        #expect(minutes.stdout.contains("backend fix ships Monday"))
+        #expect(minutes.stdout.contains("chair"))
+    }
+
+    @Test func thePivotGroupsByRootCauseAndNarrowsTheListToOne() throws {
+        let cli = try CLI()
+        let command = "ERRTRIAGE_STORE='\(SampleStore.path)' '\(CLI.binary)' --now \(SampleStore.end)"
+        try tmux(["new-session", "-d", "-s", session, "-x", "120", "-y", "40", command])
+        defer { _ = try? tmux(["kill-session", "-t", session]) }
+        _ = cli
+        try waitFor("rank: events")
+        try keys("p")
+        let pivot = try waitFor("SURFACES AS")
+        let firstRow = pivot.split(separator: "\n").first { $0.contains("  1 ") }
+        #expect(firstRow?.contains("NE8") == true)
+        #expect(firstRow?.contains("NetworkError.timeout") == true)
+        try keys("l")
+        try waitFor("ROOT CAUSES")
+        try keys("l", "Enter")
+        let narrowed = try waitFor("only: root cause NE8 timeout")
+        #expect(narrowed.contains("US14-LO43-AP7-NE8"))
+        #expect(!narrowed.contains("IN500-TA202-TB30-HT400-NE29"))
+        try keys("Escape")
+        try waitFor("IN500-TA202-TB30-HT400-NE29")
+        try keys("q")
+    }
+
     @Test func aTerminalTooSmallSaysSoAndGrowingBackRestoresTheList() throws {
         let cli = try CLI()
         let command = "ERRTRIAGE_STORE='\(SampleStore.path)' '\(CLI.binary)' --now \(SampleStore.end)"

@@ -1,0 +1,59 @@
+import TriageModel
+
+/// The meeting's closing page: what the agenda held, then the complaints that cite no code
+/// (problems the code cannot see), by category with sample texts, and how to get the minutes.
+enum MeetingEndView {
+    /// Rows the page has to scroll in.
+    static func bodyHeight(_ size: Size) -> Int { max(0, size.rows - 2) }
+
+    static func lines(_ walk: MeetingWalk, unicode: Bool) -> [[Span]] {
+        var lines: [[Span]] = []
+        let window = walk.window
+        let sections = Agenda.Section.allCases.compactMap { section -> String? in
+            let n = walk.agenda.items(in: section).count
+            return n == 0 ? nil : "\(section.title.lowercased()) \(n)"
+        }
+        if walk.agenda.items.isEmpty {
+            lines.append([Span("Nothing on the agenda: no open or regressed issue has events in the last \(window.rawValue).")])
+        } else {
+            lines.append([Span("End of the agenda: \(walk.agenda.items.count) issues", .heading),
+                          Span(" (" + sections.joined(separator: ", ") + ")", .dim)])
+        }
+        lines.append([])
+        let unlinked = walk.unlinked
+        if unlinked.groups.isEmpty {
+            lines.append([Span("Every complaint of the last \(window.rawValue) cites an error code.", .dim)])
+        } else {
+            lines.append([Span("Complaints that cite no code", .heading),
+                          Span(" (\(unlinked.total) in the last \(window.rawValue)): what the code cannot see", .dim)])
+            for group in unlinked.groups {
+                lines.append([Span("  " + Format.right(Format.count(group.count), 6), .ranked), Span("  " + group.category, .heading)])
+                for sample in group.samples {
+                    lines.append([Span("          " + (unicode ? "“" : "\"") + sample + (unicode ? "”" : "\""), .dim)])
+                }
+            }
+        }
+        lines.append([])
+        lines.append([Span("Minutes to paste into the tracker: ", .dim),
+                      Span("errtriage report --since-meeting --format markdown", .key)])
+        lines.append([Span("[", .key), Span(" back to the last item   ", .dim), Span("Esc", .key), Span(" the list   ", .dim),
+                      Span("M", .key), Span(" a new agenda", .dim)])
+        return lines
+    }
+
+    static func render(_ state: DashboardState, into buffer: inout ScreenBuffer) {
+        buffer.fill(row: 0, style: .header)
+        let dot = state.unicode ? " · " : " | "
+        let progress = state.meeting?.progress ?? "no meeting"
+        buffer.write(" Meeting\(dot)\(progress)\(dot)\(state.meeting?.window.rawValue ?? state.query.window.rawValue)", row: 0, col: 0, style: .header)
+        if let walk = state.meeting {
+            let lines = lines(walk, unicode: state.unicode)
+            let height = bodyHeight(buffer.size)
+            let scroll = Scrolling.clamp(walk.endScroll, visible: height, count: lines.count)
+            for i in 0..<height where scroll + i < lines.count {
+                buffer.write(lines[scroll + i], row: 1 + i, col: 1, width: buffer.size.cols - 1)
+            }
+        }
+        StatusBar.render(state, row: buffer.size.rows - 1, into: &buffer)
+    }
+}

@@ -1,0 +1,114 @@
+import TriageModel
+
+/// The root-cause pivot: one row per link (the root cause, the user-facing error, or a domain's link)
+/// with the events, complaints and issues behind it and the user-facing errors it surfaces as
+/// (or, grouped by the user-facing error, the root causes behind it).
+enum PivotView {
+    /// Group rows that fit between the column headings and the status line.
+    static func visibleRows(_ size: Size) -> Int { ListLayout(size: size).visibleIssues }
+
+    static func render(_ state: DashboardState, into buffer: inout ScreenBuffer) {
+        let layout = ListLayout(size: buffer.size)
+        let width = buffer.size.cols
+        let dot = state.unicode ? " · " : " | "
+        buffer.fill(row: layout.headerRow, style: .header)
+        var header = " \(state.storeName)\(dot)Pivot by \(state.pivot.layer.label)\(dot)\(state.query.window.rawValue)"
+        if let list = state.list { header += " to \(list.now.minuteText)" }
+        buffer.write(header, row: layout.headerRow, col: 0, style: .header)
+
+        var controls = [Span(" layer: ", .dim), Span(state.pivot.layer.label, .ranked),
+                        Span("  rank: ", .dim), Span(state.query.mode.rawValue),
+                        Span("  status: ", .dim), Span(state.query.filter.label)]
+        if !state.query.text.isEmpty { controls += [Span("  filter: ", .dim), Span("\"\(state.query.text)\"")] }
+        if let scope = state.query.scope { controls += [Span("  only: ", .dim), Span(scope.label)] }
+        buffer.write(controls, row: layout.controlsRow, col: 0, width: width)
+
+        guard let groups = state.pivot.groups else {
+            buffer.write(state.unicode ? "loading…" : "loading...", row: layout.firstIssueRow, col: 1, style: .dim)
+            StatusBar.render(state, row: layout.statusRow, into: &buffer)
+            return
+        }
+        if groups.isEmpty {
+            var text = "No issue in this window has a \(state.pivot.layer.label) link"
+            if case .domain = state.pivot.layer { text = "No issue in this window passes through \(state.pivot.layer.label)" }
+            buffer.write(text + ".", row: layout.firstIssueRow, col: 1, width: width - 1)
+            if layout.visibleIssues > 1 {
+                buffer.write("l switches root cause / user-facing error, d picks a domain, w the window.",
+                             row: layout.firstIssueRow + 1, col: 1, width: width - 1, style: .dim)
+            }
+            StatusBar.render(state, row: layout.statusRow, into: &buffer)
+            return
+        }
+
+        let columns = Columns(groups, width: width)
+        writeHeadings(columns, layer: state.pivot.layer, mode: state.query.mode, unicode: state.unicode, row: layout.columnsRow, into: &buffer)
+        let scroll = Scrolling.keep(state.pivot.selected, visible: layout.visibleIssues, scroll: state.pivot.scroll,
+                                    count: groups.count)
+        for line in 0..<layout.visibleIssues {
+            let index = scroll + line
+            guard index < groups.count else { break }
+            let row = layout.firstIssueRow + line
+            writeRow(groups[index], rank: index + 1, columns: columns, layer: state.pivot.layer, row: row, into: &buffer)
+            if index == state.pivot.selected { buffer.paint(row: row, col: 0, width: width, style: .selected) }
+        }
+        StatusBar.render(state, row: layout.statusRow, into: &buffer)
+    }
+
+    /// Column widths for a width: the name takes what the numbers leave, "surfaces as" the rest.
+    struct Columns {
+        var rank = 3
+        var link: Int
+        var name: Int
+        let events = 7
+        let complaints = 6
+        let issues = 6
+        var surfaces: Int
+
+        init(_ groups: [LayerGroup], width: Int) {
+            link = min(12, max(4, groups.map { $0.link.shortCode.count }.max() ?? 4))
+            let fixed = rank + 1 + link + 1 + events + 1 + complaints + 1 + issues + 1
+            let left = max(0, width - fixed)
+            let longest = groups.map { $0.link.fullName.count }.max() ?? 8
+            if left >= 44 {
+                name = min(longest, max(16, left * 3 / 5))
+                surfaces = left - name - 2
+            } else {
+                name = max(4, left - 1)
+                surfaces = 0
+            }
+        }
+
+        var nameX: Int { rank + 1 + link + 1 }
+        var eventsX: Int { nameX + name + 1 }
+        var complaintsX: Int { eventsX + events + 1 }
+        var issuesX: Int { complaintsX + complaints + 1 }
+        var surfacesX: Int { issuesX + issues + 2 }
+    }
+
+    static func writeHeadings(_ c: Columns, layer: Layer, mode: RankMode, unicode: Bool, row: Int, into buffer: inout ScreenBuffer) {
+        let mark = unicode ? "▼" : "v"
+        buffer.write(Format.right("#", c.rank), row: row, col: 0, style: .heading)
+        buffer.write("LINK", row: row, col: c.rank + 1, width: c.link, style: .heading)
+        buffer.write("DOMAIN.NAME", row: row, col: c.nameX, width: c.name, style: .heading)
+        buffer.write(Format.right((mode == .complaints ? "" : mark) + "EVENTS", c.events), row: row, col: c.eventsX,
+                     style: mode == .complaints ? .heading : .ranked)
+        buffer.write(Format.right((mode == .complaints ? mark : "") + "COMPL", c.complaints), row: row, col: c.complaintsX,
+                     style: mode == .complaints ? .ranked : .heading)
+        buffer.write(Format.right("ISSUES", c.issues), row: row, col: c.issuesX, style: .heading)
+        if c.surfaces > 0 { buffer.write(layer == .outer ? "ROOT CAUSES" : "SURFACES AS", row: row, col: c.surfacesX, width: c.surfaces, style: .heading) }
+    }
+
+    static func writeRow(_ group: LayerGroup, rank: Int, columns c: Columns, layer: Layer, row: Int, into buffer: inout ScreenBuffer) {
+        buffer.write(Format.right(String(rank), c.rank), row: row, col: 0, style: .dim)
+        buffer.write(group.link.shortCode, row: row, col: c.rank + 1, width: c.link, style: .key)
+        buffer.write(group.link.fullName, row: row, col: c.nameX, width: c.name, style: .rootCause)
+        buffer.write(Format.right(Format.count(group.events), c.events), row: row, col: c.eventsX)
+        buffer.write(Format.right(Format.count(group.complaints), c.complaints), row: row, col: c.complaintsX)
+        buffer.write(Format.right(String(group.issues.count), c.issues), row: row, col: c.issuesX)
+        if c.surfaces > 0 {
+            let text = group.related(for: layer).map { "\($0.link.name ?? $0.link.shortCode) \(Format.count($0.events))" }
+                .joined(separator: ", ")
+            buffer.write(text, row: row, col: c.surfacesX, width: c.surfaces, style: .dim)
+        }
+    }
+}
