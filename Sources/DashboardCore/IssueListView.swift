@@ -137,7 +137,7 @@ enum IssueListView {
             case .key:
                 buffer.write(issue.key, row: row, col: x, width: w)
             case .title:
-                buffer.write(issue.title, row: row, col: x, width: w)
+                buffer.write(fittedTitle(issue.chain, width: w, unicode: buffer.unicode), row: row, col: x, width: w)
             case .events, .users, .complaints:
                 let value: Int = column.kind == .events ? issue.events : column.kind == .users ? issue.users : issue.complaints
                 buffer.write(Format.right(Format.count(value), w), row: row, col: x, width: w,
@@ -162,5 +162,18 @@ enum IssueListView {
         case .resolved: "rslv"
         case .muted: "mute"
         }
+    }
+
+    /// The title in a width: when `outer … root` is too long the outer name gives way first,
+    /// so that the root cause stays readable.
+    static func fittedTitle(_ chain: ErrorChain, width: Int, unicode: Bool) -> String {
+        guard chain.links.count > 1, let first = chain.links.first, let last = chain.links.last else { return chain.title }
+        let root = last.name ?? last.shortCode
+        let outer = first.name ?? first.shortCode
+        let ellipsis = unicode ? "…" : "~"
+        let title = outer + " " + ellipsis + " " + root
+        let room = width - TextSanitizer.width(root, unicode: unicode) - 3
+        guard TextSanitizer.width(title, unicode: unicode) > width, room >= 4 else { return title }
+        return String(outer.prefix(room - 1)) + ellipsis + " " + ellipsis + " " + root
     }
 }
