@@ -173,7 +173,11 @@ enum IssueListView {
         let ellipsis = unicode ? "…" : "~"
         let title = outer + " " + ellipsis + " " + root
         let room = width - TextSanitizer.width(root, unicode: unicode) - 3
-        guard TextSanitizer.width(title, unicode: unicode) > width, room >= 4 else { return title }
-        return String(outer.prefix(room - 1)) + ellipsis + " " + ellipsis + " " + root
+        guard TextSanitizer.width(title, unicode: unicode) > width else { return title }
+        if room >= 4 { return String(outer.prefix(room - 1)) + ellipsis + " " + ellipsis + " " + root }
+        // A root name too long for the cell: four cells of the outer name, the rest for the root.
+        let rootRoom = width - 7
+        guard rootRoom >= 6 else { return title }
+        return String(outer.prefix(3)) + ellipsis + " " + ellipsis + " " + String(root.prefix(rootRoom - 1)) + ellipsis
     }
 }

@@ -40,7 +40,7 @@ struct ListColumns: Equatable {
             Column(kind: .rank, width: rankWidth),
             Column(kind: .badges, width: badgeFull),
             Column(kind: .key, width: keyWidth),
-            Column(kind: .title, width: 12),
+            Column(kind: .title, width: 20),
             Column(kind: .events, width: countWidth(.events)),
             Column(kind: .users, width: countWidth(.users)),
             Column(kind: .complaints, width: countWidth(.complaints)),
@@ -52,8 +52,10 @@ struct ListColumns: Equatable {
 
         let rankedKind = kind(for: mode)
         let reductions: [(inout ListColumns) -> Void] = [
-            { $0.drop(.versions) },
+            // The title (what the user saw … the root cause) keeps room before badges stay words.
             { $0.compactBadges = true; $0.setWidth(.badges, badgeCompact) },
+            { $0.drop(.versions) },
+            { $0.setWidth(.title, 12) },
             { $0.drop(.trend) },
             { if rankedKind != .users { $0.drop(.users) } },
             { if rankedKind != .complaints { $0.drop(.complaints) } },
