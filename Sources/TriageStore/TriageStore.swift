@@ -110,3 +110,19 @@ extension StoreError {
         return StoreError("\(path): \(error)")
     }
 }
+
+extension TriageStore {
+    /// Copies the store to a new file with SQLite's online backup: a consistent snapshot of every
+    /// committed row, taken while other processes go on reading and writing. The caller makes
+    /// sure `target` is a new file, and removes it if this throws.
+    public func backup(to target: String) throws(StoreError) {
+        do {
+            let copy = try DatabaseQueue(path: target)
+            try pool.backup(to: copy)
+            try copy.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
+            try copy.close()
+        } catch {
+            throw StoreError.describing(error, path: target)
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `errtriage` command: the dashboard by default, and the scriptable subcommands.
 @main
@@ -11,7 +12,20 @@ struct Errtriage: ParsableCommand {
             Exit codes: 0 done; 1 usage error or unknown key; 2 some input rejected (the rest kept); \
             3 the store cannot be opened or written.
             """,
-        subcommands: [Dashboard.self, Ingest.self, Report.self, Show.self, Mark.self, Decode.self, Export.self, Meeting.self,
+        subcommands: [Dashboard.self, Ingest.self, Report.self, Show.self, Mark.self, Decode.self, Export.self, Meeting.self, Backup.self,
                       Generate.self, Demo.self],
         defaultSubcommand: Dashboard.self)
+
+    /// Runs the command; a command line the parser refuses exits 1 like every other usage error
+    /// (swift-argument-parser's own code would be 64).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(1)
+        }
+    }
 }

@@ -196,9 +196,15 @@ struct Mark: ParsableCommand {
                 condition = .users(users)
             }
             let store = try options.open()
-            let receipt = try condition.map { try store.mute(canonical, until: $0, by: by ?? loginName(), at: when, note: note) }
-                ?? store.mark(canonical, .status(status, version: inVersion), by: by ?? loginName(), at: when, note: note)
-            let after = try store.issueDetail(key: canonical, window: .all, now: when).summary.status
+            let who = by ?? loginName()
+            let receipt: MarkReceipt
+            if let condition {
+                receipt = try store.mute(canonical, until: condition, by: who, at: when, note: note)
+            } else {
+                receipt = try store.mark(canonical, .status(status, version: inVersion), by: who, at: when, note: note)
+            }
+            let detail = try store.issueDetail(key: canonical, window: .all, now: when)
+            let after = detail.summary.status
             var line = "\(canonical): \(receipt.previousStatus.rawValue) → \(status.rawValue)"
             if let inVersion { line += " in \(inVersion)" }
             if let condition { line += " \(condition.text)" }

@@ -62,6 +62,40 @@ import Testing
         #expect((json["complaints"] as? [[String: Any]])?.count == 1)
     }
 
+    @Test func markOfAnUnknownKeyFailsWithExitCode1AndWritesNothing() throws {
+        let cli = try ingested()
+        for arguments in [["mark", "US1-NE1", "resolved"], ["mark", "US1-NE1", "muted", "--events", "3"]] {
+            let result = try cli.run(arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr == "errtriage: no issue has the key US1-NE1\n")
+        }
+    }
+
+    @Test func aCommandLineTheParserRefusesExitsWith1() throws {
+        let cli = try ingested()
+        let result = try cli.run(["report", "--window", "3y"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("'3y' is invalid for '--window"))
+        #expect(try cli.run(["report", "--help"]).status == 0)
+    }
+
+    @Test func backupCopiesTheStoreAndNeverOverwrites() throws {
+        let cli = try ingested()
+        _ = try cli.run(["mark", "US14-LO43-AP7-NE8", "resolved", "--in-version", "1.13", "--note", "retry added"])
+        let copy = cli.folder.appendingPathComponent("copy.sqlite").path
+        let made = try cli.run(["backup", copy])
+        #expect(made.status == 0, "\(made.stderr)")
+        let original = try cli.run(["report", "--status", "all", "--window", "all", "--format", "json", "--now", "2026-10-05T00:00:00Z"])
+        let fromCopy = try cli.run(["report", "--store", copy, "--status", "all", "--window", "all", "--format", "json", "--now", "2026-10-05T00:00:00Z"])
+        #expect(fromCopy.status == 0)
+        #expect(fromCopy.stdout == original.stdout.replacingOccurrences(of: cli.store, with: copy))
+        let again = try cli.run(["backup", copy])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("exists already"))
+        let nowhere = try cli.run(["backup", cli.folder.appendingPathComponent("missing/dir/copy.sqlite").path])
+        #expect(nowhere.status == 3)
+    }
+
     @Test func showOfAnUnknownKeyFailsWithExitCode1() throws {
         let cli = try ingested()
         let result = try cli.run(["show", "US1-NE1"])
