@@ -5,7 +5,7 @@ DEBUG_BIN := .build/debug/errtriage
 RELEASE_BIN := .build/release/errtriage
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build release test demo sample-data clean
+.PHONY: setup build release test demo sample-data clean fuzz
 
 ## setup: install the system packages (ncursesw, SQLite and its shell, zlib, tmux, pkg-config) where missing
 setup:
@@ -42,3 +42,7 @@ sample-data: build
 
 clean:
 	rm -rf .build sample-data/demo.sqlite*
+
+## fuzz: every fuzz target under libFuzzer for FUZZ_TIME seconds each (default 600); not part of make test
+fuzz: setup
+	scripts/fuzz

@@ -6,6 +6,7 @@ let package = Package(
     name: "errtriage",
     products: [
         .executable(name: "errtriage", targets: ["errtriage"]),
+        .executable(name: "errtriage-fuzz", targets: ["errtriage-fuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -41,12 +42,17 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "CSV", package: "CSV.swift"),
         ]),
+        // The fuzz targets: every importer's line parser, the reader, the chain and version parsers.
+        .target(name: "FuzzTargets", dependencies: ["TriageModel", "TriageImport"]),
+        // libFuzzer's driver for them (`make fuzz`), or a replayer of saved inputs in a plain build.
+        .executableTarget(name: "errtriage-fuzz", dependencies: ["FuzzTargets"]),
         .testTarget(name: "TriageModelTests", dependencies: [
             "TriageModel",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "TriageStoreTests", dependencies: ["TriageModel", "TriageImport", "TriageStore", "SampleData"]),
         .testTarget(name: "DashboardCoreTests", dependencies: ["DashboardCore", "TriageModel"], exclude: ["Snapshots"]),
+        .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "TriageImport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["errtriage"], exclude: ["Golden"]),
     ]
 )

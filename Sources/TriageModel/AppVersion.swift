@@ -90,6 +90,7 @@ public struct AppVersion: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// The version that would ship next: the last component raised by one (`1.12` → `1.13`).
     public var next: AppVersion {
         var c = components
+        guard !c.isEmpty else { return AppVersion(components: [1]) }
         c[c.count - 1] += 1
         return AppVersion(components: c)
     }

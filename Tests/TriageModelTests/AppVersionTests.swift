@@ -18,6 +18,11 @@ struct AppVersionTests {
         #expect(v("1.9") < v("1.10.1"))
     }
 
+    @Test func theNextVersionRaisesTheLastComponentAndNeverTraps() {
+        #expect(AppVersion("1.12")!.next.display == "1.13")
+        #expect(AppVersion(components: []).next.display == "1")
+    }
+
     @Test func countsMissingComponentsAsZero() {
         #expect(v("1.10") == v("1.10.0"))
         #expect(v("1.10").hashValue == v("1.10.0").hashValue)

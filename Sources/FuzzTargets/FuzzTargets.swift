@@ -1,0 +1,252 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TriageImport
+import TriageModel
+
+/// The fuzz targets: each feeds arbitrary bytes to one parser and checks what must hold whatever
+/// the input. A violated property traps (`fuzzCheck`), which is how libFuzzer and the in-suite
+/// fuzz tests see a finding; an input the parser rejects with an error is fine.
+///
+/// The same `run` serves `make fuzz` (libFuzzer, coverage-guided, `errtriage-fuzz`) and the
+/// bounded runs in `make test` (FuzzTests, mutating the fixtures' lines).
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// The JSON parser every NDJSON source goes through.
+    case json
+    /// One line of each source's decoder.
+    case native, crashlytics, sentry, elk
+    case deskJSON = "desk-json"
+    /// A whole support-desk CSV file (header, quoting, records spanning lines) through the reader.
+    case deskCSV = "desk-csv"
+    /// A whole file of any source through the reader: detection, gzip, line splitting, every decoder.
+    case reader
+    /// Short keys, full forms and their zip.
+    case chain
+    /// App versions and timestamps, the other texts the importers read.
+    case version
+
+    /// Runs one input.
+    public func run(_ bytes: [UInt8]) {
+        switch self {
+        case .json: FuzzChecks.json(bytes)
+        case .native: FuzzChecks.line(bytes, NativeDecoder())
+        case .crashlytics: FuzzChecks.line(bytes, CrashlyticsDecoder())
+        case .sentry: FuzzChecks.line(bytes, SentryDecoder())
+        case .elk: FuzzChecks.line(bytes, ELKDecoder())
+        case .deskJSON: FuzzChecks.line(bytes, SupportDeskDecoder())
+        case .deskCSV: FuzzChecks.file(bytes, source: .desk)
+        case .reader: FuzzChecks.file(bytes, source: nil)
+        case .chain: FuzzChecks.chain(bytes)
+        case .version: FuzzChecks.version(bytes)
+        }
+    }
+
+}
+
+extension FuzzTarget {
+    /// The inputs a run starts from: the fixture lines of the target's source (from the folder of
+    /// test fixtures), whole fixture files for the readers, and chains, keys, versions and times
+    /// for the text parsers. libFuzzer's corpus and the in-suite run both start here.
+    public func seeds(fixtures folder: String) -> [[UInt8]] {
+        func file(_ name: String) -> [UInt8] { FuzzInput.read("\(folder)/\(name)") ?? [] }
+        func lines(_ name: String) -> [[UInt8]] {
+            file(name).split(separator: 0x0A).prefix(40).map(Array.init)
+        }
+        let sources = ["native.ndjson", "crashlytics.ndjson", "sentry.ndjson", "elk.ndjson", "desk.ndjson", "desk.csv"]
+        switch self {
+        case .json, .native:
+            return sources.filter { $0.hasSuffix(".ndjson") }.flatMap { lines($0).prefix(8) }
+        case .crashlytics: return lines("crashlytics.ndjson")
+        case .sentry: return lines("sentry.ndjson")
+        case .elk: return lines("elk.ndjson")
+        case .deskJSON: return lines("desk.ndjson")
+        case .deskCSV: return [Array(file("desk.csv").prefix(4000))]
+        case .reader: return sources.map { Array(file($0).prefix(3000)) }.filter { !$0.isEmpty }
+        case .chain: return FuzzTarget.chainSeeds.map { Array($0.utf8) }
+        case .version: return FuzzTarget.versionSeeds.map { Array($0.utf8) }
+        }
+    }
+
+    static let chainSeeds = [
+        "US14-LO43-AP7-NE8",
+        "UserError.connectionIssue - LogicError.loginFailed - APIError.getTokenFailed - NetworkError.timeout",
+        "InteractorError.getMapPins-TolokaAPIError.taskSuites-TolokaBackendError.validationFailure(ValidationError.valueOutOfBounds)-HTTPError.no400BadRequest-NetworkError.responseValidationFailed",
+        "IN500-TA202-TB30-HT400-NE29\nInteractorError.getMapPins-TolokaAPIError.taskSuites-TolokaBackendError.validationFailure(ValidationError.valueOutOfBounds)-HTTPError.no400BadRequest-NetworkError.responseValidationFailed",
+        "NSn1009",
+        "The app said US4-IN156-TA103-JS1 twice (US4-IN156-TA103-JS1) and NSn1009.",
+    ]
+
+    static let versionSeeds = [
+        "1.10.1", "1.7 (2)", "1.7(2)", "ru.example.tasks@1.9.0+412", "2.0.0-beta.3", "10",
+        "2026-10-04T22:33:00Z", "2026-10-04 22:33:00", "2026-10-04T22:33:00.123+03:00", "1730000000.5",
+        "1.9\n1.10\n1.10.1", "1.7 (2)\n1.7(3)\n1.7-beta", "v2.0\n2.0.0\nru.example@2.0+1",
+    ]
+}
+
+/// A property that must hold for every input: traps with the input's property when it does not.
+@inline(never)
+func fuzzCheck(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { fatalError("fuzz property violated: \(message())") }
+}
+
+enum FuzzChecks {
+    static func json(_ bytes: [UInt8]) {
+        guard let value = try? JSONParser.parse(bytes) else { return }
+        // What parses serializes, and the serialization parses back to the same value.
+        let again = try? JSONParser.parse(value.serialized)
+        fuzzCheck(again == value, "JSON round trip of \(value.serialized.prefix(200))")
+    }
+
+    static func line(_ bytes: [UInt8], _ decoder: some RecordDecoder) {
+        guard let record = try? decoder.decode(line: bytes) else { return }
+        check(record)
+    }
+
+    /// What a decoded record promises the store.
+    static func check(_ record: ImportedRecord) {
+        switch record {
+        case .event(let event):
+            fuzzCheck(!event.chain.links.isEmpty, "an event without a chain")
+            fuzzCheck(!event.eventID.isEmpty, "an event without an id")
+            for link in event.chain.links where !link.short.isEmpty {
+                fuzzCheck(ShortKey.parseLink(Substring(link.shortCode)) == ShortKey.Code(short: link.short, code: link.code),
+                          "link \(link.shortCode) does not read back")
+            }
+            if let version = event.appVersion, let v = AppVersion(version) { checkVersion(v) }
+        case .complaint(let complaint):
+            fuzzCheck(!complaint.complaintID.isEmpty, "a complaint without an id")
+            for key in complaint.codes {
+                fuzzCheck(ShortKey.canonical(key) == key, "cited key \(key) is not canonical")
+            }
+        }
+    }
+
+    static func file(_ bytes: [UInt8], source: SourceKind?) {
+        let path = scratchPath
+        guard FuzzInput.write(bytes, to: path) else { return }
+        guard let reader = try? RecordReader(path: path, source: source) else { return }
+        var previous = 0
+        var records = 0
+        while let result = try? reader.next() {
+            let line: Int
+            switch result {
+            case .record(let n, let record):
+                line = n
+                check(record)
+            case .rejected(let n, let reason, _):
+                line = n
+                fuzzCheck(!reason.isEmpty, "a rejection without a reason")
+            }
+            fuzzCheck(line > previous, "line numbers go \(previous) then \(line)")
+            previous = line
+            records += 1
+            fuzzCheck(records <= bytes.count + 1, "more records than bytes")
+        }
+    }
+
+    /// A file per process, in memory where the system has a tmpfs.
+    static let scratchPath: String = {
+        let folder = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
+        return "\(folder)/errtriage-fuzz-\(getpid()).input"
+    }()
+
+    static func chain(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let codes = try? ShortKey.parse(text) {
+            let key = codes.map { $0.short + ShortKey.encode(code: $0.code) }.joined(separator: "-")
+            fuzzCheck((try? ShortKey.parse(key)) == codes, "short key \(key) does not read back")
+            fuzzCheck(ShortKey.canonical(text) == key, "canonical form of \(key)")
+        }
+        if let names = try? FullForm.parse(text) {
+            let spaced = names.map { "\($0.domain).\($0.name)" }.joined(separator: " - ")
+            fuzzCheck((try? FullForm.parse(spaced)) == names, "full form \(spaced.prefix(200)) does not read back")
+        }
+        for key in ShortKey.find(in: text) {
+            fuzzCheck(ShortKey.canonical(key) == key, "found key \(key) is not canonical")
+        }
+        if let newline = bytes.firstIndex(of: 0x0A) {
+            let key = String(decoding: bytes[..<newline], as: UTF8.self)
+            let full = String(decoding: bytes[(newline + 1)...], as: UTF8.self)
+            if let chain = try? ErrorChain.zip(shortKey: key, fullForm: full) {
+                let again = try? ErrorChain.zip(shortKey: chain.shortKey, fullForm: chain.fullForm)
+                fuzzCheck(again == chain, "chain \(chain.shortKey) does not zip back")
+            }
+        }
+    }
+
+    static func version(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let t = Timestamp.parse(text) {
+            fuzzCheck(Timestamp.parse(t.iso8601) == t, "time \(t.iso8601) does not read back")
+        }
+        // Up to three versions, a line each: each alone, then the order between them.
+        let versions = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(3).compactMap { AppVersion(String($0)) }
+        for v in versions { checkVersion(v) }
+        for a in versions {
+            for b in versions {
+                fuzzCheck(!(a < b && b < a), "\(a) and \(b) are each below the other")
+                if a == b { fuzzCheck(a.hashValue == b.hashValue, "\(a) == \(b) with different hashes") }
+                for c in versions where a < b && b < c {
+                    fuzzCheck(a < c, "\(a) < \(b) < \(c) but not \(a) < \(c)")
+                }
+            }
+        }
+    }
+
+    static func checkVersion(_ v: AppVersion) {
+        fuzzCheck(v == v && !(v < v), "version \(v) is not equal to itself")
+        fuzzCheck(v < v.next, "the version after \(v) is \(v.next)")
+        // A suffix holding the characters that mark a build or a store prefix reads differently.
+        if !v.suffix.contains(where: { "()+@ \t\r\n".contains($0) }), let again = AppVersion(v.description) {
+            fuzzCheck(again == v, "version \(v) does not read back")
+        }
+    }
+}
+
+extension FuzzTarget {
+    /// The target FUZZ_TARGET names; a wrong name stops the run with the list of targets.
+    public static let selected: FuzzTarget = {
+        let name = getenv("FUZZ_TARGET").map { String(cString: $0) } ?? ""
+        guard let target = FuzzTarget(rawValue: name) else {
+            let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")
+            FuzzInput.complain("errtriage-fuzz: set FUZZ_TARGET to one of: \(names)\n")
+            exit(1)
+        }
+        return target
+    }()
+}
+
+/// Reading a saved input.
+public enum FuzzInput {
+    /// Writes an input to a file; false when it cannot.
+    public static func write(_ bytes: [UInt8], to path: String) -> Bool {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress, $0.count) } == bytes.count
+    }
+
+    /// Writes a message to standard error.
+    public static func complain(_ text: String) {
+        var text = text
+        text.withUTF8 { _ = systemWrite(2, $0.baseAddress, $0.count) }
+    }
+
+    public static func read(_ path: String) -> [UInt8]? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, file)
+            if n == 0 { break }
+            bytes += buffer[..<n]
+        }
+        return bytes
+    }
+}
+
+/// write(2), out of reach of `FuzzInput.write`'s name.
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, bytes, count) }

@@ -1,0 +1,145 @@
+import FuzzTargets
+import Foundation
+import Testing
+import TriageImport
+
+/// The fuzz targets, run for a bounded time in `make test`: inputs mutated from the fixtures'
+/// lines, seeded so that a run repeats. `make fuzz` runs the same targets under libFuzzer for
+/// longer; `FUZZ_SECONDS` (default 2 per target) and `FUZZ_SEED` tune this run.
+///
+/// A violated property traps; the input that did it is written to `errtriage-fuzz-crash-TARGET`
+/// in the temporary folder first, to replay with `errtriage-fuzz TARGET FILE` and keep as a
+/// regression test below.
+@Suite(.serialized) struct FuzzTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+    static let seconds = Double(ProcessInfo.processInfo.environment["FUZZ_SECONDS"] ?? "") ?? 2
+    static let seed = UInt64(ProcessInfo.processInfo.environment["FUZZ_SEED"] ?? "") ?? 20261123
+
+    @Test(arguments: FuzzTarget.allCases)
+    func targetHoldsItsPropertiesOnMutatedInputs(_ target: FuzzTarget) throws {
+        let corpus = target.seeds(fixtures: Self.fixtures.path)
+        #expect(!corpus.isEmpty)
+        for input in corpus { CrashInput.running(target, input) }  // every seed passes as it is
+        var mutator = Mutator(seed: Self.seed &+ UInt64(target.rawValue.utf8.reduce(0) { $0 &* 31 &+ Int($1) }), corpus: corpus)
+        let deadline = Date().addingTimeInterval(Self.seconds)
+        var runs = 0
+        repeat {
+            for _ in 0..<64 {
+                CrashInput.running(target, mutator.next())
+                runs += 1
+            }
+        } while Date() < deadline
+        print("fuzz \(target.rawValue): \(runs) inputs in \(Self.seconds) s, no finding")
+        #expect(runs >= 64)
+    }
+}
+
+/// Byte-level mutations in the style of libFuzzer's: flips, inserts of bytes that matter to the
+/// parsers, erasures, copies within an input and splices with another seed.
+struct Mutator {
+    var state: UInt64
+    let corpus: [[UInt8]]
+
+    init(seed: UInt64, corpus: [[UInt8]]) {
+        state = seed
+        self.corpus = corpus
+    }
+
+    static let interesting: [[UInt8]] = [
+        "{", "}", "[", "]", ",", ":", "\"", "\\", "\\u0000", "\\ud800", "-", "(", ")", ".", "\n", "\r\n", " ",
+        "0", "-1", "1e999", "-9223372036854775808", "18446744073709551616", "null", "true", "\"\"", "{}", "[]",
+        "n", "NS", "Error", "\u{1B}[31m", "\u{202E}", "\u{200B}", "界", "\u{1F600}", "\"\"\"", "@", "+", "(2)",
+    ].map { Array($0.utf8) } + [[0x00], [0xFF], [0xC3], [0xE2, 0x82], [0x1F, 0x8B]]
+
+    mutating func random(_ bound: Int) -> Int {
+        // SplitMix64: small, seeded, the same sequence on every machine.
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % UInt64(max(bound, 1)))
+    }
+
+    mutating func next() -> [UInt8] {
+        var input = corpus[random(corpus.count)]
+        for _ in 0...random(4) { mutate(&input) }
+        return input
+    }
+
+    mutating func mutate(_ input: inout [UInt8]) {
+        let at = random(input.count + 1)
+        switch random(7) {
+        case 0 where !input.isEmpty:
+            input[min(at, input.count - 1)] ^= UInt8(1 << random(8))
+        case 1:
+            input.insert(contentsOf: Mutator.interesting[random(Mutator.interesting.count)], at: at)
+        case 2 where !input.isEmpty:
+            let end = min(input.count, at + 1 + random(16))
+            input.removeSubrange(min(at, input.count - 1)..<end)
+        case 3 where !input.isEmpty:
+            let start = random(input.count)
+            let piece = input[start..<min(input.count, start + 1 + random(32))]
+            input.insert(contentsOf: piece, at: at)
+        case 4:
+            let other = corpus[random(corpus.count)]
+            let cut = random(other.count + 1)
+            input = Array(input.prefix(at)) + other[cut...]
+        case 5 where !input.isEmpty:
+            input[min(at, input.count - 1)] = UInt8(random(256))
+        default:
+            // A long run: deep nesting, long numbers, long names.
+            let piece = Mutator.interesting[random(Mutator.interesting.count)]
+            input.insert(contentsOf: Array(repeating: piece, count: 1 + random(300)).joined(), at: at)
+        }
+    }
+}
+
+/// Keeps the input under test where a signal handler can save it: a property that traps takes
+/// the test process down, and the input must not be lost with it.
+enum CrashInput {
+    static let capacity = 1 << 21
+    nonisolated(unsafe) static let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    nonisolated(unsafe) static var count = 0
+    nonisolated(unsafe) static let path = UnsafeMutablePointer<CChar>.allocate(capacity: 1024)
+    nonisolated(unsafe) static var target: FuzzTarget?
+
+    static let installed: Void = {
+        for sig in [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGABRT] {
+            signal(sig) { sig in
+                let fd = open(CrashInput.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                if fd >= 0 {
+                    _ = write(fd, CrashInput.buffer, CrashInput.count)
+                    close(fd)
+                }
+                let note = "\nfuzz finding: the input is saved at "
+                _ = write(2, note, note.utf8.count)
+                _ = write(2, CrashInput.path, strlen(CrashInput.path))
+                _ = write(2, "\n", 1)
+                signal(sig, SIG_DFL)
+                raise(sig)
+            }
+        }
+    }()
+
+    static func running(_ target: FuzzTarget, _ input: [UInt8]) {
+        _ = installed
+        if CrashInput.target != target {
+            CrashInput.target = target
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("errtriage-fuzz-crash-\(target.rawValue)").path
+            _ = file.withCString { strncpy(path, $0, 1023) }
+        }
+        count = min(input.count, capacity)
+        if count > 0 { input.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: count) } }
+        target.run(input)
+    }
+}
+
+/// Inputs the fuzzers found, kept so that what they broke stays fixed.
+@Suite struct FuzzFindings {
+    /// A version whose suffix holds a parenthesis: printed with its build, it read back as
+    /// another version (the property now leaves such suffixes out; the order still holds).
+    @Test func aVersionWithAParenthesisInItsSuffix() {
+        FuzzTarget.version.run([0x30, 0x2E, 0xC2, 0x20, 0x28, 0x34, 0x31, 0x30, 0x31, 0x2E, 0xC2, 0x32, 0x2B, 0x39])
+    }
+}
