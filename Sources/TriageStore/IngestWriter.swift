@@ -58,11 +58,11 @@ public final class IngestWriter {
 
     /// Writes one batch in one transaction.
     public func write(events: [ErrorEvent], complaints: [Complaint], by: String = "ingest") throws(StoreError) -> IngestCounts {
-        let snapshot = issues
+        let snapshot = (issues, dictionary, shortByDomain)
         do {
             return try store.write { db in try writeBatch(db, events: events, complaints: complaints, by: by) }
         } catch {
-            issues = snapshot  // the transaction rolled back: forget what it cached
+            (issues, dictionary, shortByDomain) = snapshot  // the transaction rolled back: forget what it cached
             throw error
         }
     }
@@ -78,7 +78,7 @@ public final class IngestWriter {
             """)
         for raw in events {
             let chain = resolve(raw.chain)
-            learn(chain, db: db)
+            try learn(chain, db: db)
             let key = chain.shortKey
             var issue = try issueState(for: key, chain: chain, firstSeen: raw.timestamp, db: db, counts: &counts, rollups: &rollups)
             try insertEvent.execute(arguments: [
@@ -158,15 +158,16 @@ public final class IngestWriter {
     }
 
     /// Remembers short+code → domain.name from a chain that carries both.
-    func learn(_ chain: ErrorChain, db: Database) {
+    func learn(_ chain: ErrorChain, db: Database) throws {
         for link in chain.links {
             guard let domain = link.domain, let name = link.name else { continue }
             let code = ShortKey.Code(short: link.short, code: link.code)
             guard dictionary[code] == nil else { continue }
+            // A failed write (a full disk) must fail the batch, whose rollback the cache follows.
+            try db.execute(sql: "INSERT OR IGNORE INTO code_dictionary (short, code, domain, name) VALUES (?, ?, ?, ?)",
+                           arguments: [link.short, link.code, domain, name])
             dictionary[code] = FullForm.Name(domain: domain, name: name)
             if shortByDomain[domain] == nil { shortByDomain[domain] = link.short }
-            try? db.execute(sql: "INSERT OR IGNORE INTO code_dictionary (short, code, domain, name) VALUES (?, ?, ?, ?)",
-                            arguments: [link.short, link.code, domain, name])
         }
     }
 

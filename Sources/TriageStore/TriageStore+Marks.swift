@@ -85,8 +85,8 @@ extension TriageStore {
                     if let known = seenBefore[version] { return known }
                     let found = (try? Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM event WHERE issue_id = ? AND app_version = ? AND ts <= ?)",
                                                     arguments: [issueID, version, resolvedAt.millis])) ?? false
-                    seenBefore[version] = found ?? false
-                    return found ?? false
+                    seenBefore[version] = found
+                    return found
                 })
             if regresses {
                 try recordRegression(db, issueID: issueID, event: ErrorEvent(
