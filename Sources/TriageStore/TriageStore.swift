@@ -30,7 +30,9 @@ public final class TriageStore: @unchecked Sendable {
     let pool: DatabasePool
 
     /// Opens (creating when missing and writable) the store at `path` and brings its schema up to date.
-    public init(path: String, readOnly: Bool = false) throws(StoreError) {
+    /// `maxPages` caps the file at that many pages (4 KiB each): a write beyond fails as on a full
+    /// disk, which is how the tests make one; it also keeps a store under a quota.
+    public init(path: String, readOnly: Bool = false, maxPages: Int? = nil) throws(StoreError) {
         self.path = path
         self.readOnly = readOnly
         var config = Configuration()
@@ -42,6 +44,7 @@ public final class TriageStore: @unchecked Sendable {
             if !db.configuration.readonly {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
+            if let maxPages { _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(maxPages)") }
         }
         do {
             pool = try DatabasePool(path: path, configuration: config)

@@ -35,10 +35,15 @@ struct StoreOptions: ParsableArguments {
         return store
     }
 
+    /// ERRTRIAGE_MAX_PAGES caps the store's size in 4 KiB pages: writes beyond fail as on a full disk.
+    static var maxPages: Int? {
+        ProcessInfo.processInfo.environment["ERRTRIAGE_MAX_PAGES"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+    }
+
     /// Opens the store, turning failures into exit code 3.
     func open(readOnly: Bool = false) throws -> TriageStore {
         do {
-            return try TriageStore(path: storePath, readOnly: readOnly)
+            return try TriageStore(path: storePath, readOnly: readOnly, maxPages: StoreOptions.maxPages)
         } catch {
             throw CLIError.store(error.message)
         }

@@ -1,0 +1,122 @@
+import GRDB
+import TriageModel
+
+/// What `verify` found: SQLite's own check, then every rollup recounted from the rows it sums.
+public struct StoreCheck: Sendable {
+    public var events = 0
+    public var issues = 0
+    public var complaints = 0
+    /// One sentence per problem; empty when the store is sound.
+    public var problems: [String] = []
+    public var isSound: Bool { problems.isEmpty }
+}
+
+extension TriageStore {
+    /// Checks the whole store: `PRAGMA integrity_check` and foreign keys, then each rollup against
+    /// a naive count over the events and complaints, each issue's counts and first/last seen, and
+    /// each issue's status against its history. Reads one snapshot; it scans every event, so it
+    /// takes seconds on millions (the dashboard never calls it).
+    public func verify(limit: Int = 20) throws(StoreError) -> StoreCheck {
+        try read { db in
+            var check = StoreCheck()
+            func problem(_ text: String) { if check.problems.count < limit { check.problems.append(text) } }
+
+            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            if integrity != ["ok"] {
+                for line in integrity.prefix(5) { problem("SQLite integrity check: \(line)") }
+                return check  // counts over a damaged file would only add noise
+            }
+            if try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") != nil { problem("a row refers to a missing issue or complaint") }
+
+            check.events = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event") ?? 0
+            check.issues = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM issue") ?? 0
+            check.complaints = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM complaint") ?? 0
+
+            for row in try Row.fetchAll(db, sql: """
+                SELECT i.key, i.events, COALESCE(e.n, 0), i.first_seen, e.lo, i.last_seen, e.hi
+                FROM issue i LEFT JOIN (SELECT issue_id, COUNT(*) AS n, MIN(ts) AS lo, MAX(ts) AS hi FROM event GROUP BY issue_id) e
+                  ON e.issue_id = i.id
+                WHERE i.events != COALESCE(e.n, 0) OR i.first_seen != e.lo OR i.last_seen != e.hi
+                """) {
+                let key: String = row[0]
+                problem("issue \(key) counts \(row[1] as Int) events, the events table holds \(row[2] as Int) (or its first/last seen differ)")
+            }
+
+            // Day and hour buckets, floored as Timestamp does (correct for times before 1970 too).
+            func bucket(_ column: String, _ size: Int64) -> String {
+                "((\(column) - (((\(column) % \(size)) + \(size)) % \(size))) / \(size))"
+            }
+            let day = bucket("ts", Timestamp.millisPerDay), hour = bucket("ts", Timestamp.millisPerHour)
+            let cday = bucket("c.ts", Timestamp.millisPerDay), chour = bucket("c.ts", Timestamp.millisPerHour)
+            let rollups: [(name: String, naive: String, rollup: String)] = [
+                ("daily events", "SELECT issue_id, \(day), COUNT(*) FROM event GROUP BY 1, 2",
+                 "SELECT issue_id, day, events FROM issue_day WHERE events != 0"),
+                ("hourly events", "SELECT issue_id, \(hour), COUNT(*) FROM event GROUP BY 1, 2",
+                 "SELECT issue_id, hour, events FROM issue_hour WHERE events != 0"),
+                ("daily complaints", """
+                    SELECT i.id, \(cday), COUNT(*) FROM complaint_code k
+                    JOIN complaint c ON c.id = k.complaint_id JOIN issue i ON i.key = k.key GROUP BY 1, 2
+                    """, "SELECT issue_id, day, complaints FROM issue_day WHERE complaints != 0"),
+                ("hourly complaints", """
+                    SELECT i.id, \(chour), COUNT(*) FROM complaint_code k
+                    JOIN complaint c ON c.id = k.complaint_id JOIN issue i ON i.key = k.key GROUP BY 1, 2
+                    """, "SELECT issue_id, hour, complaints FROM issue_hour WHERE complaints != 0"),
+                ("daily users", "SELECT DISTINCT issue_id, \(day), user_id FROM event WHERE user_id IS NOT NULL",
+                 "SELECT issue_id, day, user_id FROM issue_day_user"),
+            ]
+            for rollup in rollups {
+                let differ = try Int.fetchOne(db, sql: """
+                    SELECT (SELECT COUNT(*) FROM (\(rollup.naive) EXCEPT \(rollup.rollup)))
+                         + (SELECT COUNT(*) FROM (\(rollup.rollup) EXCEPT \(rollup.naive)))
+                    """) ?? 0
+                if differ > 0 { problem("the \(rollup.name) rollup differs from a recount of the rows in \(differ) places") }
+            }
+            try verifyBreakdowns(db, problem: problem)
+
+            for row in try Row.fetchAll(db, sql: """
+                SELECT i.key, i.status, (SELECT to_status FROM status_change s WHERE s.issue_id = i.id ORDER BY s.id DESC LIMIT 1) AS last
+                FROM issue i WHERE i.status != COALESCE(last, 'open')
+                """) {
+                let key: String = row[0], status: String = row[1], last: String? = row[2]
+                problem("issue \(key) is \(status) but its history ends at \(last ?? "no change (open)")")
+            }
+            return check
+        }
+    }
+
+    /// The breakdown rollup against a recount: values are computed by `Dimension.value(of:)`, so
+    /// the events are read back issue by issue and counted here.
+    private func verifyBreakdowns(_ db: Database, problem: (String) -> Void) throws {
+        var differences = 0
+        let rollup = try db.makeStatement(sql: "SELECT dim, value, day, events FROM issue_day_dim WHERE issue_id = ?")
+        for issueID in try Int64.fetchAll(db, sql: "SELECT id FROM issue ORDER BY id") {
+            struct Key: Hashable { var dim: String; var value: String; var day: Int64 }
+            var counted: [Key: Int] = [:]
+            let events = try Row.fetchCursor(db, sql: """
+                SELECT ts, device_model, os_name, os_version, app_version, network, orientation, app_state
+                FROM event WHERE issue_id = ?
+                """, arguments: [issueID])
+            while let row = try events.next() {
+                var event = ErrorEvent(eventID: "", timestamp: Timestamp(millis: row[0]), chain: ErrorChain(links: []))
+                event.deviceModel = row[1]
+                event.osName = row[2]
+                event.osVersion = row[3]
+                event.appVersion = row[4]
+                event.network = row[5]
+                event.orientation = row[6]
+                event.appState = row[7]
+                for dim in Dimension.allCases {
+                    counted[Key(dim: dim.rawValue, value: Rollups.value(dim, of: event), day: event.timestamp.day), default: 0] += 1
+                }
+            }
+            var stored: [Key: Int] = [:]
+            for row in try Row.fetchAll(rollup, arguments: [issueID]) where (row[3] as Int) != 0 {
+                stored[Key(dim: row[0], value: row[1], day: row[2])] = row[3]
+            }
+            if stored != counted {
+                differences += Set(stored.keys).union(counted.keys).filter { stored[$0] != counted[$0] }.count
+            }
+        }
+        if differences > 0 { problem("the breakdown rollup differs from a recount of the events in \(differences) places") }
+    }
+}

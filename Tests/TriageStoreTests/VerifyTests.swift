@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+import Testing
+import TriageImport
+import TriageModel
+@testable import TriageStore
+
+/// `verify` (errtriage check): sound stores pass, and each kind of damage is named.
+@Suite struct VerifyTests {
+    func ingested() throws -> StoreFixture {
+        let fixture = try StoreFixture()
+        let lines = StoreFixture.sampleLines(events: 3000, issues: 25)
+        try fixture.ingest(lines: lines, batch: 400)
+        return fixture
+    }
+
+    @Test func anIngestedStoreIsSound() throws {
+        let fixture = try ingested()
+        let check = try fixture.store.verify()
+        #expect(check.problems == [])
+        #expect(check.events == 3000)
+        #expect(check.issues > 0)
+        #expect(check.complaints > 0)
+    }
+
+    @Test(arguments: [
+        ("UPDATE issue_day SET events = events + 1 WHERE rowid IN (SELECT rowid FROM issue_day LIMIT 1)", "daily events"),
+        ("UPDATE issue_hour SET events = events + 1 WHERE rowid IN (SELECT rowid FROM issue_hour LIMIT 1)", "hourly events"),
+        ("DELETE FROM issue_day_user WHERE rowid IN (SELECT rowid FROM issue_day_user LIMIT 1)", "daily users"),
+        ("UPDATE issue_day_dim SET events = events + 2 WHERE rowid IN (SELECT rowid FROM issue_day_dim LIMIT 1)", "breakdown"),
+        ("UPDATE issue SET events = events - 1 WHERE id = 1", "counts"),
+        ("UPDATE issue SET status = 'resolved' WHERE id = 1", "history"),
+        ("UPDATE issue_day SET complaints = complaints + 1 WHERE (issue_id, day) IN (SELECT issue_id, day FROM issue_day WHERE complaints > 0 LIMIT 1)", "daily complaints"),
+    ])
+    func eachKindOfDamageIsNamed(_ damage: String, _ named: String) throws {
+        let fixture = try ingested()
+        try fixture.store.pool.write { db in
+            // WITHOUT ROWID tables have no rowid: damage their first row by key instead.
+            let sql = damage.replacingOccurrences(of: "rowid IN (SELECT rowid FROM issue_day LIMIT 1)",
+                                                  with: "(issue_id, day) IN (SELECT issue_id, day FROM issue_day LIMIT 1)")
+                .replacingOccurrences(of: "rowid IN (SELECT rowid FROM issue_hour LIMIT 1)",
+                                      with: "(issue_id, hour) IN (SELECT issue_id, hour FROM issue_hour LIMIT 1)")
+                .replacingOccurrences(of: "rowid IN (SELECT rowid FROM issue_day_user LIMIT 1)",
+                                      with: "(issue_id, day, user_id) IN (SELECT issue_id, day, user_id FROM issue_day_user LIMIT 1)")
+                .replacingOccurrences(of: "rowid IN (SELECT rowid FROM issue_day_dim LIMIT 1)",
+                                      with: "(issue_id, dim, value, day) IN (SELECT issue_id, dim, value, day FROM issue_day_dim LIMIT 1)")
+            try db.execute(sql: sql)
+            #expect(db.changesCount == 1)
+        }
+        let check = try fixture.store.verify()
+        #expect(check.problems.count == 1)
+        #expect(check.problems.first?.contains(named) == true, "\(check.problems)")
+    }
+
+    @Test func aFullDiskFailsTheBatchInProgressAndKeepsTheStoreSound() throws {
+        let fixture = try StoreFixture()
+        let pages = try fixture.store.pool.read { db in try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 }
+        let capped = try TriageStore(path: fixture.path, maxPages: pages + 40)
+        let writer = try IngestWriter(store: capped)
+        let lines = StoreFixture.sampleLines(events: 4000, issues: 25)
+        var written = 0
+        var failure: StoreError?
+        for start in stride(from: 0, to: lines.count, by: 250) {
+            let events = try lines[start..<min(lines.count, start + 250)].map { line -> ErrorEvent in
+                guard case .event(let e) = try NativeDecoder().decode(line: Array(line.utf8)) else { throw StoreError("not an event") }
+                return e
+            }
+            do {
+                written += try writer.write(events: events, complaints: []).eventsAdded
+            } catch {
+                failure = error
+                break
+            }
+        }
+        #expect(failure?.message.contains("full") == true, "\(String(describing: failure))")
+        #expect(written > 0 && written < 4000)
+        let check = try fixture.store.verify()
+        #expect(check.problems == [])
+        #expect(check.events == written)
+    }
+}
