@@ -104,7 +104,7 @@ extension StoreError {
             case .SQLITE_CORRUPT: return StoreError("\(path) is damaged (SQLite reports corruption); restore it from a backup")
             case .SQLITE_CANTOPEN: return StoreError("cannot open \(path): the folder does not exist or is not accessible")
             case .SQLITE_READONLY: return StoreError("\(path) is read-only; nothing can be written")
-            case .SQLITE_FULL: return StoreError("the disk holding \(path) is full; nothing was written")
+            case .SQLITE_FULL: return StoreError("the disk holding \(path) is full (or the store reached its size limit); the write in progress was undone")
             case .SQLITE_BUSY, .SQLITE_LOCKED: return StoreError("\(path) stayed locked by another errtriage for too long; try again")
             case .SQLITE_PERM, .SQLITE_AUTH: return StoreError("permission denied on \(path)")
             default: return StoreError("\(path): \(db.message ?? "\(db.resultCode)")")

@@ -86,7 +86,8 @@ struct Ingestion {
         do {
             counts += try writer.write(events: events, complaints: complaints)
         } catch {
-            throw CLIError.store(error.message)
+            throw CLIError.store("\(error.message); the \(counts.eventsAdded) events and \(counts.complaintsAdded) complaints "
+                                 + "committed before it are kept, and running the same ingest again adds only what is missing")
         }
         events.removeAll(keepingCapacity: true)
         complaints.removeAll(keepingCapacity: true)

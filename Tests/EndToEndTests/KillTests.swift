@@ -1,39 +1,107 @@
 import Foundation
 import Testing
 
-/// Ingest is atomic per batch: killed at any moment, the store stays consistent and a re-run
-/// gives exactly the counts of one clean run.
-@Suite struct KillTests {
-    @Test func anIngestKilledMidwayAndRerunMatchesACleanRun() throws {
-        let cli = try CLI()
-        let events = cli.folder.appendingPathComponent("events.ndjson").path
-        try cli.run(["generate", "--events", "8000", "--issues", "40", "--seed", "11", "--out", events])
-        let clean = try CLI()
-        try clean.run(["ingest", events])
-        let expected = try clean.run(["report", "--window", "all", "--status", "all", "--top", "1000", "--now", "2026-11-21T00:00:00Z", "--format", "json"]).stdout
+/// Crash safety: an ingest or a mark killed with SIGKILL at random moments leaves a store that
+/// passes SQLite's integrity check and `errtriage check` (every rollup equals a recount), and a
+/// re-run ends with exactly the counts of one clean run.
+///
+/// ERRTRIAGE_LONG_TESTS=1 runs the long version (200k events); KILL_SEED repeats a run's moments.
+@Suite(.serialized) struct KillTests {
+    static let long = ProcessInfo.processInfo.environment["ERRTRIAGE_LONG_TESTS"] == "1"
+    static let seed = UInt64(ProcessInfo.processInfo.environment["KILL_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
+    static let now = "2026-11-21T00:00:00Z"
 
-        for delay in [0.05, 0.4, 1.0] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: CLI.binary)
-            process.arguments = ["ingest", "--store", cli.store, events]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            let integrity = Process()
-            integrity.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            let pipe = Pipe()
-            integrity.arguments = ["sqlite3", cli.store, "PRAGMA integrity_check;"]
-            integrity.standardOutput = pipe
-            try integrity.run()
-            integrity.waitUntilExit()
-            let answer = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(answer == "ok\n", "after a kill at \(delay)s")
+    /// Starts `errtriage ARGS` on the store, kills it with SIGKILL after `delay` seconds (if it is
+    /// still running), and returns how it ended.
+    static func killed(_ cli: CLI, _ arguments: [String], after delay: Double) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = arguments + ["--store", cli.store]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: delay)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// SQLite's integrity check through its own shell, then `errtriage check`.
+    static func expectSound(_ cli: CLI, _ moment: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let integrity = Process()
+        integrity.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let pipe = Pipe()
+        integrity.arguments = ["sqlite3", cli.store, "PRAGMA integrity_check;"]
+        integrity.standardOutput = pipe
+        try integrity.run()
+        let answer = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        integrity.waitUntilExit()
+        #expect(answer == "ok\n", "integrity after \(moment)", sourceLocation: sourceLocation)
+        let check = try cli.run(["check"])
+        #expect(check.status == 0, "check after \(moment): \(check.stdout)\(check.stderr)", sourceLocation: sourceLocation)
+    }
+
+    static func report(_ cli: CLI) throws -> String {
+        try cli.run(["report", "--window", "all", "--status", "all", "--top", "1000", "--now", now, "--format", "json"]).stdout
+    }
+
+    @Test func anIngestKilledAtTenRandomMomentsStaysSoundAndARerunMatchesACleanRun() throws {
+        let events = KillTests.long ? 200_000 : 10_000
+        let cli = try CLI()
+        let file = cli.folder.appendingPathComponent("events.ndjson").path
+        try cli.run(["generate", "--events", "\(events)", "--issues", "60", "--seed", "11", "--out", file])
+
+        let clean = try CLI()
+        let started = Date()
+        #expect(try clean.run(["ingest", file]).status == 0)
+        let cleanSeconds = Date().timeIntervalSince(started)
+        let expected = try KillTests.report(clean)
+
+        var random = SeededRandom(seed: KillTests.seed)
+        let moments = (0..<10).map { _ in Double(random.next() % 1000) / 1000 * cleanSeconds }
+        print("kill moments (KILL_SEED=\(KillTests.seed)): \(moments.map { String(format: "%.2f", $0) }) of a \(String(format: "%.1f", cleanSeconds)) s ingest")
+        for (i, moment) in moments.enumerated() {
+            _ = try KillTests.killed(cli, ["ingest", file], after: moment)
+            try KillTests.expectSound(cli, "kill \(i + 1) at \(moment) s")
         }
-        try cli.run(["ingest", events])
-        let rerun = try cli.run(["report", "--window", "all", "--status", "all", "--top", "1000", "--now", "2026-11-21T00:00:00Z", "--format", "json"]).stdout
-        #expect(rerun == expected)
+        #expect(try cli.run(["ingest", file]).status == 0)
+        #expect(try KillTests.report(cli) == expected)
+        let check = try cli.run(["check"])
+        #expect(check.stdout.contains("\(events) events"), "\(check.stdout)")
+    }
+
+    @Test func aMarkKilledRightAfterItStartsIsWhollyThereOrNotAtAll() throws {
+        let cli = try CLI()
+        let file = cli.folder.appendingPathComponent("events.ndjson").path
+        try cli.run(["generate", "--events", "2000", "--issues", "20", "--seed", "5", "--out", file])
+        try cli.run(["ingest", file])
+        let keys = (try KillTests.report(cli)).split(separator: "\"key\":\"").dropFirst().prefix(5).map { String($0.prefix { $0 != "\"" }) }
+        #expect(keys.count == 5)
+
+        var random = SeededRandom(seed: KillTests.seed)
+        let marks: [[String]] = [["resolved", "--in-version", "9.9"], ["muted", "--events", "100"], ["regressed"], ["open"]]
+        var landed = 0
+        for i in 0..<10 {
+            let key = keys[i % keys.count]
+            let before = try cli.run(["show", key, "--format", "json", "--now", KillTests.now]).stdout
+            let status = try KillTests.killed(cli, ["mark", key] + marks[i % marks.count], after: Double(random.next() % 80) / 1000)
+            try KillTests.expectSound(cli, "mark \(i + 1) killed")
+            let after = try cli.run(["show", key, "--format", "json", "--now", KillTests.now]).stdout
+            if status == 0 || after != before { landed += 1 }
+        }
+        print("marks killed: \(10 - landed) of 10 had not landed")
+    }
+}
+
+/// SplitMix64, for moments that a seed repeats.
+struct SeededRandom {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
