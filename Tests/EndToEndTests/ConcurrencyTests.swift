@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// An ingest writing while the dashboard and a loop of `check`, `report` and `mark` run on the
+/// same store: no "database is locked" reaches anyone, every snapshot a reader takes is
+/// consistent (committed batches only: `check` recounts every rollup inside one), and nothing
+/// is lost.
+@Suite(.serialized) struct ConcurrencyTests: TmuxDriving {
+    let session = "errtriage-concurrency-\(getpid())"
+    static let end = "2026-11-20T18:00:00Z"
+    static let now = "2026-11-21T00:00:00Z"
+
+    static func totalEvents(_ result: CLI.Result) -> Int? {
+        (result.json["totals"] as? [String: Any])?["events"] as? Int
+    }
+
+    @Test func ingestDashboardReportsChecksAndMarksShareTheStore() throws {
+        let cli = try CLI()
+        let first = cli.folder.appendingPathComponent("first.ndjson").path
+        let second = cli.folder.appendingPathComponent("second.ndjson").path
+        try cli.run(["generate", "--events", "1000", "--issues", "20", "--seed", "1", "--end", Self.end, "--out", first])
+        try cli.run(["generate", "--events", "20000", "--issues", "40", "--seed", "2", "--end", Self.end, "--out", second])
+        #expect(try cli.run(["ingest", first]).status == 0)
+        let report = ["report", "--window", "all", "--status", "all", "--top", "5", "--now", Self.now, "--format", "json"]
+        let key = try #require((try cli.run(report).json["issues"] as? [[String: Any]])?.first?["key"] as? String)
+
+        // What one clean run of both files holds.
+        let clean = try CLI()
+        try clean.run(["ingest", first, second])
+        let expected = try #require(Self.totalEvents(try clean.run(report)))
+
+        try start("ERRTRIAGE_STORE='\(cli.store)' USER=tester '\(CLI.binary)' --now \(Self.now)")
+        defer { stop() }
+        try waitFor("rank: events")
+
+        let ingest = Process()
+        ingest.executableURL = URL(fileURLWithPath: CLI.binary)
+        ingest.arguments = ["ingest", "--store", cli.store, second]
+        let ingestErrors = Pipe()
+        ingest.standardOutput = FileHandle.nullDevice
+        ingest.standardError = ingestErrors
+        try ingest.run()
+
+        var previous = 0
+        var rounds = 0
+        var failures: [String] = []
+        while ingest.isRunning || rounds < 3 {
+            rounds += 1
+            let check = try cli.run(["check"])
+            if check.status != 0 { failures.append("check: \(check.stdout)\(check.stderr)") }
+            let listed = try cli.run(report)
+            if listed.status != 0 { failures.append("report: \(listed.stderr)") }
+            if let total = Self.totalEvents(listed) {
+                if total < previous { failures.append("the total went back from \(previous) to \(total)") }
+                previous = total
+            }
+            let mark = try cli.run(["mark", key] + (rounds % 2 == 0 ? ["open"] : ["resolved", "--in-version", "99.0"]))
+            if mark.status != 0 { failures.append("mark: \(mark.stderr)") }
+            if rounds > 2000 { break }
+        }
+        ingest.waitUntilExit()
+        let errors = String(decoding: ingestErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(ingest.terminationStatus == 0, "ingest: \(errors)")
+        #expect(failures == [])
+        #expect(!errors.contains("locked"))
+        print("concurrency: \(rounds) rounds of check, report and mark while the ingest ran")
+
+        #expect(Self.totalEvents(try cli.run(report)) == expected)
+        #expect(try cli.run(["check"]).status == 0)
+        // Every mark is in the history, the last one decides the status.
+        let detail = try cli.run(["show", key, "--format", "json", "--now", Self.now]).json
+        #expect((detail["status"] as? String) == (rounds % 2 == 0 ? "open" : "resolved"))
+        #expect(((detail["history"] as? [Any])?.count ?? 0) >= rounds)
+
+        // The dashboard took the new events in by itself and never showed an error.
+        try keys("w")
+        try keys("w")
+        try keys("w")
+        for _ in 0..<4 where !(try screen().contains("status: all")) {
+            try keys("f")
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        // The header says `21,000 events`, or `21000 ev` where a long store path leaves less room.
+        let deadline = Date().addingTimeInterval(10)
+        var shown = try screen()
+        while !(shown.contains("\(grouped(expected)) events") || shown.contains(" \(expected) ev ")), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+            shown = try screen()
+        }
+        #expect(shown.contains("\(grouped(expected)) events") || shown.contains(" \(expected) ev "), "\(shown)")
+        #expect(!shown.lowercased().contains("locked"))
+        try keys("q")
+    }
+
+    func grouped(_ n: Int) -> String {
+        let digits = String(n)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return out
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+enum TmuxError: Error { case spawn(Int32) }
+
+/// Drives the real binary in a tmux session: keys in, the screen out.
+protocol TmuxDriving {
+    /// The tmux session's name: unique per suite, since suites run side by side.
+    var session: String { get }
+}
+
+extension TmuxDriving {
+    /// Runs a tmux command and returns what it printed. It spawns and reaps tmux itself
+    /// (posix_spawn + waitpid): Foundation's Process misses the exit of a tmux client that
+    /// started the server when the test runner's threads block SIGCHLD, and then waits forever.
+    /// Output goes to a file, not a pipe, since a server started here would hold a pipe open.
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString).out").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = (["tmux"] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawnp(&pid, "tmux", &actions, nil, argv, environ)
+        guard spawned == 0 else { throw TmuxError.spawn(spawned) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    }
+
+    func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", session]) }
+
+    /// Waits until the screen shows `text`; fails with the screen if it never does.
+    @discardableResult
+    func waitFor(_ text: String, seconds: Double = 15) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last = ""
+        while Date() < deadline {
+            last = try screen()
+            if last.contains(text) { return last }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        Issue.record("the screen never showed '\(text)'; it shows:\n\(last)")
+        return last
+    }
+
+    func keys(_ keys: String...) throws { try tmux(["send-keys", "-t", session] + keys) }
+
+    /// Starts `command` in a new detached session of the given size.
+    func start(_ command: String, cols: Int = 120, rows: Int = 40) throws {
+        try tmux(["new-session", "-d", "-s", session, "-x", "\(cols)", "-y", "\(rows)", command])
+    }
+
+    func stop() { _ = try? tmux(["kill-session", "-t", session]) }
+
+    func resize(cols: Int, rows: Int) throws { try tmux(["resize-window", "-t", session, "-x", "\(cols)", "-y", "\(rows)"]) }
+}
