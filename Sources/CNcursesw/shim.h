@@ -19,6 +19,23 @@
 /* Swift cannot use curses' macros and C globals directly (function-like macros, mutable globals
    under strict concurrency), so these small helpers stand in for them. */
 
+/* Starts curses on the terminal TERM names, where initscr would print its own message and exit:
+   0 started; 1 TERM is unset or empty; 2 terminfo does not know TERM; 3 the terminal cannot
+   move the cursor (TERM=dumb), and curses is left again. */
+static inline int errtriage_start_screen(void) {
+    const char *term = getenv("TERM");
+    if (term == NULL || *term == 0) return 1;
+    SCREEN *screen = newterm(NULL, stdout, stdin);
+    if (screen == NULL) return 2;
+    const char *cup = tigetstr("cup");
+    if (cup == NULL || cup == (const char *)-1) {
+        endwin();
+        delscreen(screen);
+        return 3;
+    }
+    return 0;
+}
+
 static inline WINDOW *errtriage_stdscr(void) { return stdscr; }
 static inline int errtriage_rows(void) { return getmaxy(stdscr); }
 static inline int errtriage_cols(void) { return getmaxx(stdscr); }

@@ -12,12 +12,25 @@ public final class TerminalScreen {
     private var last: ScreenBuffer?
     private var closed = false
 
+    /// Why the terminal cannot show the dashboard.
+    public struct Unusable: Error, CustomStringConvertible {
+        public var description: String
+    }
+
     /// Enters curses mode: raw keys, no echo, keypad, mouse, short ESC delay, hidden cursor, colours.
-    public init() {
+    /// Throws, having changed nothing on the screen, when TERM is unset, unknown, or names a
+    /// terminal that cannot move the cursor.
+    public init() throws(Unusable) {
         setlocale(LC_ALL, "")
         unicode = errtriage_locale_is_utf8() != 0
+        let term = getenv("TERM").map { String(cString: $0) } ?? ""
+        switch errtriage_start_screen() {
+        case 0: break
+        case 1: throw Unusable(description: "TERM is not set, so the dashboard cannot tell what the terminal can do")
+        case 2: throw Unusable(description: "the terminal type TERM=\(term) is unknown to this system's terminfo")
+        default: throw Unusable(description: "the terminal TERM=\(term) cannot move the cursor, which the dashboard needs")
+        }
         errtriage_unblock_terminal_signals()
-        initscr()
         errtriage_set_screen_active(1)
         errtriage_install_restore_handlers()
         raw()

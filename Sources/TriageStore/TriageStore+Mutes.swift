@@ -21,6 +21,11 @@ extension TriageStore {
         }
     }
 
+    /// Whether a muted issue's condition holds, so that `applyDueMutes` has work to do.
+    public func hasDueMutes(now: Timestamp) throws(StoreError) -> Bool {
+        try read { db in try !TriageStore.dueMutes(db, now: now).isEmpty }
+    }
+
     /// Brings back every muted issue whose condition now holds; returns their keys. Each fires once.
     @discardableResult
     public func applyDueMutes(now: Timestamp) throws(StoreError) -> [String] {

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GRDB
 import TriageModel
 
@@ -9,6 +14,10 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     public init(_ message: String, isUnknownKey: Bool = false) {
         self.message = message
         self.isUnknownKey = isUnknownKey
+    }
+
+    static func newerSchema(_ path: String, _ found: Int) -> StoreError {
+        StoreError("\(path) was written by a newer errtriage (schema \(found), this one knows \(TriageStore.schemaVersion)); upgrade errtriage to open it")
     }
 
     static func unknownKey(_ key: String) -> StoreError {
@@ -47,10 +56,11 @@ public final class TriageStore: @unchecked Sendable {
             if let maxPages { _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(maxPages)") }
         }
         do {
+            if !readOnly { try TriageStore.probe(path) }
             pool = try DatabasePool(path: path, configuration: config)
             let found = try pool.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
             guard found <= TriageStore.schemaVersion else {
-                throw StoreError("\(path) was written by a newer errtriage (schema \(found), this one knows \(TriageStore.schemaVersion)); upgrade errtriage to open it")
+                throw StoreError.newerSchema(path, found)
             }
             if !readOnly {
                 try TriageStore.migrator.migrate(pool)
@@ -62,6 +72,22 @@ public final class TriageStore: @unchecked Sendable {
         } catch {
             throw StoreError.describing(error, path: path)
         }
+    }
+
+    /// Reads an existing file before anything opens it for writing (a writer's open already writes,
+    /// to set up the WAL): a file that is not an SQLite database, whose first page is damaged, or
+    /// whose schema is newer is refused untouched.
+    static func probe(_ path: String) throws {
+        guard access(path, F_OK) == 0 else { return }
+        var config = Configuration()
+        config.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: config)
+        let found = try queue.read { db in
+            _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master")
+            return try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        }
+        try queue.close()
+        guard found <= TriageStore.schemaVersion else { throw StoreError.newerSchema(path, found) }
     }
 
     /// A counter that every committed write raises: the dashboard polls it to reload.

@@ -16,7 +16,7 @@ struct Dashboard: ParsableCommand {
             let now = try options.nowTimestamp()
             let path = options.storePath
             // A new store is created where none exists, so the dashboard can say how to fill it.
-            let store = FileManager.default.fileExists(atPath: path) ? try options.openForReading(now: now) : try options.open()
+            let store = FileManager.default.fileExists(atPath: path) ? try options.openForReading(now: now, forMarks: true) : try options.open()
             try DashboardLoop.run(store: store, now: options.now == nil ? nil : now, storeName: path)
         }
     }

@@ -24,7 +24,12 @@ enum DashboardLoop {
         guard isInteractive else {
             throw CLIError.usage("the dashboard needs a terminal; for scripts use errtriage report (or show) instead")
         }
-        let screen = TerminalScreen()
+        let screen: TerminalScreen
+        do {
+            screen = try TerminalScreen()
+        } catch {
+            throw CLIError.usage("\(error); set TERM (for example TERM=xterm-256color), or use errtriage report instead")
+        }
         defer { screen.close() }
         var state = DashboardState(storeName: storeName, query: IssueQuery(window: window), unicode: screen.unicode,
                                    color: screen.color, readOnly: store.readOnly)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TriageImport
 import TriageModel
 import TriageStore
@@ -194,6 +195,9 @@ struct Mark: ParsableCommand {
             } else if let users {
                 guard users > 0 else { throw CLIError.usage("--users must be 1 or more") }
                 condition = .users(users)
+            }
+            guard FileManager.default.fileExists(atPath: options.storePath) else {
+                throw CLIError.store("no store at \(options.storePath): add events with errtriage ingest FILE first")
             }
             let store = try options.open()
             let who = by ?? loginName()

@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import TriageModel
 import TriageStore
@@ -23,16 +26,34 @@ struct StoreOptions: ParsableArguments {
         return t
     }
 
-    /// Opens an existing store for a command that reads: read-write when the file allows it (so that
-    /// due mute conditions are applied first), read-only otherwise.
-    func openForReading(now: Timestamp) throws -> TriageStore {
+    /// Opens an existing store for a command that reads. It opens read-only, so that reading never
+    /// writes the file, unless a mute condition has come due and the file may be written: then it
+    /// opens read-write and brings those issues back first. `forMarks` (the dashboard, the meeting)
+    /// opens read-write whenever the file allows, and read-only otherwise, which the screen says.
+    func openForReading(now: Timestamp, forMarks: Bool = false) throws -> TriageStore {
         let path = storePath
         guard FileManager.default.fileExists(atPath: path) else {
             throw CLIError.store("no store at \(path): add events with errtriage ingest FILE, or try errtriage demo")
         }
-        let store = try open(readOnly: !FileManager.default.isWritableFile(atPath: path))
+        let writable = StoreOptions.isWritable(path)
+        if !forMarks || !writable {
+            let reader = try open(readOnly: true)
+            do {
+                guard writable, try reader.hasDueMutes(now: now) else { return reader }
+            } catch { throw CLIError.store(error.message) }
+        }
+        let store = try open()
         do { try store.applyDueMutes(now: now) } catch { throw CLIError.store(error.message) }
         return store
+    }
+
+    /// Whether errtriage may write the file: the system allows it, and its permissions leave a
+    /// write bit (so that `chmod a-w` protects a store even from root, who may write anything).
+    static func isWritable(_ path: String) -> Bool {
+        guard access(path, W_OK) == 0 else { return false }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return true }
+        return info.st_mode & 0o222 != 0
     }
 
     /// ERRTRIAGE_MAX_PAGES caps the store's size in 4 KiB pages: writes beyond fail as on a full disk.
@@ -40,8 +61,12 @@ struct StoreOptions: ParsableArguments {
         ProcessInfo.processInfo.environment["ERRTRIAGE_MAX_PAGES"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
     }
 
-    /// Opens the store, turning failures into exit code 3.
+    /// Opens the store, turning failures into exit code 3. A command that writes is refused on a
+    /// read-only file, before SQLite is asked.
     func open(readOnly: Bool = false) throws -> TriageStore {
+        if !readOnly, FileManager.default.fileExists(atPath: storePath), !StoreOptions.isWritable(storePath) {
+            throw CLIError.store("\(storePath) is read-only; nothing can be written (ingest, marks and notes need write permission)")
+        }
         do {
             return try TriageStore(path: storePath, readOnly: readOnly, maxPages: StoreOptions.maxPages)
         } catch {

@@ -40,7 +40,7 @@ final class CLI {
 
     /// Runs `errtriage ARGS` with the test store in the environment.
     @discardableResult
-    func run(_ arguments: [String], stdin: String? = nil) throws -> Result {
+    func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.binary)
         process.arguments = arguments
@@ -48,6 +48,7 @@ final class CLI {
         var environment = ProcessInfo.processInfo.environment
         environment["ERRTRIAGE_STORE"] = store
         environment["USER"] = "tester"
+        environment.merge(extra) { $1 }
         process.environment = environment
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
