@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+/// Error text comes from the field: names, messages, user ids, device models, custom keys, notes
+/// and complaints holding escape sequences, controls, bidi overrides, zero-width and wide
+/// characters, and a megabyte-long message. Text and markdown output and the dashboard show
+/// them inert and visible; JSON stays valid and keeps them exactly; filters are data, not SQL.
+@Suite(.serialized) struct HostileTextTests: TmuxDriving {
+    let session = "errtriage-hostile-\(getpid())"
+    static let now = "2026-11-21T00:00:00Z"
+    static let key = "US14-LO43"
+
+    /// CSI colour, an OSC that would retitle the terminal, BEL, a C1 CSI, a bidi override,
+    /// zero-width characters, wide and emoji characters, CR, LF, TAB and DEL.
+    static let hostile = "A\u{1B}[31mRED\u{1B}]2;PWNED\u{07}B\u{9B}31mC\u{202E}evil\u{200B}\u{FEFF}界\u{1F600}\r\n\t\u{7F}Z"
+
+    static func json(_ object: Any) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    /// A store holding the hostile text in every field a source can fill.
+    func hostileStore() throws -> CLI {
+        let cli = try CLI()
+        var lines: [String] = []
+        for i in 0..<6 {
+            lines.append(Self.json([
+                "event_id": "h\(i)", "timestamp": "2026-11-20T1\(i):00:00Z", "codes": Self.key,
+                "chain": "UserError.bad\(Self.hostile.filter { $0 != "-" && $0 != "(" && $0 != ")" }) - LogicError.loginFailed",
+                "message": i == 0 ? String(repeating: "M", count: 1_000_000 - 200) + Self.hostile : Self.hostile,
+                "user_id": Self.hostile + "\(i)",
+                "device": ["model": Self.hostile],
+                "network": Self.hostile,
+                "keys": [Self.hostile: Self.hostile],
+            ] as [String: Any]))
+        }
+        let events = try cli.file("hostile.ndjson", lines.joined(separator: "\n") + "\n")
+        let complaints = try cli.file("desk.csv", "id,created_at,subject,description\n"
+            + "T1,2026-11-20 12:00:00,\"\(Self.hostile.replacingOccurrences(of: "\"", with: "\"\""))\",\"It says \(Self.key) \(Self.hostile)\"\n")
+        let ingest = try cli.run(["ingest", events, complaints])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        #expect(try cli.run(["mark", Self.key, "resolved", "--in-version", "2.0", "--note", Self.hostile, "--by", Self.hostile]).status == 0)
+        #expect(try cli.run(["mark", Self.key, "open", "--note", String(repeating: "N", count: 100_000) + Self.hostile]).status == 0)
+        return cli
+    }
+
+    /// Nothing a terminal would act on: no C0 control but LF, no DEL, no C1, no bidi or zero-width format character.
+    func expectInert(_ text: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let live = text.unicodeScalars.filter { s in
+            (s.value < 0x20 && s != "\n") || s.value == 0x7F || (0x80..<0xA0).contains(s.value)
+                || (0x200B...0x200F).contains(s.value) || (0x202A...0x202E).contains(s.value)
+                || (0x2066...0x2069).contains(s.value) || s.value == 0xFEFF
+        }
+        #expect(live.isEmpty, "\(what) holds live characters: \(live.map { String($0.value, radix: 16) })", sourceLocation: sourceLocation)
+        // Markdown escapes the bracket: `^\[`.
+        #expect(text.contains("^[") || text.contains("^\\["), "\(what) does not show ESC visibly", sourceLocation: sourceLocation)
+    }
+
+    @Test func textAndMarkdownOutputShowEveryFieldInertAndJSONKeepsItExactly() throws {
+        let cli = try hostileStore()
+        let base = ["--now", Self.now]
+        for command in [["report", "--window", "all"], ["report", "--window", "all", "--format", "markdown"],
+                        ["show", Self.key, "--window", "all"], ["show", Self.key, "--window", "all", "--format", "markdown"],
+                        ["report", "--by-layer", "root", "--window", "all"], ["meeting", "--print", "--window", "30d"]] {
+            let result = try cli.run(command + base)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            expectInert(result.stdout, "\(command)")
+            #expect(result.stdout.utf8.count < 400_000, "\(command) printed \(result.stdout.utf8.count) bytes")
+        }
+        for command in [["report", "--window", "all", "--format", "json"], ["show", Self.key, "--window", "all", "--format", "json"]] {
+            let result = try cli.run(command + base)
+            #expect(result.status == 0)
+            let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+            #expect(Self.json(parsed).contains(Self.json([Self.hostile]).dropFirst(2).dropLast(2)), "\(command) lost the text")
+        }
+    }
+
+    @Test func theDashboardShowsItInertAndKeepsItsGrid() throws {
+        let cli = try hostileStore()
+        try start("ERRTRIAGE_STORE='\(cli.store)' '\(CLI.binary)' --now \(Self.now)", cols: 100, rows: 30)
+        defer { stop() }
+        try waitFor("rank: events")
+        // The filter is data: SQL in it finds nothing and breaks nothing.
+        try keys("/")
+        try keys("-l", "x' OR 1=1; DROP TABLE issue; --")
+        try keys("Enter")
+        try waitFor("No issues match")
+        try keys("Escape")
+        try keys("/")
+        try keys("-l", "LO43")
+        try keys("Enter")
+        try waitFor(Self.key)
+        try keys("Enter")
+        var screen = try waitFor("^[")
+        for pane in 0..<8 {
+            expectGrid(screen, "detail pane \(pane)")
+            try keys("Tab")
+            screen = try self.screen()
+        }
+        // Every field of one event, the megabyte message among them.
+        try keys("3")
+        try keys("G")  // the oldest event: the one with the megabyte message
+        try keys("Enter")
+        screen = try waitFor("Event h0")
+        #expect(screen.contains("MMMMMMMMMM"))
+        #expect(screen.contains("Device      A^[[31mRED^[]2;PWNED^GB<U+009B>31mC<U+202E>evil<U+200B><U+FEFF>"), "\(screen)")
+        expectGrid(screen, "event")
+        try keys("G")
+        expectGrid(try waitFor("(truncated)"), "event, end")
+        let title = try tmux(["display-message", "-p", "-t", session, "#{pane_title}"])
+        #expect(!title.contains("PWNED"), "an OSC sequence retitled the terminal: \(title)")
+        try keys("Escape")
+        try keys("Escape")
+        try keys("q")
+        #expect(try cli.run(["check"]).status == 0)
+    }
+
+    func expectGrid(_ screen: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count <= 31, "\(what): \(lines.count) lines", sourceLocation: sourceLocation)
+        for line in lines {
+            let cells = line.reduce(0) { $0 + (($1.unicodeScalars.first?.value ?? 0) >= 0x1100 && $1.unicodeScalars.first!.properties.isEmojiPresentation || "界".contains($1) ? 2 : 1) }
+            #expect(cells <= 100, "\(what): a line of \(cells) cells: \(line)", sourceLocation: sourceLocation)
+        }
+        #expect(!screen.contains("PWNED\u{07}"), sourceLocation: sourceLocation)
+    }
+}
