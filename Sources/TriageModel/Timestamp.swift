@@ -58,7 +58,10 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable {
         guard let year = p.number(4), p.expect(45), let month = p.number(2), p.expect(45), let dayOfMonth = p.number(2),
               (1...12).contains(month), (1...31).contains(dayOfMonth)
         else { return nil }
-        var ms: Int64 = Int64(daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(dayOfMonth))) * millisPerDay
+        let days = daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(dayOfMonth))
+        // 2026-02-30 is no date: the day must exist in its month (the civil date reads back).
+        guard civil(fromDays: days) == (Int64(year), Int64(month), Int64(dayOfMonth)) else { return nil }
+        var ms: Int64 = days * millisPerDay
         if p.atEnd { return Timestamp(millis: ms) }
         guard p.expect(84) || p.expect(116) || p.expect(32) else { return nil }  // T, t or space
         guard let hh = p.number(2), p.expect(58), let mm = p.number(2), hh < 24, mm < 60 else { return nil }

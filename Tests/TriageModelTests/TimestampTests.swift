@@ -13,6 +13,13 @@ struct TimestampTests {
         #expect(Timestamp.parse("2026-10-04T22:33:00Z")?.millis == Self.oct4At2233)
     }
 
+    @Test func refusesADayItsMonthDoesNotHave() {
+        #expect(Timestamp.parse("2026-02-30T00:00:00Z") == nil)
+        #expect(Timestamp.parse("2026-04-31") == nil)
+        #expect(Timestamp.parse("2028-02-29T12:00:00Z") != nil)
+        #expect(Timestamp.parse("2026-02-29T12:00:00Z") == nil)
+    }
+
     @Test func parsesAFractionOfASecond() {
         #expect(Timestamp.parse("2026-10-04T22:33:00.123Z")?.millis == Self.oct4At2233 + 123)
     }
