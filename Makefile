@@ -5,7 +5,7 @@ DEBUG_BIN := .build/debug/errtriage
 RELEASE_BIN := .build/release/errtriage
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build release test demo sample-data clean fuzz
+.PHONY: setup build release test demo sample-data clean fuzz bench
 
 ## setup: install the system packages (ncursesw, SQLite and its shell, zlib, tmux, pkg-config) where missing
 setup:
@@ -46,3 +46,7 @@ clean:
 ## fuzz: every fuzz target under libFuzzer for FUZZ_TIME seconds each (default 600); not part of make test
 fuzz: setup
 	scripts/fuzz
+
+## bench: every performance goal against its baseline, on BENCH_EVENTS events (default 1000000); not part of make test
+bench: release
+	$(RELEASE_BIN) bench --events $${BENCH_EVENTS:-1000000}
