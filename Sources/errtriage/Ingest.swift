@@ -61,23 +61,40 @@ struct Ingestion {
         rejectsPath = store.path + ".rejects"
     }
 
+    /// Reads one file: a second thread reads and decodes batches while this one writes the
+    /// previous batch (both cores where it pays); at most `DecodedBatch.inFlight` batches wait, so
+    /// memory stays flat however long the file.
     mutating func ingest(file: String, source: SourceKind? = nil) throws {
         let reader = try RecordReader(path: file, source: source)
         var progress = Progress(file: file, total: reader.totalBytes)
+        let channel = BatchChannel(capacity: DecodedBatch.inFlight)
+        let done = DispatchSemaphore(value: 0)
+        let decoding = Thread { [box = UncheckedBox(reader)] in
+            DecodedBatch.produce(from: box.value, into: channel)
+            done.signal()
+        }
+        decoding.stackSize = 8 << 20  // the JSON parser recurses up to its depth limit
+        decoding.start()
+        defer {
+            channel.cancel()
+            done.wait()
+        }
         var events: [ErrorEvent] = []
         var complaints: [Complaint] = []
-        while let result = try reader.next() {
-            switch result {
-            case .record(_, .event(let e)): events.append(e)
-            case .record(_, .complaint(let c)): complaints.append(c)
-            case .rejected(let line, let reason, let raw): try reject(file: file, line: line, reason: reason, raw: raw)
-            }
-            if events.count + complaints.count >= Ingestion.batchSize {
-                progress.update(bytes: reader.bytesRead, events: counts.eventsAdded + counts.duplicates + events.count)
+        while let item = channel.take() {
+            switch item {
+            case .failed(let error):
+                throw error
+            case .batch(let batch):
+                for rejected in batch.rejects {
+                    try reject(file: file, line: rejected.line, reason: rejected.reason, raw: rejected.raw)
+                }
+                progress.update(bytes: batch.bytesRead, events: counts.eventsAdded + counts.duplicates + batch.events.count)
+                events = batch.events
+                complaints = batch.complaints
                 try flush(&events, &complaints)
             }
         }
-        try flush(&events, &complaints)
         progress.finish()
     }
 
@@ -158,4 +175,102 @@ struct Progress {
     func finish() {
         if shown { Stderr.write("\r\u{1B}[K") }
     }
+}
+
+/// What the decoding thread hands the writer: one transaction's records and the lines rejected before them.
+struct DecodedBatch: Sendable {
+    /// Batches decoded ahead of the writer at most.
+    static let inFlight = 2
+    /// Rejected lines carry their text: a batch of nothing but rejections goes out at this count.
+    static let maxRejects = 256
+
+    var events: [ErrorEvent] = []
+    var complaints: [Complaint] = []
+    var rejects: [(line: Int, reason: String, raw: [UInt8])] = []
+    var bytesRead: Int64 = 0
+
+    enum Item: Sendable {
+        case batch(DecodedBatch)
+        case failed(InputError)
+    }
+
+    /// Reads and decodes the whole file into the channel, then closes it; stops early when the writer cancels.
+    static func produce(from reader: RecordReader, into channel: BatchChannel) {
+        var batch = DecodedBatch()
+        do {
+            while let result = try reader.next() {
+                switch result {
+                case .record(_, .event(let e)): batch.events.append(e)
+                case .record(_, .complaint(let c)): batch.complaints.append(c)
+                case .rejected(let line, let reason, let raw): batch.rejects.append((line, reason, raw))
+                }
+                if batch.events.count + batch.complaints.count >= Ingestion.batchSize || batch.rejects.count >= maxRejects {
+                    batch.bytesRead = reader.bytesRead
+                    guard channel.put(.batch(batch)) else { return }
+                    batch = DecodedBatch()
+                }
+            }
+            batch.bytesRead = reader.bytesRead
+            if !batch.events.isEmpty || !batch.complaints.isEmpty || !batch.rejects.isEmpty { _ = channel.put(.batch(batch)) }
+        } catch {
+            _ = channel.put(.failed(error))
+        }
+        channel.close()
+    }
+}
+
+/// A bounded queue between the decoding thread and the writer.
+final class BatchChannel: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var items: [DecodedBatch.Item] = []
+    private let capacity: Int
+    private var closed = false
+    private var cancelled = false
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// Waits for room; false when the reader has gone (cancelled).
+    func put(_ item: DecodedBatch.Item) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while items.count >= capacity && !cancelled { condition.wait() }
+        guard !cancelled else { return false }
+        items.append(item)
+        condition.broadcast()
+        return true
+    }
+
+    /// Waits for an item; nil once the writer closed the channel and it is empty.
+    func take() -> DecodedBatch.Item? {
+        condition.lock()
+        defer { condition.unlock() }
+        while items.isEmpty && !closed && !cancelled { condition.wait() }
+        guard !items.isEmpty, !cancelled else { return nil }
+        let item = items.removeFirst()
+        condition.broadcast()
+        return item
+    }
+
+    /// No more items will come.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The reader stops: a waiting writer gives up.
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        items = []
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+/// Hands a value that one thread uses at a time to another thread.
+struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }
