@@ -14,6 +14,8 @@ import TriageStore
 enum DashboardLoop {
     /// How often the loop looks for writes by other processes (an ingest in another terminal).
     static let pollMillis: Int32 = 500
+    /// How soon the loop looks again while the store works on a load or a mark: one frame.
+    static let frameMillis: Int32 = 16
 
     /// Whether standard input and output are a terminal.
     static var isInteractive: Bool { isatty(0) != 0 && isatty(1) != 0 }
@@ -39,25 +41,51 @@ enum DashboardLoop {
         var queue: [DashboardAction] = []
         var revision = (try? store.revision()) ?? 0
         var lastTick = Date()
+        let worker = EffectWorker(store: store)
+        var typeahead: [DashboardAction] = []
         func now() -> Timestamp { fixedNow ?? Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000)) }
         while true {
             for effect in effects {
                 switch effect {
-                case .quit: return
+                case .quit:
+                    // Marks still on their way land before the program ends, and so does what
+                    // their results set off (an undo typed before its mark was confirmed).
+                    while worker.isBusy {
+                        worker.finish()
+                        for (result, _) in worker.take() {
+                            for next in reduce(&state, result) {
+                                if case .mark = next { worker.submit(next, now: now()) }
+                                if case .undo = next { worker.submit(next, now: now()) }
+                            }
+                        }
+                    }
+                    return
                 case .redraw: screen.forceRedraw()
-                default:
-                    queue.append(perform(effect, store: store, now: now()))
-                    // Our own writes raise the revision too: they need no reload.
-                    if case .mark = effect { revision = (try? store.revision()) ?? revision }
-                    if case .undo = effect { revision = (try? store.revision()) ?? revision }
+                default: worker.submit(effect, now: now())
                 }
             }
             effects = []
+            for (result, revisionAfter) in worker.take() {
+                queue.append(result)
+                // Our own writes raise the revision too: they need no reload.
+                if let revisionAfter { revision = revisionAfter }
+            }
             if queue.isEmpty {
                 screen.draw(render(state, size: screen.size))
-                if let event = screen.nextEvent(timeoutMillis: pollMillis) {
-                    queue.append(action(for: event))
-                } else if let current = try? store.revision(), current != revision {
+                let busy = worker.isBusy
+                if !busy, !typeahead.isEmpty {
+                    queue.append(typeahead.removeFirst())
+                } else if let event = screen.nextEvent(timeoutMillis: busy ? frameMillis : pollMillis) {
+                    // Keys typed while the store works wait for its answer, in order, as if it had
+                    // been instant (`s` then Enter opens the new top issue); a resize is drawn at once.
+                    if busy || !typeahead.isEmpty, case .key = action(for: event) {
+                        typeahead.append(action(for: event))
+                    } else if busy || !typeahead.isEmpty, case .mouse = action(for: event) {
+                        typeahead.append(action(for: event))
+                    } else {
+                        queue.append(action(for: event))
+                    }
+                } else if !busy, let current = try? store.revision(), current != revision {
                     revision = current
                     queue.append(.storeChanged)
                 }
@@ -108,4 +136,49 @@ enum DashboardLoop {
             return .failed(error.message)
         }
     }
+}
+
+/// Carries out the reducer's effects off the input loop, one at a time and in order, so that the
+/// dashboard never waits on the store: keys are read and frames drawn (with "loading…") while a
+/// query runs or a mark waits for an ingest's transaction. Results wait here for the loop.
+final class EffectWorker: @unchecked Sendable {
+    private let store: TriageStore
+    private let queue = DispatchQueue(label: "errtriage.effects")
+    private let lock = NSLock()
+    private var results: [(DashboardAction, Int64?)] = []
+    private var pending = 0
+
+    init(store: TriageStore) { self.store = store }
+
+    /// Starts an effect; its action (and, after a write, the store's revision) comes out of `take`.
+    func submit(_ effect: DashboardEffect, now: Timestamp) {
+        lock.withLock { pending += 1 }
+        queue.async { [self] in
+            let result = DashboardLoop.perform(effect, store: store, now: now)
+            var revisionAfter: Int64?
+            switch effect {
+            case .mark, .undo: revisionAfter = try? store.revision()
+            default: break
+            }
+            lock.withLock {
+                results.append((result, revisionAfter))
+                pending -= 1
+            }
+        }
+    }
+
+    /// Whether an effect is still running, or its result is still to be taken: until the loop has
+    /// reduced it, keys must wait.
+    var isBusy: Bool { lock.withLock { pending > 0 || !results.isEmpty } }
+
+    /// The results finished since the last call, in the order their effects were submitted.
+    func take() -> [(DashboardAction, Int64?)] {
+        lock.withLock {
+            defer { results = [] }
+            return results
+        }
+    }
+
+    /// Waits for every submitted effect to finish.
+    func finish() { queue.sync {} }
 }
