@@ -9,7 +9,7 @@ import Testing
         let cli = try CLI()
         let store = try SampleStore.copy(to: cli.folder)
         let command = "ERRTRIAGE_STORE='\(store)' USER=tester '\(CLI.binary)' --now \(SampleStore.end)"
-        try tmux(["new-session", "-d", "-s", session, "-x", "120", "-y", "40", command])
+        try start(command, cols: 120, rows: 40)
         defer { _ = try? tmux(["kill-session", "-t", session]) }
 
         try waitFor("rank: events")
@@ -45,7 +45,7 @@ import Testing
         let cli = try CLI()
         let store = try SampleStore.copy(to: cli.folder)
         let command = "ERRTRIAGE_STORE='\(store)' '\(CLI.binary)' --now \(SampleStore.end)"
-        try tmux(["new-session", "-d", "-s", session, "-x", "80", "-y", "24", command])
+        try start(command, cols: 80, rows: 24)
         defer { _ = try? tmux(["kill-session", "-t", session]) }
         try waitFor("rank: events")
         try keys("m")
@@ -69,7 +69,7 @@ import Testing
         let count = agenda.split(separator: "\n").first.flatMap { $0.split(separator: ",").last }?
             .split(separator: " ").first.map(String.init) ?? "?"
         let command = "ERRTRIAGE_STORE='\(store)' USER=chair '\(CLI.binary)' meeting --now \(SampleStore.end)"
-        try tmux(["new-session", "-d", "-s", session, "-x", "120", "-y", "40", command])
+        try start(command, cols: 120, rows: 40)
         defer { _ = try? tmux(["kill-session", "-t", session]) }
 
         let first = try waitFor("item 1 of \(count) · Regressed")
@@ -98,7 +98,7 @@ import Testing
     @Test func thePivotGroupsByRootCauseAndNarrowsTheListToOne() throws {
         let cli = try CLI()
         let command = "ERRTRIAGE_STORE='\(SampleStore.path)' '\(CLI.binary)' --now \(SampleStore.end)"
-        try tmux(["new-session", "-d", "-s", session, "-x", "120", "-y", "40", command])
+        try start(command, cols: 120, rows: 40)
         defer { _ = try? tmux(["kill-session", "-t", session]) }
         _ = cli
         try waitFor("rank: events")
@@ -110,7 +110,7 @@ import Testing
         try keys("l")
         try waitFor("ROOT CAUSES")
         try keys("l", "Enter")
-        let narrowed = try waitFor("only: root cause NE8 timeout")
+        let narrowed = try waitForLoaded("only: root cause NE8 timeout")
         #expect(narrowed.contains("US14-LO43-AP7-NE8"))
         #expect(!narrowed.contains("IN500-TA202-TB30-HT400-NE29"))
         try keys("Escape")
@@ -121,7 +121,7 @@ import Testing
     @Test func aTerminalTooSmallSaysSoAndGrowingBackRestoresTheList() throws {
         let cli = try CLI()
         let command = "ERRTRIAGE_STORE='\(SampleStore.path)' '\(CLI.binary)' --now \(SampleStore.end)"
-        try tmux(["new-session", "-d", "-s", session, "-x", "100", "-y", "30", command])
+        try start(command, cols: 100, rows: 30)
         defer { _ = try? tmux(["kill-session", "-t", session]) }
         _ = cli
         try waitFor("rank: events")

@@ -14,6 +14,8 @@ extension TmuxDriving {
     /// (posix_spawn + waitpid): Foundation's Process misses the exit of a tmux client that
     /// started the server when the test runner's threads block SIGCHLD, and then waits forever.
     /// Output goes to a file, not a pipe, since a server started here would hold a pipe open.
+    /// Each suite talks to its own server (`-L SESSION`): suites run side by side, and two clients
+    /// starting one shared server at once can lose a session.
     @discardableResult
     func tmux(_ arguments: [String]) throws -> String {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString).out").path
@@ -24,7 +26,7 @@ extension TmuxDriving {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = (["tmux"] + arguments).map { strdup($0) } + [nil]
+        let argv = (["tmux", "-L", session] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
         let spawned = posix_spawnp(&pid, "tmux", &actions, nil, argv, environ)
@@ -52,9 +54,32 @@ extension TmuxDriving {
 
     func keys(_ keys: String...) throws { try tmux(["send-keys", "-t", session] + keys) }
 
+    /// Waits until the screen shows `text` and no load is under way (the status bar's "loading…"
+    /// is gone): loads run off the input loop, so a new header can stand over the old rows a moment.
+    @discardableResult
+    func waitForLoaded(_ text: String, seconds: Double = 15) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last = ""
+        while Date() < deadline {
+            last = try screen()
+            if last.contains(text), !last.contains("loading") { return last }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        Issue.record("the screen never showed '\(text)' loaded; it shows:\n\(last)")
+        return last
+    }
+
     /// Starts `command` in a new detached session of the given size.
+    /// The server of the previous test may still be exiting (tmux leaves when its last session
+    /// ends) and take the new session with it: then it starts again.
     func start(_ command: String, cols: Int = 120, rows: Int = 40) throws {
-        try tmux(["new-session", "-d", "-s", session, "-x", "\(cols)", "-y", "\(rows)", command])
+        for _ in 0..<10 {
+            try tmux(["new-session", "-d", "-s", session, "-x", "\(cols)", "-y", "\(rows)", command])
+            Thread.sleep(forTimeInterval: 0.1)
+            if try tmux(["list-sessions", "-F", "#{session_name}"]).split(separator: "\n").contains(Substring(session)) { return }
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        Issue.record("tmux never started the session \(session)")
     }
 
     func stop() { _ = try? tmux(["kill-session", "-t", session]) }
