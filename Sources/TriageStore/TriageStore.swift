@@ -52,10 +52,11 @@ public final class TriageStore: @unchecked Sendable {
         config.prepareDatabase { db in
             if !db.configuration.readonly {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                // Ingest inserts into the event-id index at random places: a writer's page cache
+                // of 32 MiB (SQLite's default is 2 MiB) keeps that index in memory. Readers keep
+                // the default, so the dashboard stays small.
+                try db.execute(sql: "PRAGMA cache_size = -32768")
             }
-            // Ingest inserts into the event-id index at random places: a page cache of 32 MiB
-            // (SQLite's default is 2 MiB) keeps that index in memory instead of re-reading it.
-            try db.execute(sql: "PRAGMA cache_size = -32768")
             if let maxPages { _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(maxPages)") }
         }
         do {
