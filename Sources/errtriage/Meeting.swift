@@ -27,10 +27,11 @@ struct Meeting: ParsableCommand {
         try runReporting {
             guard top >= 0 else { throw CLIError.usage("--top must be 0 or more") }
             let now = try options.nowTimestamp()
-            let store = try options.openForReading(now: now, forMarks: true)
+            let printing = print || !DashboardLoop.isInteractive
+            let store = try options.openForReading(now: now, forMarks: !printing)
             let agenda = try store.agenda(window: window, now: now, top: top)
             let unlinked = try store.unlinkedComplaints(window: window, now: now)
-            if print || !DashboardLoop.isInteractive {
+            if printing {
                 Swift.print(AgendaText.render(agenda, unlinked: unlinked, window: window, now: now), terminator: "")
                 return
             }
