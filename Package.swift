@@ -52,7 +52,7 @@ let package = Package(
         ]),
         .testTarget(name: "TriageStoreTests", dependencies: ["TriageModel", "TriageImport", "TriageStore", "SampleData"]),
         .testTarget(name: "DashboardCoreTests", dependencies: ["DashboardCore", "TriageModel"], exclude: ["Snapshots"]),
-        .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "TriageImport"]),
+        .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "TriageImport", "TriageModel"]),
         .testTarget(name: "EndToEndTests", dependencies: ["errtriage"], exclude: ["Golden"]),
     ]
 )

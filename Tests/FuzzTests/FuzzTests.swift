@@ -2,6 +2,7 @@ import FuzzTargets
 import Foundation
 import Testing
 import TriageImport
+import TriageModel
 
 /// The fuzz targets, run for a bounded time in `make test`: inputs mutated from the fixtures'
 /// lines, seeded so that a run repeats. `make fuzz` runs the same targets under libFuzzer for
@@ -141,5 +142,14 @@ enum CrashInput {
     /// another version (the property now leaves such suffixes out; the order still holds).
     @Test func aVersionWithAParenthesisInItsSuffix() {
         FuzzTarget.version.run([0x30, 0x2E, 0xC2, 0x20, 0x28, 0x34, 0x31, 0x30, 0x31, 0x2E, 0xC2, 0x32, 0x2B, 0x39])
+    }
+
+    /// `1` + U+0603 (a prepended mark) + CR `++3`: printed as `1\u{0603} (3)`, the mark joined the
+    /// space into one character, which trimming by characters kept, so the suffix read back
+    /// differently. Trimming now works on scalars.
+    @Test func aPrependedMarkBeforeTheBuild() {
+        FuzzTarget.version.run([0x31, 0xD8, 0x83, 0x0D, 0x2B, 0x2B, 0x33, 0x0A, 0x2B, 0x2B, 0x33, 0x0A,
+                                0x35, 0xD8, 0x24, 0xFF, 0x28, 0xFF, 0x0A, 0x2B, 0x2B, 0x36])
+        #expect(AppVersion("1\u{0603} (3)") == AppVersion("1\u{0603}\r+3"))
     }
 }
