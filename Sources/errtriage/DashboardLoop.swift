@@ -76,14 +76,15 @@ enum DashboardLoop {
                 if !busy, !typeahead.isEmpty {
                     queue.append(typeahead.removeFirst())
                 } else if let event = screen.nextEvent(timeoutMillis: busy ? frameMillis : pollMillis) {
-                    // Keys typed while the store works wait for its answer, in order, as if it had
-                    // been instant (`s` then Enter opens the new top issue); a resize is drawn at once.
-                    if busy || !typeahead.isEmpty, case .key = action(for: event) {
-                        typeahead.append(action(for: event))
-                    } else if busy || !typeahead.isEmpty, case .mouse = action(for: event) {
-                        typeahead.append(action(for: event))
+                    // Keys and clicks while the store works wait for its answer, in order, as if it
+                    // had been instant (`s` then Enter opens the new top issue); a resize is drawn at once.
+                    let next = action(for: event)
+                    if case .resize = event {
+                        queue.append(next)
+                    } else if busy || !typeahead.isEmpty {
+                        typeahead.append(next)
                     } else {
-                        queue.append(action(for: event))
+                        queue.append(next)
                     }
                 } else if !busy, let current = try? store.revision(), current != revision {
                     revision = current

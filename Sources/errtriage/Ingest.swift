@@ -79,8 +79,6 @@ struct Ingestion {
             channel.cancel()
             done.wait()
         }
-        var events: [ErrorEvent] = []
-        var complaints: [Complaint] = []
         while let item = channel.take() {
             switch item {
             case .failed(let error):
@@ -90,15 +88,14 @@ struct Ingestion {
                     try reject(file: file, line: rejected.line, reason: rejected.reason, raw: rejected.raw)
                 }
                 progress.update(bytes: batch.bytesRead, events: counts.eventsAdded + counts.duplicates + batch.events.count)
-                events = batch.events
-                complaints = batch.complaints
-                try flush(&events, &complaints)
+                try write(batch.events, batch.complaints)
             }
         }
         progress.finish()
     }
 
-    private mutating func flush(_ events: inout [ErrorEvent], _ complaints: inout [Complaint]) throws {
+    /// Writes one batch in one transaction.
+    private mutating func write(_ events: [ErrorEvent], _ complaints: [Complaint]) throws {
         guard !events.isEmpty || !complaints.isEmpty else { return }
         do {
             counts += try writer.write(events: events, complaints: complaints)
@@ -106,8 +103,6 @@ struct Ingestion {
             throw CLIError.store("\(error.message); the \(counts.eventsAdded) events and \(counts.complaintsAdded) complaints "
                                  + "committed before it are kept, and running the same ingest again adds only what is missing")
         }
-        events.removeAll(keepingCapacity: true)
-        complaints.removeAll(keepingCapacity: true)
     }
 
     private mutating func reject(file: String, line: Int, reason: String, raw: [UInt8]) throws {

@@ -81,13 +81,9 @@ import Testing
             Thread.sleep(forTimeInterval: 0.2)
         }
         // The header says `21,000 events`, or `21000 ev` where a long store path leaves less room.
-        let deadline = Date().addingTimeInterval(10)
-        var shown = try screen()
-        while !(shown.contains("\(grouped(expected)) events") || shown.contains(" \(expected) ev ")), Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.2)
-            shown = try screen()
+        let shown = try waitUntil("\(expected) events", seconds: 10) {
+            $0.contains("\(grouped(expected)) events") || $0.contains(" \(expected) ev ")
         }
-        #expect(shown.contains("\(grouped(expected)) events") || shown.contains(" \(expected) ev "), "\(shown)")
         #expect(!shown.lowercased().contains("locked"))
         try keys("q")
     }

@@ -41,35 +41,38 @@ extension TmuxDriving {
     /// Waits until the screen shows `text`; fails with the screen if it never does.
     @discardableResult
     func waitFor(_ text: String, seconds: Double = 15) throws -> String {
+        try waitUntil("'\(text)'", seconds: seconds) { $0.contains(text) }
+    }
+
+    /// Waits until the screen satisfies `condition`; records an issue with the screen if it never does.
+    @discardableResult
+    func waitUntil(_ what: String, seconds: Double = 15, _ condition: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         var last = ""
         while Date() < deadline {
             last = try screen()
-            if last.contains(text) { return last }
+            if condition(last) { return last }
             Thread.sleep(forTimeInterval: 0.1)
         }
-        Issue.record("the screen never showed '\(text)'; it shows:\n\(last)")
+        Issue.record("the screen never showed \(what); it shows:\n\(last)")
         return last
     }
 
     func keys(_ keys: String...) throws { try tmux(["send-keys", "-t", session] + keys) }
 
+    /// Types `text` literally and presses Enter, as into the filter or a prompt.
+    func enter(_ text: String) throws {
+        try keys("-l", text)
+        try keys("Enter")
+    }
+
     /// Waits until the screen shows `text` and no load is under way (the status bar's "loading…"
     /// is gone): loads run off the input loop, so a new header can stand over the old rows a moment.
     @discardableResult
     func waitForLoaded(_ text: String, seconds: Double = 15) throws -> String {
-        let deadline = Date().addingTimeInterval(seconds)
-        var last = ""
-        while Date() < deadline {
-            last = try screen()
-            if last.contains(text), !last.contains("loading") { return last }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        Issue.record("the screen never showed '\(text)' loaded; it shows:\n\(last)")
-        return last
+        try waitUntil("'\(text)' loaded", seconds: seconds) { $0.contains(text) && !$0.contains("loading") }
     }
 
-    /// Starts `command` in a new detached session of the given size.
     /// The server of the previous test may still be exiting (tmux leaves when its last session
     /// ends) and take the new session with it: then it starts again.
     func start(_ command: String, cols: Int = 120, rows: Int = 40) throws {
