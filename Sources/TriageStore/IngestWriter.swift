@@ -28,6 +28,7 @@ public final class IngestWriter {
     var dictionary: [ShortKey.Code: FullForm.Name] = [:]
     var shortByDomain: [String: String] = [:]
     var issues: [String: IssueState] = [:]
+    var versions = VersionOrder.Cache()
 
     struct IssueState {
         var id: Int64
@@ -56,20 +57,45 @@ public final class IngestWriter {
         }
     }
 
+    /// Events and complaints decoded together.
+    public struct Batch: Sendable {
+        public var events: [ErrorEvent]
+        public var complaints: [Complaint]
+        public init(events: [ErrorEvent], complaints: [Complaint]) {
+            self.events = events
+            self.complaints = complaints
+        }
+    }
+
     /// Writes one batch in one transaction.
-    public func write(events: [ErrorEvent], complaints: [Complaint], by: String = "ingest") throws(StoreError) -> IngestCounts {
+    public func write(events: [ErrorEvent], complaints: [Complaint]) throws(StoreError) -> IngestCounts {
+        var pending: Batch? = Batch(events: events, complaints: complaints)
+        return try write(batches: { defer { pending = nil }; return pending })
+    }
+
+    /// Writes the batches `next` gives, until it gives nil, in one transaction: the rollups of
+    /// all of them are summed in memory and written once, so a transaction of many batches
+    /// writes each rollup row once instead of once per batch.
+    public func write(batches next: () -> Batch?) throws(StoreError) -> IngestCounts {
         let snapshot = (issues, dictionary, shortByDomain)
         do {
-            return try store.write { db in try writeBatch(db, events: events, complaints: complaints, by: by) }
+            return try store.write { db in
+                var counts = IngestCounts()
+                var rollups = Rollups()
+                while let batch = next() {
+                    try add(db, events: batch.events, complaints: batch.complaints, counts: &counts, rollups: &rollups)
+                }
+                try finish(db, rollups: &rollups)
+                return counts
+            }
         } catch {
             (issues, dictionary, shortByDomain) = snapshot  // the transaction rolled back: forget what it cached
             throw error
         }
     }
 
-    private func writeBatch(_ db: Database, events: [ErrorEvent], complaints: [Complaint], by: String) throws -> IngestCounts {
-        var counts = IngestCounts()
-        var rollups = Rollups()
+    private func add(_ db: Database, events: [ErrorEvent], complaints: [Complaint],
+                     counts: inout IngestCounts, rollups: inout Rollups) throws {
         let insertEvent = try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO event (event_id, issue_id, ts, app_version, app_build, platform, os_name, os_version,
                 device_model, network, orientation, app_state, free_ram, free_disk, jailbroken, user_id, session_id,
@@ -93,7 +119,7 @@ public final class IngestWriter {
             }
             counts.eventsAdded += 1
             rollups.add(raw, issueID: issue.id)
-            issue.absorb(raw)
+            issue.absorb(raw, versions: &versions)
             if issue.chain.links.contains(where: { !$0.isNamed }) && chain.links.allSatisfy(\.isNamed) {
                 issue.chain = chain
                 issue.chainDirty = true
@@ -120,13 +146,20 @@ public final class IngestWriter {
             }
             counts.complaintsAdded += 1
             let rowID = db.lastInsertedRowID
+            var linked = false
             for key in Set(complaint.codes) {
                 try db.execute(sql: "INSERT OR IGNORE INTO complaint_code (key, complaint_id) VALUES (?, ?)", arguments: [key, rowID])
                 if let issueID = try existingIssueID(key, db: db) {
                     rollups.addComplaint(at: complaint.timestamp, issueID: issueID)
+                    linked = true
                 }
             }
+            if linked { try db.execute(sql: "UPDATE complaint SET linked = 1 WHERE id = ?", arguments: [rowID]) }
         }
+    }
+
+    /// Writes the summed rollups and the issues the transaction changed.
+    private func finish(_ db: Database, rollups: inout Rollups) throws {
         try rollups.flush(db)
         for (key, issue) in issues where issue.dirty || issue.chainDirty {
             try db.execute(sql: """
@@ -138,7 +171,6 @@ public final class IngestWriter {
             issues[key]?.dirty = false
             issues[key]?.chainDirty = false
         }
-        return counts
     }
 
     /// Fills short names the data left out: from the dictionary, else derived from the domain.
@@ -201,6 +233,8 @@ public final class IngestWriter {
             """, arguments: [key]) {
             rollups.addComplaint(at: Timestamp(millis: t), issueID: id)
         }
+        try db.execute(sql: "UPDATE complaint SET linked = 1 WHERE linked = 0 AND id IN (SELECT complaint_id FROM complaint_code WHERE key = ?)",
+                       arguments: [key])
         return IssueState(id: id, chain: chain, firstSeen: firstSeen, lastSeen: firstSeen, firstVersion: nil,
                           lastVersion: nil, events: 0, status: .open, resolvedVersion: nil, resolvedAt: nil, dirty: true)
     }
@@ -216,12 +250,13 @@ public final class IngestWriter {
 
 extension IngestWriter.IssueState {
     /// Widens first/last seen, the version range and the count by one new event.
-    mutating func absorb(_ event: ErrorEvent) {
+    mutating func absorb(_ event: ErrorEvent, versions: inout VersionOrder.Cache) {
         if event.timestamp < firstSeen { firstSeen = event.timestamp }
         if event.timestamp > lastSeen { lastSeen = event.timestamp }
-        if let v = event.appVersion {
-            if firstVersion.map({ VersionOrder.less(v, $0) }) ?? true { firstVersion = v }
-            if lastVersion.map({ VersionOrder.less($0, v) }) ?? true { lastVersion = v }
+        // A version equal to either end changes neither (most events): no parse, no comparison.
+        if let v = event.appVersion, v != firstVersion, v != lastVersion {
+            if firstVersion.map({ versions.less(v, $0) }) ?? true { firstVersion = v }
+            if lastVersion.map({ versions.less($0, v) }) ?? true { lastVersion = v }
         }
         events += 1
         dirty = true
@@ -231,11 +266,33 @@ extension IngestWriter.IssueState {
 /// Orders version strings as releases ship, falling back to text order for unreadable ones.
 enum VersionOrder {
     static func less(_ a: String, _ b: String) -> Bool {
-        switch (AppVersion(a), AppVersion(b)) {
+        order(a, AppVersion(a), b, AppVersion(b))
+    }
+
+    private static func order(_ a: String, _ x: AppVersion?, _ b: String, _ y: AppVersion?) -> Bool {
+        switch (x, y) {
         case let (x?, y?): x < y
         case (nil, _?): true
         case (_?, nil): false
         default: a < b
+        }
+    }
+
+    /// `less` with each version string parsed once (an app ships few versions; ingest compares
+    /// them for every event).
+    struct Cache {
+        private var parsed: [String: AppVersion?] = [:]
+
+        mutating func less(_ a: String, _ b: String) -> Bool {
+            VersionOrder.order(a, version(a), b, version(b))
+        }
+
+        private mutating func version(_ text: String) -> AppVersion? {
+            if let known = parsed[text] { return known }
+            if parsed.count >= 4_096 { parsed.removeAll(keepingCapacity: true) }
+            let version = AppVersion(text)
+            parsed[text] = version
+            return version
         }
     }
 }

@@ -5,51 +5,115 @@ import TriageModel
 struct Rollups {
     struct DayKey: Hashable { var issue: Int64; var bucket: Int64 }
     struct DimKey: Hashable { var issue: Int64; var dim: Dimension; var value: String; var day: Int64 }
-    struct UserKey: Hashable { var issue: Int64; var day: Int64; var user: String }
+    struct UserKey: Hashable { var issue: Int64; var user: String }
+    struct Counts { var events = 0; var complaints = 0; var users = 0 }
 
-    var days: [DayKey: (events: Int, complaints: Int)] = [:]
-    var hours: [DayKey: (events: Int, complaints: Int)] = [:]
+    var days: [DayKey: Counts] = [:]
+    var hours: [DayKey: Counts] = [:]
     var dims: [DimKey: Int] = [:]
-    var users: Set<UserKey> = []
+    /// The latest hour each user was seen in this batch, per issue and across all issues.
+    var userHours: [UserKey: Int64] = [:]
+    var totalUserHours: [String: Int64] = [:]
 
     /// The value a dimension's rollup files an event under; missing values count as `unknown`.
     static func value(_ dimension: Dimension, of event: ErrorEvent) -> String {
         dimension.value(of: event) ?? "unknown"
     }
 
+    /// The day an hour bucket falls in.
+    static func day(ofHour hour: Int64) -> Int64 {
+        let r = hour % 24
+        return (hour - (r < 0 ? r + 24 : r)) / 24
+    }
+
     mutating func add(_ event: ErrorEvent, issueID: Int64) {
-        let day = event.timestamp.day
-        days[DayKey(issue: issueID, bucket: day), default: (0, 0)].events += 1
-        hours[DayKey(issue: issueID, bucket: event.timestamp.hour), default: (0, 0)].events += 1
+        let day = event.timestamp.day, hour = event.timestamp.hour
+        days[DayKey(issue: issueID, bucket: day), default: Counts()].events += 1
+        hours[DayKey(issue: issueID, bucket: hour), default: Counts()].events += 1
         for dim in Dimension.allCases {
             dims[DimKey(issue: issueID, dim: dim, value: Rollups.value(dim, of: event), day: day), default: 0] += 1
         }
-        if let user = event.userID { users.insert(UserKey(issue: issueID, day: day, user: user)) }
+        if let user = event.userID {
+            let key = UserKey(issue: issueID, user: user)
+            if userHours[key].map({ $0 < hour }) ?? true { userHours[key] = hour }
+            if totalUserHours[user].map({ $0 < hour }) ?? true { totalUserHours[user] = hour }
+        }
     }
 
     mutating func addComplaint(at time: Timestamp, issueID: Int64) {
-        days[DayKey(issue: issueID, bucket: time.day), default: (0, 0)].complaints += 1
-        hours[DayKey(issue: issueID, bucket: time.hour), default: (0, 0)].complaints += 1
+        days[DayKey(issue: issueID, bucket: time.day), default: Counts()].complaints += 1
+        hours[DayKey(issue: issueID, bucket: time.hour), default: Counts()].complaints += 1
     }
 
-    func flush(_ db: Database) throws {
+    mutating func flush(_ db: Database) throws {
+        try moveUsers(db)
+        try write(db)
+    }
+
+    /// Moves each user seen in the batch to its new last hour: out of the bucket of the old one
+    /// (if it is older) and into the new one, per issue and across all issues.
+    private mutating func moveUsers(_ db: Database) throws {
+        let find = try db.cachedStatement(sql: "SELECT last_hour FROM issue_user WHERE issue_id = ? AND user_id = ?")
+        let put = try db.cachedStatement(sql: """
+            INSERT INTO issue_user (issue_id, user_id, last_hour) VALUES (?, ?, ?)
+            ON CONFLICT (issue_id, user_id) DO UPDATE SET last_hour = excluded.last_hour
+            """)
+        for (key, hour) in userHours {
+            let old = try Int64.fetchOne(find, arguments: [key.issue, key.user])
+            if let old, old >= hour { continue }
+            try put.execute(arguments: [key.issue, key.user, hour])
+            if let old {
+                hours[DayKey(issue: key.issue, bucket: old), default: Counts()].users -= 1
+                days[DayKey(issue: key.issue, bucket: Rollups.day(ofHour: old)), default: Counts()].users -= 1
+            }
+            hours[DayKey(issue: key.issue, bucket: hour), default: Counts()].users += 1
+            days[DayKey(issue: key.issue, bucket: Rollups.day(ofHour: hour)), default: Counts()].users += 1
+        }
+        var totalHours: [Int64: Int] = [:], totalDays: [Int64: Int] = [:]
+        let findTotal = try db.cachedStatement(sql: "SELECT last_hour FROM user_seen WHERE user_id = ?")
+        let putTotal = try db.cachedStatement(sql: """
+            INSERT INTO user_seen (user_id, last_hour) VALUES (?, ?)
+            ON CONFLICT (user_id) DO UPDATE SET last_hour = excluded.last_hour
+            """)
+        for (user, hour) in totalUserHours {
+            let old = try Int64.fetchOne(findTotal, arguments: [user])
+            if let old, old >= hour { continue }
+            try putTotal.execute(arguments: [user, hour])
+            if let old {
+                totalHours[old, default: 0] -= 1
+                totalDays[Rollups.day(ofHour: old), default: 0] -= 1
+            }
+            totalHours[hour, default: 0] += 1
+            totalDays[Rollups.day(ofHour: hour), default: 0] += 1
+        }
+        let totalHour = try db.cachedStatement(sql: """
+            INSERT INTO total_hour (hour, users) VALUES (?, ?) ON CONFLICT (hour) DO UPDATE SET users = users + excluded.users
+            """)
+        for (hour, n) in totalHours where n != 0 { try totalHour.execute(arguments: [hour, n]) }
+        let totalDay = try db.cachedStatement(sql: """
+            INSERT INTO total_day (day, users) VALUES (?, ?) ON CONFLICT (day) DO UPDATE SET users = users + excluded.users
+            """)
+        for (day, n) in totalDays where n != 0 { try totalDay.execute(arguments: [day, n]) }
+    }
+
+    private func write(_ db: Database) throws {
         let day = try db.cachedStatement(sql: """
-            INSERT INTO issue_day (issue_id, day, events, complaints) VALUES (?, ?, ?, ?)
-            ON CONFLICT (issue_id, day) DO UPDATE SET events = events + excluded.events, complaints = complaints + excluded.complaints
+            INSERT INTO issue_day (issue_id, day, events, complaints, users) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (issue_id, day) DO UPDATE SET events = events + excluded.events,
+                complaints = complaints + excluded.complaints, users = users + excluded.users
             """)
-        for (k, v) in days { try day.execute(arguments: [k.issue, k.bucket, v.events, v.complaints]) }
+        for (k, v) in days { try day.execute(arguments: [k.issue, k.bucket, v.events, v.complaints, v.users]) }
         let hour = try db.cachedStatement(sql: """
-            INSERT INTO issue_hour (issue_id, hour, events, complaints) VALUES (?, ?, ?, ?)
-            ON CONFLICT (issue_id, hour) DO UPDATE SET events = events + excluded.events, complaints = complaints + excluded.complaints
+            INSERT INTO issue_hour (issue_id, hour, events, complaints, users) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (issue_id, hour) DO UPDATE SET events = events + excluded.events,
+                complaints = complaints + excluded.complaints, users = users + excluded.users
             """)
-        for (k, v) in hours { try hour.execute(arguments: [k.issue, k.bucket, v.events, v.complaints]) }
+        for (k, v) in hours { try hour.execute(arguments: [k.issue, k.bucket, v.events, v.complaints, v.users]) }
         let dim = try db.cachedStatement(sql: """
             INSERT INTO issue_day_dim (issue_id, dim, value, day, events) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (issue_id, dim, value, day) DO UPDATE SET events = events + excluded.events
             """)
         for (k, v) in dims { try dim.execute(arguments: [k.issue, k.dim.rawValue, k.value, k.day, v]) }
-        let user = try db.cachedStatement(sql: "INSERT OR IGNORE INTO issue_day_user (issue_id, day, user_id) VALUES (?, ?, ?)")
-        for k in users { try user.execute(arguments: [k.issue, k.day, k.user]) }
     }
 }
 

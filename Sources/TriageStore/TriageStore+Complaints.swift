@@ -10,8 +10,7 @@ extension TriageStore {
             var groups: [String: (count: Int, samples: [String])] = [:]
             for row in try Row.fetchAll(db, sql: """
                 SELECT COALESCE(c.category, 'uncategorised'), COALESCE(c.subject || ': ', '') || c.text FROM complaint c
-                WHERE c.ts BETWEEN ? AND ?
-                  AND NOT EXISTS (SELECT 1 FROM complaint_code k JOIN issue i ON i.key = k.key WHERE k.complaint_id = c.id)
+                WHERE c.linked = 0 AND c.ts BETWEEN ? AND ?
                 ORDER BY c.ts DESC, c.id DESC
                 """, arguments: [buckets.millis.lowerBound, buckets.millis.upperBound]) {
                 let category: String = row[0]

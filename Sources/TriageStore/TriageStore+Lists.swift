@@ -7,11 +7,11 @@ extension TriageStore {
         try read { db in
             let buckets = try Buckets(db, window: query.window, now: now)
             var candidates = try TriageStore.candidates(db, query: query)
-            try TriageStore.count(db, &candidates, buckets: buckets)
+            let active = try TriageStore.count(db, &candidates, buckets: buckets)
             // Resolved and muted issues are listed even when quiet: that they are quiet is the news.
             let showQuiet = query.filter == .resolved || query.filter == .muted
             candidates = candidates.filter { showQuiet || $0.events > 0 || $0.complaints > 0 }
-            let totals = try TriageStore.totals(db, candidates, buckets: buckets)
+            let totals = try TriageStore.totals(db, candidates, activeIssues: active, buckets: buckets)
             candidates.sort { a, b in
                 let x = a.count(for: query.mode), y = b.count(for: query.mode)
                 if x != y { return x > y }
@@ -54,6 +54,9 @@ extension TriageStore {
         var hourly: Bool
         var range: ClosedRange<Int64>
         var now: Timestamp
+        /// No event falls after the window: a user's last event falls inside it exactly when the
+        /// user was seen inside it, so the rollups' `users` columns sum to the distinct users.
+        var runsToLatest: Bool
 
         init(_ db: Database, window: TimeWindow, now: Timestamp) throws {
             self.now = now
@@ -64,6 +67,9 @@ extension TriageStore {
                 let firstDay = try Int64.fetchOne(db, sql: "SELECT MIN(day) FROM issue_day") ?? now.day
                 range = window.dayRange(now: now, firstDay: firstDay)
             }
+            let latest = try Int64.fetchOne(db, sql: "SELECT MAX(\(hourly ? "hour" : "day")) FROM \(hourly ? "issue_hour" : "issue_day")")
+            let last = range.upperBound
+            runsToLatest = latest.map { $0 <= last } ?? true
         }
 
         var table: String { hourly ? "issue_hour" : "issue_day" }
@@ -75,6 +81,8 @@ extension TriageStore {
             let unit = hourly ? Timestamp.millisPerHour : Timestamp.millisPerDay
             return (range.lowerBound * unit)...((range.upperBound + 1) * unit - 1)
         }
+        /// The window's hour buckets.
+        var hours: ClosedRange<Int64> { hourly ? range : (range.lowerBound * 24)...(range.upperBound * 24 + 23) }
     }
 
     static func candidates(_ db: Database, query: IssueQuery) throws -> [Candidate] {
@@ -102,48 +110,51 @@ extension TriageStore {
         }
     }
 
-    /// Fills events, complaints and users inside the window from the rollups.
-    static func count(_ db: Database, _ candidates: inout [Candidate], buckets: Buckets) throws {
+    /// Fills events, complaints and users inside the window from the rollups; returns how many
+    /// issues (listed or not) have events inside it.
+    @discardableResult
+    static func count(_ db: Database, _ candidates: inout [Candidate], buckets: Buckets) throws -> Int {
         var index: [Int64: Int] = [:]
         for (i, c) in candidates.enumerated() { index[c.id] = i }
+        var active = 0
         for row in try Row.fetchAll(db, sql: """
-            SELECT issue_id, SUM(events), SUM(complaints) FROM \(buckets.table)
+            SELECT issue_id, SUM(events), SUM(complaints), SUM(users) FROM \(buckets.table)
             WHERE \(buckets.column) BETWEEN ? AND ? GROUP BY issue_id
             """, arguments: [buckets.range.lowerBound, buckets.range.upperBound]) {
+            let events: Int = row[1]
+            if events > 0 { active += 1 }
             guard let i = index[row[0]] else { continue }
-            candidates[i].events = row[1]
+            candidates[i].events = events
             candidates[i].complaints = row[2]
+            if buckets.runsToLatest { candidates[i].users = row[3] }
         }
-        for i in candidates.indices where candidates[i].events > 0 {
-            candidates[i].users = try distinctUsers(db, issueIDs: [candidates[i].id], buckets: buckets)
+        if !buckets.runsToLatest {
+            for i in candidates.indices where candidates[i].events > 0 {
+                candidates[i].users = try distinctUsers(db, issueIDs: [candidates[i].id], buckets: buckets)
+            }
         }
+        return active
     }
 
-    /// Distinct users of some issues inside the window: from the daily user rollup, or for the
-    /// 24-hour window from the events of those issues (an index range, not a scan).
-    static func distinctUsers(_ db: Database, issueIDs: [Int64]?, buckets: Buckets) throws -> Int {
-        var arguments: StatementArguments
-        var issueClause = ""
-        if let ids = issueIDs {
-            guard !ids.isEmpty else { return 0 }
-            issueClause = "issue_id IN (\(databaseQuestionMarks(count: ids.count))) AND "
-            arguments = StatementArguments(ids)
-        } else {
-            arguments = []
-        }
-        if buckets.hourly {
-            arguments += [buckets.millis.lowerBound, buckets.millis.upperBound]
+    /// Distinct users of some issues inside the window, counted from rows: from each issue's
+    /// users' last hours when the window runs to the latest data, else from the events.
+    static func distinctUsers(_ db: Database, issueIDs ids: [Int64], buckets: Buckets) throws -> Int {
+        guard !ids.isEmpty else { return 0 }
+        let issues = "issue_id IN (\(databaseQuestionMarks(count: ids.count)))"
+        if buckets.runsToLatest {
             return try Int.fetchOne(db, sql: """
-                SELECT COUNT(DISTINCT user_id) FROM event WHERE \(issueClause)ts BETWEEN ? AND ?
-                """, arguments: arguments) ?? 0
+                SELECT COUNT(DISTINCT user_id) FROM issue_user WHERE \(issues) AND last_hour BETWEEN ? AND ?
+                """, arguments: StatementArguments(ids) + [buckets.hours.lowerBound, buckets.hours.upperBound]) ?? 0
         }
-        arguments += [buckets.range.lowerBound, buckets.range.upperBound]
         return try Int.fetchOne(db, sql: """
-            SELECT COUNT(DISTINCT user_id) FROM issue_day_user WHERE \(issueClause)day BETWEEN ? AND ?
-            """, arguments: arguments) ?? 0
+            SELECT COUNT(DISTINCT user_id) FROM event WHERE \(issues) AND ts BETWEEN ? AND ?
+            """, arguments: StatementArguments(ids) + [buckets.millis.lowerBound, buckets.millis.upperBound]) ?? 0
     }
 
-    static func totals(_ db: Database, _ candidates: [Candidate], buckets: Buckets) throws -> Totals {
+    /// The header's totals. Its users are the distinct users across the listed issues: a sum over
+    /// the all-issue rollup when the list holds every issue with events in the window (the usual
+    /// case), else counted from rows.
+    static func totals(_ db: Database, _ candidates: [Candidate], activeIssues: Int, buckets: Buckets) throws -> Totals {
         let ids = candidates.filter { $0.events > 0 }.map(\.id)
         var series = [Int](repeating: 0, count: buckets.count)
         if !ids.isEmpty {
@@ -156,8 +167,16 @@ extension TriageStore {
                 series[Int(bucket - buckets.range.lowerBound)] = row[1]
             }
         }
-        return Totals(issues: candidates.count, events: candidates.reduce(0) { $0 + $1.events },
-                      users: try distinctUsers(db, issueIDs: ids, buckets: buckets),
+        let users: Int
+        if buckets.runsToLatest && ids.count == activeIssues {
+            users = try Int.fetchOne(db, sql: """
+                SELECT COALESCE(SUM(users), 0) FROM \(buckets.hourly ? "total_hour" : "total_day")
+                WHERE \(buckets.column) BETWEEN ? AND ?
+                """, arguments: [buckets.range.lowerBound, buckets.range.upperBound]) ?? 0
+        } else {
+            users = try distinctUsers(db, issueIDs: ids, buckets: buckets)
+        }
+        return Totals(issues: candidates.count, events: candidates.reduce(0) { $0 + $1.events }, users: users,
                       complaints: candidates.reduce(0) { $0 + $1.complaints }, series: series)
     }
 

@@ -62,6 +62,6 @@ extension TriageStore {
     }
 
     static func allTimeUsers(_ db: Database, issueID: Int64) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT user_id) FROM issue_day_user WHERE issue_id = ?", arguments: [issueID]) ?? 0
+        try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(users), 0) FROM issue_day WHERE issue_id = ?", arguments: [issueID]) ?? 0
     }
 }

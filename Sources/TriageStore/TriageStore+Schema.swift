@@ -1,4 +1,5 @@
 import GRDB
+import TriageModel
 
 extension TriageStore {
     /// The versioned migrations. Each one is final once released: change the schema with a new one.
@@ -111,6 +112,70 @@ extension TriageStore {
                 PRAGMA user_version = 1;
                 """)
         }
+        migrator.registerMigration("v2") { db in try migrateToV2(db) }
         return migrator
+    }
+
+    /// v2, for speed at millions of events:
+    /// - An event is unique by its issue, time and id, in one index that also serves every range
+    ///   read by issue and time (v1 kept a second, unique index on the id alone, into which each
+    ///   insert went at a random place).
+    /// - Distinct users are counted without reading user rows: `issue_user` keeps each user's last
+    ///   hour per issue, and `issue_hour.users` / `issue_day.users` count the users whose last event
+    ///   falls in that bucket, so the users seen in a window that runs to the latest data are a sum
+    ///   over its buckets. `user_seen`, `total_hour` and `total_day` do the same across all issues.
+    ///   They replace v1's `issue_day_user`, a row per issue, day and user.
+    /// - `complaint.linked` says whether a complaint cites an issue the store knows, with an index
+    ///   on the time of those that do not: the unlinked complaints are read without a scan.
+    static func migrateToV2(_ db: Database) throws {
+        let hour = "((ts - (((ts % \(Timestamp.millisPerHour)) + \(Timestamp.millisPerHour)) % \(Timestamp.millisPerHour))) / \(Timestamp.millisPerHour))"
+        let dayOfHour = "((last_hour - (((last_hour % 24) + 24) % 24)) / 24)"
+        try db.execute(sql: """
+            CREATE TABLE event_v2 (
+                id INTEGER PRIMARY KEY,
+                event_id TEXT NOT NULL,
+                issue_id INTEGER NOT NULL REFERENCES issue(id),
+                ts INTEGER NOT NULL,
+                app_version TEXT, app_build TEXT, platform TEXT, os_name TEXT, os_version TEXT,
+                device_model TEXT, network TEXT, orientation TEXT, app_state TEXT,
+                free_ram INTEGER, free_disk INTEGER, jailbroken INTEGER,
+                user_id TEXT, session_id TEXT, environment TEXT, message TEXT,
+                custom_keys TEXT,
+                source TEXT NOT NULL
+            );
+            INSERT INTO event_v2 SELECT * FROM event;
+            DROP TABLE event;
+            ALTER TABLE event_v2 RENAME TO event;
+            CREATE UNIQUE INDEX event_by_issue_time ON event(issue_id, ts, event_id);
+
+            ALTER TABLE issue_day ADD COLUMN users INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE issue_hour ADD COLUMN users INTEGER NOT NULL DEFAULT 0;
+            CREATE TABLE issue_user (
+                issue_id INTEGER NOT NULL, user_id TEXT NOT NULL, last_hour INTEGER NOT NULL,
+                PRIMARY KEY (issue_id, user_id)
+            ) WITHOUT ROWID;
+            INSERT INTO issue_user SELECT issue_id, user_id, MAX(\(hour)) FROM event WHERE user_id IS NOT NULL GROUP BY 1, 2;
+            UPDATE issue_hour SET users = h.n
+                FROM (SELECT issue_id, last_hour, COUNT(*) AS n FROM issue_user GROUP BY 1, 2) AS h
+                WHERE h.issue_id = issue_hour.issue_id AND h.last_hour = issue_hour.hour;
+            UPDATE issue_day SET users = d.n
+                FROM (SELECT issue_id, \(dayOfHour) AS day, COUNT(*) AS n FROM issue_user GROUP BY 1, 2) AS d
+                WHERE d.issue_id = issue_day.issue_id AND d.day = issue_day.day;
+
+            CREATE TABLE user_seen (user_id TEXT PRIMARY KEY, last_hour INTEGER NOT NULL) WITHOUT ROWID;
+            INSERT INTO user_seen SELECT user_id, MAX(last_hour) FROM issue_user GROUP BY 1;
+            CREATE TABLE total_hour (hour INTEGER PRIMARY KEY, users INTEGER NOT NULL DEFAULT 0);
+            INSERT INTO total_hour SELECT last_hour, COUNT(*) FROM user_seen GROUP BY 1;
+            CREATE TABLE total_day (day INTEGER PRIMARY KEY, users INTEGER NOT NULL DEFAULT 0);
+            INSERT INTO total_day SELECT \(dayOfHour), COUNT(*) FROM user_seen GROUP BY 1;
+
+            DROP TABLE issue_day_user;
+
+            ALTER TABLE complaint ADD COLUMN linked INTEGER NOT NULL DEFAULT 0;
+            UPDATE complaint SET linked = 1
+                WHERE id IN (SELECT k.complaint_id FROM complaint_code k JOIN issue i ON i.key = k.key);
+            CREATE INDEX complaint_unlinked ON complaint(ts) WHERE linked = 0;
+            PRAGMA user_version = 2;
+            """)
     }
 }

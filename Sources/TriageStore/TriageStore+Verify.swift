@@ -17,15 +17,25 @@ extension TriageStore {
     /// each issue's status against its history. Reads one snapshot; it scans every event, so it
     /// takes seconds on millions (the dashboard never calls it).
     public func verify(limit: Int = 20) throws(StoreError) -> StoreCheck {
-        try read { db in
+        // SQLite may list damage and then stop on it: keep the lines it gave and say it stopped.
+        // Outside a transaction, whose commit would fail on the same damage.
+        var integrity: [String] = []
+        do {
+            try pool.unsafeRead { db in
+                let lines = try String.fetchCursor(db, sql: "PRAGMA integrity_check")
+                while let line = try lines.next() { integrity.append(line) }
+            }
+        } catch {
+            integrity.append("stopped: " + ((error as? DatabaseError)?.message ?? "\(error)"))
+        }
+        if integrity != ["ok"] {
+            // Counts over a damaged file would only add noise.
+            return StoreCheck(problems: integrity.prefix(min(5, limit)).map { "SQLite integrity check: \($0)" })
+        }
+        return try read { db in
             var check = StoreCheck()
             func problem(_ text: String) { if check.problems.count < limit { check.problems.append(text) } }
 
-            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
-            if integrity != ["ok"] {
-                for line in integrity.prefix(5) { problem("SQLite integrity check: \(line)") }
-                return check  // counts over a damaged file would only add noise
-            }
             if try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") != nil { problem("a row refers to a missing issue or complaint") }
 
             check.events = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event") ?? 0
@@ -48,6 +58,10 @@ extension TriageStore {
             }
             let day = bucket("ts", Timestamp.millisPerDay), hour = bucket("ts", Timestamp.millisPerHour)
             let cday = bucket("c.ts", Timestamp.millisPerDay), chour = bucket("c.ts", Timestamp.millisPerHour)
+            // Each user's last hour per issue and overall; users per bucket of their last hour.
+            let lastHours = "SELECT issue_id, user_id, MAX(\(hour)) AS h FROM event WHERE user_id IS NOT NULL GROUP BY 1, 2"
+            let userLastHours = "SELECT user_id, MAX(\(hour)) AS h FROM event WHERE user_id IS NOT NULL GROUP BY 1"
+            let dayOfHour = bucket("h", 24)
             let rollups: [(name: String, naive: String, rollup: String)] = [
                 ("daily events", "SELECT issue_id, \(day), COUNT(*) FROM event GROUP BY 1, 2",
                  "SELECT issue_id, day, events FROM issue_day WHERE events != 0"),
@@ -61,8 +75,16 @@ extension TriageStore {
                     SELECT i.id, \(chour), COUNT(*) FROM complaint_code k
                     JOIN complaint c ON c.id = k.complaint_id JOIN issue i ON i.key = k.key GROUP BY 1, 2
                     """, "SELECT issue_id, hour, complaints FROM issue_hour WHERE complaints != 0"),
-                ("daily users", "SELECT DISTINCT issue_id, \(day), user_id FROM event WHERE user_id IS NOT NULL",
-                 "SELECT issue_id, day, user_id FROM issue_day_user"),
+                ("issue users", lastHours, "SELECT issue_id, user_id, last_hour FROM issue_user"),
+                ("hourly users", "SELECT issue_id, h, COUNT(*) FROM (\(lastHours)) GROUP BY 1, 2",
+                 "SELECT issue_id, hour, users FROM issue_hour WHERE users != 0"),
+                ("daily users", "SELECT issue_id, \(dayOfHour), COUNT(*) FROM (\(lastHours)) GROUP BY 1, 2",
+                 "SELECT issue_id, day, users FROM issue_day WHERE users != 0"),
+                ("all-issue users", userLastHours, "SELECT user_id, last_hour FROM user_seen"),
+                ("all-issue hourly users", "SELECT h, COUNT(*) FROM (\(userLastHours)) GROUP BY 1",
+                 "SELECT hour, users FROM total_hour WHERE users != 0"),
+                ("all-issue daily users", "SELECT \(dayOfHour), COUNT(*) FROM (\(userLastHours)) GROUP BY 1",
+                 "SELECT day, users FROM total_day WHERE users != 0"),
             ]
             for rollup in rollups {
                 let differ = try Int.fetchOne(db, sql: """
@@ -71,6 +93,11 @@ extension TriageStore {
                     """) ?? 0
                 if differ > 0 { problem("the \(rollup.name) rollup differs from a recount of the rows in \(differ) places") }
             }
+            let misfiled = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM complaint c
+                WHERE c.linked != (c.id IN (SELECT k.complaint_id FROM complaint_code k JOIN issue i ON i.key = k.key))
+                """) ?? 0
+            if misfiled > 0 { problem("\(misfiled) complaints are marked linked to an issue (or not) against the issues they cite") }
             try verifyBreakdowns(db, problem: problem)
 
             for row in try Row.fetchAll(db, sql: """

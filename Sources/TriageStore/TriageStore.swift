@@ -32,7 +32,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 /// process; a power loss may cost the last transactions, never consistency.
 public final class TriageStore: @unchecked Sendable {
     /// The schema version this build writes; a store with a higher one is refused.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     public let path: String
     public let readOnly: Bool
@@ -82,7 +82,13 @@ public final class TriageStore: @unchecked Sendable {
     /// to set up the WAL): a file that is not an SQLite database, whose first page is damaged, or
     /// whose schema is newer is refused untouched.
     static func probe(_ path: String) throws {
-        guard access(path, F_OK) == 0 else { return }
+        guard let found = try storedVersion(path) else { return }
+        guard found <= TriageStore.schemaVersion else { throw StoreError.newerSchema(path, found) }
+    }
+
+    /// The schema version of the file at `path`, read without writing it; nil when there is no file.
+    static func storedVersion(_ path: String) throws -> Int? {
+        guard access(path, F_OK) == 0 else { return nil }
         var config = Configuration()
         config.readonly = true
         let queue = try DatabaseQueue(path: path, configuration: config)
@@ -91,7 +97,14 @@ public final class TriageStore: @unchecked Sendable {
             return try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         }
         try queue.close()
-        guard found <= TriageStore.schemaVersion else { throw StoreError.newerSchema(path, found) }
+        return found
+    }
+
+    /// Whether the file at `path` is a store of an older schema, which only a writer's open
+    /// upgrades (a reading command opens it for writing once, then reads as usual).
+    public static func needsUpgrade(_ path: String) -> Bool {
+        guard let found = try? storedVersion(path) else { return false }
+        return found > 0 && found < schemaVersion
     }
 
     /// A counter that every committed write raises: the dashboard polls it to reload.

@@ -30,13 +30,14 @@ struct StoreOptions: ParsableArguments {
     /// writes the file, unless a mute condition has come due and the file may be written: then it
     /// opens read-write and brings those issues back first. `forMarks` (the dashboard, the meeting)
     /// opens read-write whenever the file allows, and read-only otherwise, which the screen says.
+    /// A store of an older schema is opened read-write once when the file allows, to upgrade it.
     func openForReading(now: Timestamp, forMarks: Bool = false) throws -> TriageStore {
         let path = storePath
         guard FileManager.default.fileExists(atPath: path) else {
             throw CLIError.store("no store at \(path): add events with errtriage ingest FILE, or try errtriage demo")
         }
         let writable = StoreOptions.isWritable(path)
-        if !forMarks || !writable {
+        if (!forMarks || !writable) && !(writable && TriageStore.needsUpgrade(path)) {
             let reader = try open(readOnly: true)
             do {
                 guard writable, try reader.hasDueMutes(now: now) else { return reader }

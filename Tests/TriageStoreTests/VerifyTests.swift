@@ -26,8 +26,13 @@ import TriageModel
     @Test(arguments: [
         ("UPDATE issue_day SET events = events + 1 WHERE rowid IN (SELECT rowid FROM issue_day LIMIT 1)", "daily events"),
         ("UPDATE issue_hour SET events = events + 1 WHERE rowid IN (SELECT rowid FROM issue_hour LIMIT 1)", "hourly events"),
-        ("DELETE FROM issue_day_user WHERE rowid IN (SELECT rowid FROM issue_day_user LIMIT 1)", "daily users"),
+        ("UPDATE issue_user SET last_hour = last_hour - 1 WHERE rowid IN (SELECT rowid FROM issue_user LIMIT 1)", "issue users"),
+        ("UPDATE issue_hour SET users = users + 1 WHERE rowid IN (SELECT rowid FROM issue_hour LIMIT 1)", "hourly users"),
+        ("UPDATE issue_day SET users = users - 1 WHERE (issue_id, day) IN (SELECT issue_id, day FROM issue_day WHERE users > 0 LIMIT 1)", "daily users"),
+        ("DELETE FROM user_seen WHERE rowid IN (SELECT rowid FROM user_seen LIMIT 1)", "all-issue users"),
+        ("UPDATE total_day SET users = users + 1 WHERE rowid IN (SELECT rowid FROM total_day LIMIT 1)", "all-issue daily users"),
         ("UPDATE issue_day_dim SET events = events + 2 WHERE rowid IN (SELECT rowid FROM issue_day_dim LIMIT 1)", "breakdown"),
+        ("UPDATE complaint SET linked = 1 - linked WHERE id = (SELECT MIN(id) FROM complaint)", "linked"),
         ("UPDATE issue SET events = events - 1 WHERE id = 1", "counts"),
         ("UPDATE issue SET status = 'resolved' WHERE id = 1", "history"),
         ("UPDATE issue_day SET complaints = complaints + 1 WHERE (issue_id, day) IN (SELECT issue_id, day FROM issue_day WHERE complaints > 0 LIMIT 1)", "daily complaints"),
@@ -40,8 +45,10 @@ import TriageModel
                                                   with: "(issue_id, day) IN (SELECT issue_id, day FROM issue_day LIMIT 1)")
                 .replacingOccurrences(of: "rowid IN (SELECT rowid FROM issue_hour LIMIT 1)",
                                       with: "(issue_id, hour) IN (SELECT issue_id, hour FROM issue_hour LIMIT 1)")
-                .replacingOccurrences(of: "rowid IN (SELECT rowid FROM issue_day_user LIMIT 1)",
-                                      with: "(issue_id, day, user_id) IN (SELECT issue_id, day, user_id FROM issue_day_user LIMIT 1)")
+                .replacingOccurrences(of: "rowid IN (SELECT rowid FROM issue_user LIMIT 1)",
+                                      with: "(issue_id, user_id) IN (SELECT issue_id, user_id FROM issue_user LIMIT 1)")
+                .replacingOccurrences(of: "rowid IN (SELECT rowid FROM user_seen LIMIT 1)",
+                                      with: "user_id IN (SELECT user_id FROM user_seen LIMIT 1)")
                 .replacingOccurrences(of: "rowid IN (SELECT rowid FROM issue_day_dim LIMIT 1)",
                                       with: "(issue_id, dim, value, day) IN (SELECT issue_id, dim, value, day FROM issue_day_dim LIMIT 1)")
             try db.execute(sql: sql)

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// A store written by an older errtriage (schema v1) opens, upgrades itself once, and then answers
+/// exactly as a store built fresh from the same input and decisions.
+///
+/// Tests/Fixtures/store-v1.sqlite.gz was written by errtriage at schema v1 (commit 9af9875) from
+/// `generate --events 800 --issues 30 --seed 11 --end 2026-11-20T18:00:00Z` and Fixtures/desk.ndjson,
+/// then `mark US14-LO43-AP7-NE8 resolved` (2026-11-19T10:00Z, maria, "fixed") and
+/// `mark IN500-TA202-TB30-HT400-NE29 muted --users 5` (2026-11-19T11:00Z, ivan, "wait").
+@Suite struct MigrationTests {
+    static let now = "2026-11-20T18:00:00Z"
+
+    /// The v1 store, unpacked into a fresh folder.
+    func oldStore() throws -> CLI {
+        let cli = try CLI()
+        let packed = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/store-v1.sqlite.gz").path
+        let gunzip = Process()
+        gunzip.executableURL = URL(fileURLWithPath: "/bin/sh")
+        gunzip.arguments = ["-c", "gzip -dc \"$0\" > \"$1\"", packed, cli.store]
+        try gunzip.run()
+        gunzip.waitUntilExit()
+        #expect(gunzip.terminationStatus == 0)
+        return cli
+    }
+
+    /// The same input and decisions, written by this errtriage.
+    func freshStore() throws -> CLI {
+        let cli = try CLI()
+        let events = cli.folder.appendingPathComponent("events.ndjson").path
+        try cli.run(["generate", "--events", "800", "--issues", "30", "--seed", "11", "--end", Self.now, "--out", events])
+        let desk = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/desk.ndjson").path
+        #expect(try cli.run(["ingest", events, desk]).status == 0)
+        #expect(try cli.run(["mark", "US14-LO43-AP7-NE8", "resolved", "--now", "2026-11-19T10:00:00Z",
+                             "--by", "maria", "--note", "fixed"]).status == 0)
+        #expect(try cli.run(["mark", "IN500-TA202-TB30-HT400-NE29", "muted", "--users", "5", "--now", "2026-11-19T11:00:00Z",
+                             "--by", "ivan", "--note", "wait"]).status == 0)
+        return cli
+    }
+
+    func schemaVersion(_ path: String) throws -> String {
+        let sqlite = Process()
+        let out = Pipe()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        sqlite.arguments = ["sqlite3", path, "PRAGMA user_version;"]
+        sqlite.standardOutput = out
+        try sqlite.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        sqlite.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func aV1StoreUpgradesOnItsFirstReadAndPassesItsCheck() throws {
+        let old = try oldStore()
+        #expect(try schemaVersion(old.store) == "1")
+        let report = try old.run(["report", "--now", Self.now])
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(try schemaVersion(old.store) == "2")
+        let check = try old.run(["check"])
+        #expect(check.status == 0, "\(check.stdout)")
+        #expect(check.stdout.contains("800 events in 29 issues"), "\(check.stdout)")
+    }
+
+    @Test func anUpgradedStoreAnswersAsAFreshOne() throws {
+        let old = try oldStore(), fresh = try freshStore()
+        var commands: [[String]] = []
+        for window in ["24h", "7d", "30d", "all"] {
+            for mode in ["events", "users", "complaints"] {
+                commands.append(["report", "--format", "json", "--window", window, "--by", mode, "--status", "all"])
+            }
+        }
+        commands.append(["report", "--format", "json", "--window", "7d"])  // the resolved and muted issues left out
+        commands.append(["show", "US14-LO43-AP7-NE8", "--window", "all"])
+        commands.append(["show", "IN500-TA202-TB30-HT400-NE29", "--window", "7d"])
+        for command in commands {
+            let a = try old.run(command + ["--now", Self.now]), b = try fresh.run(command + ["--now", Self.now])
+            #expect(a.status == 0 && b.status == 0, "\(command): \(a.stderr) \(b.stderr)")
+            #expect(a.stdout == b.stdout, "\(command)")
+        }
+        // The mute waits for 5 more users than it had: one more event from a new user is not enough.
+        let more = old.folder.appendingPathComponent("more.ndjson").path
+        let lines = (0..<5).map { n in
+            """
+            {"event_id":"late-\(n)","timestamp":"2026-11-20T17:0\(n):00Z","codes":"IN500-TA202-TB30-HT400-NE29","user_id":"newcomer-\(n)"}
+            """
+        }
+        try (lines.prefix(4).joined(separator: "\n") + "\n").write(toFile: more, atomically: true, encoding: .utf8)
+        #expect(try old.run(["ingest", more, "--now", Self.now]).stdout.contains("muted → open") == false)
+        try (lines.joined(separator: "\n") + "\n").write(toFile: more, atomically: true, encoding: .utf8)
+        #expect(try old.run(["ingest", more, "--now", Self.now]).stdout.contains("IN500-TA202-TB30-HT400-NE29: muted → open"))
+        #expect(try old.run(["check"]).status == 0)
+    }
+}
