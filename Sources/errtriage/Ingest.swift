@@ -48,6 +48,8 @@ struct Ingest: ParsableCommand {
 /// One ingest run: streams files through the decoder into the store in batches.
 struct Ingestion {
     static let batchSize = 2_000
+    static let eventsPerTransaction = 50_000
+    static let transactionMillis: UInt64 = 1_000
     static let maxReportedRejects = 50
 
     let writer: IngestWriter
@@ -79,30 +81,49 @@ struct Ingestion {
             channel.cancel()
             done.wait()
         }
-        while let item = channel.take() {
-            switch item {
-            case .failed(let error):
-                throw error
-            case .batch(let batch):
-                for rejected in batch.rejects {
-                    try reject(file: file, line: rejected.line, reason: rejected.reason, raw: rejected.raw)
-                }
-                progress.update(bytes: batch.bytesRead, events: counts.eventsAdded + counts.duplicates + batch.events.count)
-                try write(batch.events, batch.complaints)
+        // Batches go to the store in transactions that start at one batch, so that the first
+        // events show at once, and double up to `eventsPerTransaction`, so that a long ingest
+        // writes each rollup row once per many batches; each is cut short after `transactionMillis`
+        // so that a mark made meanwhile waits at most about that long.
+        var failure: Error?
+        var drained = false
+        var seen = 0
+        var cap = Ingestion.batchSize
+        while !drained && failure == nil {
+            defer { cap = min(cap * 2, Ingestion.eventsPerTransaction) }
+            var inTransaction = 0
+            var rejects: [(line: Int, reason: String, raw: [UInt8])] = []
+            let started = DispatchTime.now().uptimeNanoseconds
+            let written: IngestCounts
+            do {
+                written = try writer.write(batches: {
+                    guard inTransaction < cap,
+                          DispatchTime.now().uptimeNanoseconds - started < Ingestion.transactionMillis * 1_000_000
+                    else { return nil }
+                    guard let item = channel.take() else { drained = true; return nil }
+                    switch item {
+                    case .failed(let error):
+                        failure = error
+                        return nil
+                    case .batch(let batch):
+                        rejects += batch.rejects
+                        seen += batch.events.count
+                        inTransaction += batch.events.count + batch.complaints.count + batch.rejects.count
+                        progress.update(bytes: batch.bytesRead, events: seen)
+                        return IngestWriter.Batch(events: batch.events, complaints: batch.complaints)
+                    }
+                })
+            } catch {
+                throw CLIError.store("\(error.message); the \(counts.eventsAdded) events and \(counts.complaintsAdded) complaints "
+                                     + "committed before it are kept, and running the same ingest again adds only what is missing")
+            }
+            counts += written
+            for rejected in rejects {
+                try reject(file: file, line: rejected.line, reason: rejected.reason, raw: rejected.raw)
             }
         }
+        if let failure { throw failure }
         progress.finish()
-    }
-
-    /// Writes one batch in one transaction.
-    private mutating func write(_ events: [ErrorEvent], _ complaints: [Complaint]) throws {
-        guard !events.isEmpty || !complaints.isEmpty else { return }
-        do {
-            counts += try writer.write(events: events, complaints: complaints)
-        } catch {
-            throw CLIError.store("\(error.message); the \(counts.eventsAdded) events and \(counts.complaintsAdded) complaints "
-                                 + "committed before it are kept, and running the same ingest again adds only what is missing")
-        }
     }
 
     private mutating func reject(file: String, line: Int, reason: String, raw: [UInt8]) throws {
