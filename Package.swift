@@ -28,6 +28,8 @@ let package = Package(
         .target(name: "TriageStore", dependencies: [
             "TriageModel",
             .product(name: "GRDB", package: "GRDB.swift"),
+            // SQLite's C API, for the few statements ingest runs per event (see BoundStatement).
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         // Pure dashboard: state, actions, reducer with effects, views into a screen buffer.
         .target(name: "DashboardCore", dependencies: ["TriageModel"]),

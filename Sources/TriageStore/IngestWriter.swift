@@ -61,9 +61,21 @@ public final class IngestWriter {
     public struct Batch: Sendable {
         public var events: [ErrorEvent]
         public var complaints: [Complaint]
+        /// Per event, filled by `prepare()`: its issue key when the chain names every short name
+        /// (else nil, and the writer resolves it), and its custom keys as stored.
+        var keys: [String?] = []
+        var customKeys: [String?] = []
+
         public init(events: [ErrorEvent], complaints: [Complaint]) {
             self.events = events
             self.complaints = complaints
+        }
+
+        /// Does on the calling thread the per-event work that needs no store, so that a reading
+        /// thread takes it off the writer's.
+        public mutating func prepare() {
+            keys = events.map { e in e.chain.links.allSatisfy { !$0.short.isEmpty } ? e.chain.shortKey : nil }
+            customKeys = events.map { e in e.customKeys.isEmpty ? nil : CustomKeys.encode(e.customKeys) }
         }
     }
 
@@ -82,8 +94,9 @@ public final class IngestWriter {
             return try store.write { db in
                 var counts = IngestCounts()
                 var rollups = Rollups()
-                while let batch = next() {
-                    try add(db, events: batch.events, complaints: batch.complaints, counts: &counts, rollups: &rollups)
+                while var batch = next() {
+                    if batch.keys.count != batch.events.count { batch.prepare() }
+                    try add(db, batch, counts: &counts, rollups: &rollups)
                 }
                 try finish(db, rollups: &rollups)
                 return counts
@@ -94,25 +107,42 @@ public final class IngestWriter {
         }
     }
 
-    private func add(_ db: Database, events: [ErrorEvent], complaints: [Complaint],
-                     counts: inout IngestCounts, rollups: inout Rollups) throws {
-        let insertEvent = try db.cachedStatement(sql: """
+    private func add(_ db: Database, _ batch: Batch, counts: inout IngestCounts, rollups: inout Rollups) throws {
+        var insertEvent = try BoundStatement(db, sql: """
             INSERT OR IGNORE INTO event (event_id, issue_id, ts, app_version, app_build, platform, os_name, os_version,
                 device_model, network, orientation, app_state, free_ram, free_disk, jailbroken, user_id, session_id,
                 environment, message, custom_keys, source)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        for raw in events {
-            let chain = resolve(raw.chain)
-            try learn(chain, db: db)
-            let key = chain.shortKey
-            var issue = try issueState(for: key, chain: chain, firstSeen: raw.timestamp, db: db, counts: &counts, rollups: &rollups)
-            try insertEvent.execute(arguments: [
-                raw.eventID, issue.id, raw.timestamp.millis, raw.appVersion, raw.appBuild, raw.platform, raw.osName,
-                raw.osVersion, raw.deviceModel, raw.network, raw.orientation, raw.appState, raw.freeRAM, raw.freeDisk,
-                raw.jailbroken, raw.userID, raw.sessionID, raw.environment, raw.message,
-                raw.customKeys.isEmpty ? nil : CustomKeys.encode(raw.customKeys), raw.source,
-            ])
+        for (i, raw) in batch.events.enumerated() {
+            var issue: IssueState
+            var chain = raw.chain
+            var key: String
+            if let known = batch.keys[i], let cached = issues[known], cached.chain.isNamed {
+                // The usual case: a known issue whose chain has every name, so the dictionary
+                // already holds every code of this chain and nothing needs resolving.
+                key = known
+                issue = cached
+            } else {
+                chain = resolve(raw.chain)
+                try learn(chain, db: db)
+                key = chain.shortKey
+                issue = try issueState(for: key, chain: chain, firstSeen: raw.timestamp, db: db, counts: &counts, rollups: &rollups)
+            }
+            insertEvent.bind(raw.eventID)
+            insertEvent.bind(issue.id)
+            insertEvent.bind(raw.timestamp.millis)
+            for text in [raw.appVersion, raw.appBuild, raw.platform, raw.osName, raw.osVersion, raw.deviceModel, raw.network,
+                         raw.orientation, raw.appState] {
+                insertEvent.bind(text)
+            }
+            insertEvent.bind(raw.freeRAM.map(Int.init))
+            insertEvent.bind(raw.freeDisk.map(Int.init))
+            insertEvent.bind(raw.jailbroken)
+            for text in [raw.userID, raw.sessionID, raw.environment, raw.message, batch.customKeys[i], raw.source] {
+                insertEvent.bind(text)
+            }
+            try insertEvent.execute()
             guard db.changesCount > 0 else {
                 counts.duplicates += 1
                 continue
@@ -120,7 +150,7 @@ public final class IngestWriter {
             counts.eventsAdded += 1
             rollups.add(raw, issueID: issue.id)
             issue.absorb(raw, versions: &versions)
-            if issue.chain.links.contains(where: { !$0.isNamed }) && chain.links.allSatisfy(\.isNamed) {
+            if !issue.chain.isNamed && chain.isNamed {
                 issue.chain = chain
                 issue.chainDirty = true
             }
@@ -134,7 +164,7 @@ public final class IngestWriter {
             }
             issues[key] = issue
         }
-        for complaint in complaints {
+        for complaint in batch.complaints {
             try db.execute(sql: """
                 INSERT OR IGNORE INTO complaint (complaint_id, ts, channel, category, subject, text, user_id, codes)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -295,4 +325,9 @@ enum VersionOrder {
             return version
         }
     }
+}
+
+extension ErrorChain {
+    /// Every link has its domain and name.
+    var isNamed: Bool { links.allSatisfy(\.isNamed) }
 }

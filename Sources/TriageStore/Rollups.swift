@@ -53,15 +53,20 @@ struct Rollups {
     /// Moves each user seen in the batch to its new last hour: out of the bucket of the old one
     /// (if it is older) and into the new one, per issue and across all issues.
     private mutating func moveUsers(_ db: Database) throws {
-        let find = try db.cachedStatement(sql: "SELECT last_hour FROM issue_user WHERE issue_id = ? AND user_id = ?")
-        let put = try db.cachedStatement(sql: """
+        var find = try BoundStatement(db, sql: "SELECT last_hour FROM issue_user WHERE issue_id = ? AND user_id = ?")
+        var put = try BoundStatement(db, sql: """
             INSERT INTO issue_user (issue_id, user_id, last_hour) VALUES (?, ?, ?)
             ON CONFLICT (issue_id, user_id) DO UPDATE SET last_hour = excluded.last_hour
             """)
         for (key, hour) in userHours {
-            let old = try Int64.fetchOne(find, arguments: [key.issue, key.user])
+            find.bind(key.issue)
+            find.bind(key.user)
+            let old = try find.fetchInt64()
             if let old, old >= hour { continue }
-            try put.execute(arguments: [key.issue, key.user, hour])
+            put.bind(key.issue)
+            put.bind(key.user)
+            put.bind(hour)
+            try put.execute()
             if let old {
                 hours[DayKey(issue: key.issue, bucket: old), default: Counts()].users -= 1
                 days[DayKey(issue: key.issue, bucket: Rollups.day(ofHour: old)), default: Counts()].users -= 1
@@ -70,15 +75,18 @@ struct Rollups {
             days[DayKey(issue: key.issue, bucket: Rollups.day(ofHour: hour)), default: Counts()].users += 1
         }
         var totalHours: [Int64: Int] = [:], totalDays: [Int64: Int] = [:]
-        let findTotal = try db.cachedStatement(sql: "SELECT last_hour FROM user_seen WHERE user_id = ?")
-        let putTotal = try db.cachedStatement(sql: """
+        var findTotal = try BoundStatement(db, sql: "SELECT last_hour FROM user_seen WHERE user_id = ?")
+        var putTotal = try BoundStatement(db, sql: """
             INSERT INTO user_seen (user_id, last_hour) VALUES (?, ?)
             ON CONFLICT (user_id) DO UPDATE SET last_hour = excluded.last_hour
             """)
         for (user, hour) in totalUserHours {
-            let old = try Int64.fetchOne(findTotal, arguments: [user])
+            findTotal.bind(user)
+            let old = try findTotal.fetchInt64()
             if let old, old >= hour { continue }
-            try putTotal.execute(arguments: [user, hour])
+            putTotal.bind(user)
+            putTotal.bind(hour)
+            try putTotal.execute()
             if let old {
                 totalHours[old, default: 0] -= 1
                 totalDays[Rollups.day(ofHour: old), default: 0] -= 1
@@ -86,34 +94,52 @@ struct Rollups {
             totalHours[hour, default: 0] += 1
             totalDays[Rollups.day(ofHour: hour), default: 0] += 1
         }
-        let totalHour = try db.cachedStatement(sql: """
+        var totalHour = try BoundStatement(db, sql: """
             INSERT INTO total_hour (hour, users) VALUES (?, ?) ON CONFLICT (hour) DO UPDATE SET users = users + excluded.users
             """)
-        for (hour, n) in totalHours where n != 0 { try totalHour.execute(arguments: [hour, n]) }
-        let totalDay = try db.cachedStatement(sql: """
+        for (hour, n) in totalHours where n != 0 {
+            totalHour.bind(hour)
+            totalHour.bind(n)
+            try totalHour.execute()
+        }
+        var totalDay = try BoundStatement(db, sql: """
             INSERT INTO total_day (day, users) VALUES (?, ?) ON CONFLICT (day) DO UPDATE SET users = users + excluded.users
             """)
-        for (day, n) in totalDays where n != 0 { try totalDay.execute(arguments: [day, n]) }
+        for (day, n) in totalDays where n != 0 {
+            totalDay.bind(day)
+            totalDay.bind(n)
+            try totalDay.execute()
+        }
     }
 
     private func write(_ db: Database) throws {
-        let day = try db.cachedStatement(sql: """
-            INSERT INTO issue_day (issue_id, day, events, complaints, users) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (issue_id, day) DO UPDATE SET events = events + excluded.events,
-                complaints = complaints + excluded.complaints, users = users + excluded.users
-            """)
-        for (k, v) in days { try day.execute(arguments: [k.issue, k.bucket, v.events, v.complaints, v.users]) }
-        let hour = try db.cachedStatement(sql: """
-            INSERT INTO issue_hour (issue_id, hour, events, complaints, users) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (issue_id, hour) DO UPDATE SET events = events + excluded.events,
-                complaints = complaints + excluded.complaints, users = users + excluded.users
-            """)
-        for (k, v) in hours { try hour.execute(arguments: [k.issue, k.bucket, v.events, v.complaints, v.users]) }
-        let dim = try db.cachedStatement(sql: """
+        for (table, column, buckets) in [("issue_day", "day", days), ("issue_hour", "hour", hours)] {
+            var upsert = try BoundStatement(db, sql: """
+                INSERT INTO \(table) (issue_id, \(column), events, complaints, users) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (issue_id, \(column)) DO UPDATE SET events = events + excluded.events,
+                    complaints = complaints + excluded.complaints, users = users + excluded.users
+                """)
+            for (k, v) in buckets {
+                upsert.bind(k.issue)
+                upsert.bind(k.bucket)
+                upsert.bind(v.events)
+                upsert.bind(v.complaints)
+                upsert.bind(v.users)
+                try upsert.execute()
+            }
+        }
+        var dim = try BoundStatement(db, sql: """
             INSERT INTO issue_day_dim (issue_id, dim, value, day, events) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (issue_id, dim, value, day) DO UPDATE SET events = events + excluded.events
             """)
-        for (k, v) in dims { try dim.execute(arguments: [k.issue, k.dim.rawValue, k.value, k.day, v]) }
+        for (k, v) in dims {
+            dim.bind(k.issue)
+            dim.bind(k.dim.rawValue)
+            dim.bind(k.value)
+            dim.bind(k.day)
+            dim.bind(v)
+            try dim.execute()
+        }
     }
 }
 

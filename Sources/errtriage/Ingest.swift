@@ -107,10 +107,10 @@ struct Ingestion {
                         return nil
                     case .batch(let batch):
                         rejects += batch.rejects
-                        seen += batch.events.count
-                        inTransaction += batch.events.count + batch.complaints.count + batch.rejects.count
+                        seen += batch.records.events.count
+                        inTransaction += batch.records.events.count + batch.records.complaints.count + batch.rejects.count
                         progress.update(bytes: batch.bytesRead, events: seen)
-                        return IngestWriter.Batch(events: batch.events, complaints: batch.complaints)
+                        return batch.records
                     }
                 })
             } catch {
@@ -200,8 +200,8 @@ struct DecodedBatch: Sendable {
     /// Rejected lines carry their text: a batch of nothing but rejections goes out at this count.
     static let maxRejects = 256
 
-    var events: [ErrorEvent] = []
-    var complaints: [Complaint] = []
+    /// The good records, prepared for the writer on the decoding thread.
+    var records = IngestWriter.Batch(events: [], complaints: [])
     var rejects: [(line: Int, reason: String, raw: [UInt8])] = []
     var bytesRead: Int64 = 0
 
@@ -216,18 +216,23 @@ struct DecodedBatch: Sendable {
         do {
             while let result = try reader.next() {
                 switch result {
-                case .record(_, .event(let e)): batch.events.append(e)
-                case .record(_, .complaint(let c)): batch.complaints.append(c)
+                case .record(_, .event(let e)): batch.records.events.append(e)
+                case .record(_, .complaint(let c)): batch.records.complaints.append(c)
                 case .rejected(let line, let reason, let raw): batch.rejects.append((line, reason, raw))
                 }
-                if batch.events.count + batch.complaints.count >= Ingestion.batchSize || batch.rejects.count >= maxRejects {
+                if batch.records.events.count + batch.records.complaints.count >= Ingestion.batchSize
+                    || batch.rejects.count >= maxRejects {
                     batch.bytesRead = reader.bytesRead
+                    batch.records.prepare()
                     guard channel.put(.batch(batch)) else { return }
                     batch = DecodedBatch()
                 }
             }
             batch.bytesRead = reader.bytesRead
-            if !batch.events.isEmpty || !batch.complaints.isEmpty || !batch.rejects.isEmpty { _ = channel.put(.batch(batch)) }
+            batch.records.prepare()
+            if !batch.records.events.isEmpty || !batch.records.complaints.isEmpty || !batch.rejects.isEmpty {
+                _ = channel.put(.batch(batch))
+            }
         } catch {
             _ = channel.put(.failed(error))
         }
