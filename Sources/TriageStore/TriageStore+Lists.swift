@@ -117,9 +117,12 @@ extension TriageStore {
         var index: [Int64: Int] = [:]
         for (i, c) in candidates.enumerated() { index[c.id] = i }
         var active = 0
+        // A long window holds most of the rollup: reading the table in its (issue, bucket) order
+        // groups without sorting; a short one reads its range of the covering by-time index.
+        let column = buckets.count > 14 ? "+" + buckets.column : buckets.column
         for row in try Row.fetchAll(db, sql: """
             SELECT issue_id, SUM(events), SUM(complaints), SUM(users) FROM \(buckets.table)
-            WHERE \(buckets.column) BETWEEN ? AND ? GROUP BY issue_id
+            WHERE \(column) BETWEEN ? AND ? GROUP BY issue_id
             """, arguments: [buckets.range.lowerBound, buckets.range.upperBound]) {
             let events: Int = row[1]
             if events > 0 { active += 1 }
@@ -156,19 +159,21 @@ extension TriageStore {
     /// case), else counted from rows.
     static func totals(_ db: Database, _ candidates: [Candidate], activeIssues: Int, buckets: Buckets) throws -> Totals {
         let ids = candidates.filter { $0.events > 0 }.map(\.id)
+        // Every issue with events in the window is listed: the totals need not name them.
+        let everyActive = ids.count == activeIssues
         var series = [Int](repeating: 0, count: buckets.count)
         if !ids.isEmpty {
+            let issues = everyActive ? "" : " AND issue_id IN (\(databaseQuestionMarks(count: ids.count)))"
             for row in try Row.fetchAll(db, sql: """
                 SELECT \(buckets.column), SUM(events) FROM \(buckets.table)
-                WHERE \(buckets.column) BETWEEN ? AND ? AND issue_id IN (\(databaseQuestionMarks(count: ids.count)))
-                GROUP BY \(buckets.column)
-                """, arguments: [buckets.range.lowerBound, buckets.range.upperBound] + StatementArguments(ids)) {
+                WHERE \(buckets.column) BETWEEN ? AND ?\(issues) GROUP BY \(buckets.column)
+                """, arguments: [buckets.range.lowerBound, buckets.range.upperBound] + (everyActive ? [] : StatementArguments(ids))) {
                 let bucket: Int64 = row[0]
                 series[Int(bucket - buckets.range.lowerBound)] = row[1]
             }
         }
         let users: Int
-        if buckets.runsToLatest && ids.count == activeIssues {
+        if buckets.runsToLatest && everyActive {
             users = try Int.fetchOne(db, sql: """
                 SELECT COALESCE(SUM(users), 0) FROM \(buckets.hourly ? "total_hour" : "total_day")
                 WHERE \(buckets.column) BETWEEN ? AND ?

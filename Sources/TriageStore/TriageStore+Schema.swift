@@ -125,6 +125,8 @@ extension TriageStore {
     ///   falls in that bucket, so the users seen in a window that runs to the latest data are a sum
     ///   over its buckets. `user_seen`, `total_hour` and `total_day` do the same across all issues.
     ///   They replace v1's `issue_day_user`, a row per issue, day and user.
+    /// - The by-time indexes of `issue_day` and `issue_hour` cover their counts, so a window's
+    ///   sums read the index alone.
     /// - `complaint.linked` says whether a complaint cites an issue the store knows, with an index
     ///   on the time of those that do not: the unlinked complaints are read without a scan.
     static func migrateToV2(_ db: Database) throws {
@@ -150,6 +152,10 @@ extension TriageStore {
 
             ALTER TABLE issue_day ADD COLUMN users INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE issue_hour ADD COLUMN users INTEGER NOT NULL DEFAULT 0;
+            DROP INDEX issue_day_by_day;
+            CREATE INDEX issue_day_by_day ON issue_day(day, issue_id, events, complaints, users);
+            DROP INDEX issue_hour_by_hour;
+            CREATE INDEX issue_hour_by_hour ON issue_hour(hour, issue_id, events, complaints, users);
             CREATE TABLE issue_user (
                 issue_id INTEGER NOT NULL, user_id TEXT NOT NULL, last_hour INTEGER NOT NULL,
                 PRIMARY KEY (issue_id, user_id)
