@@ -17,7 +17,7 @@ extension TriageStore {
                                       firstVersion: row[5], lastVersion: row[6], trackerURL: row[7])
             let buckets = try Buckets(db, window: window, now: now)
             var one = [candidate]
-            try TriageStore.count(db, &one, buckets: buckets)
+            try TriageStore.count(db, &one, only: candidate.id, buckets: buckets)
             candidate = one[0]
             let summary = try TriageStore.summaries(db, [candidate], buckets: buckets, now: now)[0]
             let issueID = candidate.id

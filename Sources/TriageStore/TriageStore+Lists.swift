@@ -111,19 +111,21 @@ extension TriageStore {
     }
 
     /// Fills events, complaints and users inside the window from the rollups; returns how many
-    /// issues (listed or not) have events inside it.
+    /// issues (listed or not; with `only`, that one) have events inside it.
     @discardableResult
-    static func count(_ db: Database, _ candidates: inout [Candidate], buckets: Buckets) throws -> Int {
+    static func count(_ db: Database, _ candidates: inout [Candidate], only: Int64? = nil, buckets: Buckets) throws -> Int {
         var index: [Int64: Int] = [:]
         for (i, c) in candidates.enumerated() { index[c.id] = i }
         var active = 0
         // A long window holds most of the rollup: reading the table in its (issue, bucket) order
         // groups without sorting; a short one reads its range of the covering by-time index.
+        // One issue (the detail) reads its own range of the table.
         let column = buckets.count > 14 ? "+" + buckets.column : buckets.column
+        let one = only.map { _ in "issue_id = ? AND " } ?? ""
         for row in try Row.fetchAll(db, sql: """
             SELECT issue_id, SUM(events), SUM(complaints), SUM(users) FROM \(buckets.table)
-            WHERE \(column) BETWEEN ? AND ? GROUP BY issue_id
-            """, arguments: [buckets.range.lowerBound, buckets.range.upperBound]) {
+            WHERE \(one)\(column) BETWEEN ? AND ? GROUP BY issue_id
+            """, arguments: StatementArguments(only.map { [$0] } ?? []) + [buckets.range.lowerBound, buckets.range.upperBound]) {
             let events: Int = row[1]
             if events > 0 { active += 1 }
             guard let i = index[row[0]] else { continue }
