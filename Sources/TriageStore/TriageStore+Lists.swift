@@ -117,10 +117,11 @@ extension TriageStore {
         var index: [Int64: Int] = [:]
         for (i, c) in candidates.enumerated() { index[c.id] = i }
         var active = 0
-        // A long window holds most of the rollup: reading the table in its (issue, bucket) order
-        // groups without sorting; a short one reads its range of the covering by-time index.
-        // One issue (the detail) reads its own range of the table.
-        let column = buckets.count > 14 ? "+" + buckets.column : buckets.column
+        // A long window of days holds most of the daily rollup: reading the table in its (issue,
+        // day) order groups without sorting; a short one, and every window of hours (24 of
+        // the hourly rollup's thousands), reads its range of the covering by-time index. One issue (the
+        // detail) reads its own range of the table.
+        let column = !buckets.hourly && buckets.count > 14 ? "+" + buckets.column : buckets.column
         let one = only.map { _ in "issue_id = ? AND " } ?? ""
         for row in try Row.fetchAll(db, sql: """
             SELECT issue_id, SUM(events), SUM(complaints), SUM(users) FROM \(buckets.table)
