@@ -202,27 +202,39 @@ extension TriageStore {
                 series[row[0], default: [Int](repeating: 0, count: buckets.count)][Int(bucket - buckets.range.lowerBound)] = row[2]
             }
         }
-        return try top.map { c in
+        let hourly = try lastHours(db, issueIDs: ids, now: now)
+        return top.map { c in
             IssueSummary(key: c.key, chain: chains[c.id] ?? ErrorChain(links: []), status: c.status, events: c.events,
                          users: c.users, complaints: c.complaints, firstSeen: c.firstSeen, lastSeen: c.lastSeen,
                          firstVersion: c.firstVersion, lastVersion: c.lastVersion,
                          series: series[c.id] ?? [Int](repeating: 0, count: buckets.count),
-                         signals: try signals(db, c, now: now), trackerURL: c.trackerURL)
+                         signals: signals(c, hourly: hourly[c.id] ?? [], now: now), trackerURL: c.trackerURL)
         }
     }
 
-    /// NEW, SPIKE and REGRESSED for one issue, from the issue row and its hourly rollup.
-    static func signals(_ db: Database, _ c: Candidate, now: Timestamp) throws -> [Signal] {
+    /// The hours the spike rule reads, up to `now`.
+    static let spikeHours = 192
+
+    /// Each issue's events per hour over the last `spikeHours` hours, in one read.
+    static func lastHours(_ db: Database, issueIDs ids: [Int64], now: Timestamp) throws -> [Int64: [Int]] {
+        guard !ids.isEmpty else { return [:] }
+        let first = now.hour - Int64(spikeHours - 1)
+        var hourly: [Int64: [Int]] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT issue_id, hour, events FROM issue_hour
+            WHERE issue_id IN (\(databaseQuestionMarks(count: ids.count))) AND hour BETWEEN ? AND ?
+            """, arguments: StatementArguments(ids) + [first, now.hour]) {
+            let hour: Int64 = row[1]
+            hourly[row[0], default: [Int](repeating: 0, count: spikeHours)][Int(hour - first)] = row[2]
+        }
+        return hourly
+    }
+
+    /// NEW, SPIKE and REGRESSED for one issue, from the issue row and its last hours.
+    static func signals(_ c: Candidate, hourly: [Int], now: Timestamp) -> [Signal] {
         var result: [Signal] = []
         if c.status == .regressed { result.append(.regressed) }
-        let last = now.hour
-        var hourly = [Int](repeating: 0, count: 192)
-        for row in try Row.fetchAll(db, sql: "SELECT hour, events FROM issue_hour WHERE issue_id = ? AND hour BETWEEN ? AND ?",
-                                    arguments: [c.id, last - 191, last]) {
-            let hour: Int64 = row[0]
-            hourly[Int(hour - (last - 191))] = row[1]
-        }
-        if SpikeRule.fires(hourly: hourly) { result.append(.spike) }
+        if !hourly.isEmpty, SpikeRule.fires(hourly: hourly) { result.append(.spike) }
         if c.firstSeen <= now, c.firstSeen > now.adding(millis: -7 * Timestamp.millisPerDay) { result.append(.new) }
         return result
     }
