@@ -26,9 +26,9 @@ struct BoundStatement {
 
     mutating func bind(_ value: Int) { bind(Int64(value)) }
 
-    mutating func bind(_ value: Int?) {
+    mutating func bind(_ value: Int64?) {
         guard let value else { return bindNull() }
-        bind(Int64(value))
+        bind(value)
     }
 
     mutating func bind(_ value: Bool?) {

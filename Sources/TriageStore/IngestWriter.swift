@@ -129,19 +129,28 @@ public final class IngestWriter {
                 key = chain.shortKey
                 issue = try issueState(for: key, chain: chain, firstSeen: raw.timestamp, db: db, counts: &counts, rollups: &rollups)
             }
+            // One bind per column, in the INSERT's order (no array of values per event).
             insertEvent.bind(raw.eventID)
             insertEvent.bind(issue.id)
             insertEvent.bind(raw.timestamp.millis)
-            for text in [raw.appVersion, raw.appBuild, raw.platform, raw.osName, raw.osVersion, raw.deviceModel, raw.network,
-                         raw.orientation, raw.appState] {
-                insertEvent.bind(text)
-            }
-            insertEvent.bind(raw.freeRAM.map(Int.init))
-            insertEvent.bind(raw.freeDisk.map(Int.init))
+            insertEvent.bind(raw.appVersion)
+            insertEvent.bind(raw.appBuild)
+            insertEvent.bind(raw.platform)
+            insertEvent.bind(raw.osName)
+            insertEvent.bind(raw.osVersion)
+            insertEvent.bind(raw.deviceModel)
+            insertEvent.bind(raw.network)
+            insertEvent.bind(raw.orientation)
+            insertEvent.bind(raw.appState)
+            insertEvent.bind(raw.freeRAM)
+            insertEvent.bind(raw.freeDisk)
             insertEvent.bind(raw.jailbroken)
-            for text in [raw.userID, raw.sessionID, raw.environment, raw.message, batch.customKeys[i], raw.source] {
-                insertEvent.bind(text)
-            }
+            insertEvent.bind(raw.userID)
+            insertEvent.bind(raw.sessionID)
+            insertEvent.bind(raw.environment)
+            insertEvent.bind(raw.message)
+            insertEvent.bind(batch.customKeys[i])
+            insertEvent.bind(raw.source)
             try insertEvent.execute()
             guard db.changesCount > 0 else {
                 counts.duplicates += 1
@@ -295,10 +304,6 @@ extension IngestWriter.IssueState {
 
 /// Orders version strings as releases ship, falling back to text order for unreadable ones.
 enum VersionOrder {
-    static func less(_ a: String, _ b: String) -> Bool {
-        order(a, AppVersion(a), b, AppVersion(b))
-    }
-
     private static func order(_ a: String, _ x: AppVersion?, _ b: String, _ y: AppVersion?) -> Bool {
         switch (x, y) {
         case let (x?, y?): x < y
@@ -308,7 +313,7 @@ enum VersionOrder {
         }
     }
 
-    /// `less` with each version string parsed once (an app ships few versions; ingest compares
+    /// Orders with each version string parsed once (an app ships few versions; ingest compares
     /// them for every event).
     struct Cache {
         private var parsed: [String: AppVersion?] = [:]

@@ -20,12 +20,6 @@ struct Rollups {
         dimension.value(of: event) ?? "unknown"
     }
 
-    /// The day an hour bucket falls in.
-    static func day(ofHour hour: Int64) -> Int64 {
-        let r = hour % 24
-        return (hour - (r < 0 ? r + 24 : r)) / 24
-    }
-
     mutating func add(_ event: ErrorEvent, issueID: Int64) {
         let day = event.timestamp.day, hour = event.timestamp.hour
         days[DayKey(issue: issueID, bucket: day), default: Counts()].events += 1
@@ -53,62 +47,61 @@ struct Rollups {
     /// Moves each user seen in the batch to its new last hour: out of the bucket of the old one
     /// (if it is older) and into the new one, per issue and across all issues.
     private mutating func moveUsers(_ db: Database) throws {
-        var find = try BoundStatement(db, sql: "SELECT last_hour FROM issue_user WHERE issue_id = ? AND user_id = ?")
-        var put = try BoundStatement(db, sql: """
-            INSERT INTO issue_user (issue_id, user_id, last_hour) VALUES (?, ?, ?)
-            ON CONFLICT (issue_id, user_id) DO UPDATE SET last_hour = excluded.last_hour
+        try Rollups.advance(userHours, in: "issue_user", keyedBy: ["issue_id", "user_id"], db,
+                            bind: { statement, key in statement.bind(key.issue); statement.bind(key.user) },
+                            moved: { key, old, hour in
+                                if let old { countUser(issue: key.issue, hour: old, -1) }
+                                countUser(issue: key.issue, hour: hour, 1)
+                            })
+        var totalHours: [Int64: Int] = [:], totalDays: [Int64: Int] = [:]
+        try Rollups.advance(totalUserHours, in: "user_seen", keyedBy: ["user_id"], db,
+                            bind: { statement, user in statement.bind(user) },
+                            moved: { _, old, hour in
+                                for (h, delta) in [(old, -1), (hour, 1)] {
+                                    guard let h else { continue }
+                                    totalHours[h, default: 0] += delta
+                                    totalDays[Timestamp.startOf(hour: h).day, default: 0] += delta
+                                }
+                            })
+        for (table, column, counts) in [("total_hour", "hour", totalHours), ("total_day", "day", totalDays)] {
+            var upsert = try BoundStatement(db, sql: """
+                INSERT INTO \(table) (\(column), users) VALUES (?, ?) ON CONFLICT (\(column)) DO UPDATE SET users = users + excluded.users
+                """)
+            for (bucket, n) in counts where n != 0 {
+                upsert.bind(bucket)
+                upsert.bind(n)
+                try upsert.execute()
+            }
+        }
+    }
+
+    /// Adds `delta` users to an issue's hour and day buckets.
+    private mutating func countUser(issue: Int64, hour: Int64, _ delta: Int) {
+        hours[DayKey(issue: issue, bucket: hour), default: Counts()].users += delta
+        days[DayKey(issue: issue, bucket: Timestamp.startOf(hour: hour).day), default: Counts()].users += delta
+    }
+
+    /// Stores each key's latest hour in `table` where it is later than the stored one, and tells
+    /// `moved` the key, the stored hour (nil for a new key) and the new one.
+    private static func advance<Key>(_ latest: [Key: Int64], in table: String, keyedBy columns: [String], _ db: Database,
+                                     bind: (inout BoundStatement, Key) -> Void,
+                                     moved: (Key, Int64?, Int64) -> Void) throws {
+        let keys = columns.joined(separator: ", ")
+        var find = try BoundStatement(db, sql: """
+            SELECT last_hour FROM \(table) WHERE \(columns.map { "\($0) = ?" }.joined(separator: " AND "))
             """)
-        for (key, hour) in userHours {
-            find.bind(key.issue)
-            find.bind(key.user)
+        var put = try BoundStatement(db, sql: """
+            INSERT INTO \(table) (\(keys), last_hour) VALUES (\(databaseQuestionMarks(count: columns.count + 1)))
+            ON CONFLICT (\(keys)) DO UPDATE SET last_hour = excluded.last_hour
+            """)
+        for (key, hour) in latest {
+            bind(&find, key)
             let old = try find.fetchInt64()
             if let old, old >= hour { continue }
-            put.bind(key.issue)
-            put.bind(key.user)
+            bind(&put, key)
             put.bind(hour)
             try put.execute()
-            if let old {
-                hours[DayKey(issue: key.issue, bucket: old), default: Counts()].users -= 1
-                days[DayKey(issue: key.issue, bucket: Rollups.day(ofHour: old)), default: Counts()].users -= 1
-            }
-            hours[DayKey(issue: key.issue, bucket: hour), default: Counts()].users += 1
-            days[DayKey(issue: key.issue, bucket: Rollups.day(ofHour: hour)), default: Counts()].users += 1
-        }
-        var totalHours: [Int64: Int] = [:], totalDays: [Int64: Int] = [:]
-        var findTotal = try BoundStatement(db, sql: "SELECT last_hour FROM user_seen WHERE user_id = ?")
-        var putTotal = try BoundStatement(db, sql: """
-            INSERT INTO user_seen (user_id, last_hour) VALUES (?, ?)
-            ON CONFLICT (user_id) DO UPDATE SET last_hour = excluded.last_hour
-            """)
-        for (user, hour) in totalUserHours {
-            findTotal.bind(user)
-            let old = try findTotal.fetchInt64()
-            if let old, old >= hour { continue }
-            putTotal.bind(user)
-            putTotal.bind(hour)
-            try putTotal.execute()
-            if let old {
-                totalHours[old, default: 0] -= 1
-                totalDays[Rollups.day(ofHour: old), default: 0] -= 1
-            }
-            totalHours[hour, default: 0] += 1
-            totalDays[Rollups.day(ofHour: hour), default: 0] += 1
-        }
-        var totalHour = try BoundStatement(db, sql: """
-            INSERT INTO total_hour (hour, users) VALUES (?, ?) ON CONFLICT (hour) DO UPDATE SET users = users + excluded.users
-            """)
-        for (hour, n) in totalHours where n != 0 {
-            totalHour.bind(hour)
-            totalHour.bind(n)
-            try totalHour.execute()
-        }
-        var totalDay = try BoundStatement(db, sql: """
-            INSERT INTO total_day (day, users) VALUES (?, ?) ON CONFLICT (day) DO UPDATE SET users = users + excluded.users
-            """)
-        for (day, n) in totalDays where n != 0 {
-            totalDay.bind(day)
-            totalDay.bind(n)
-            try totalDay.execute()
+            moved(key, old, hour)
         }
     }
 

@@ -116,6 +116,12 @@ extension TriageStore {
         return migrator
     }
 
+    /// SQL for the bucket of `size` that a column's value falls in, floored as `Timestamp` does
+    /// (correct before 1970 too): for day and hour buckets of times, and days of hours.
+    static func floorBucket(_ column: String, _ size: Int64) -> String {
+        "((\(column) - (((\(column) % \(size)) + \(size)) % \(size))) / \(size))"
+    }
+
     /// v2, for speed at millions of events:
     /// - An event is unique by its issue, time and id, in one index that also serves every range
     ///   read by issue and time (v1 kept a second, unique index on the id alone, into which each
@@ -130,8 +136,7 @@ extension TriageStore {
     /// - `complaint.linked` says whether a complaint cites an issue the store knows, with an index
     ///   on the time of those that do not: the unlinked complaints are read without a scan.
     static func migrateToV2(_ db: Database) throws {
-        let hour = "((ts - (((ts % \(Timestamp.millisPerHour)) + \(Timestamp.millisPerHour)) % \(Timestamp.millisPerHour))) / \(Timestamp.millisPerHour))"
-        let dayOfHour = "((last_hour - (((last_hour % 24) + 24) % 24)) / 24)"
+        let hour = floorBucket("ts", Timestamp.millisPerHour), dayOfHour = floorBucket("last_hour", 24)
         try db.execute(sql: """
             CREATE TABLE event_v2 (
                 id INTEGER PRIMARY KEY,

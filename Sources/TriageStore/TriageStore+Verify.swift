@@ -52,10 +52,7 @@ extension TriageStore {
                 problem("issue \(key) counts \(row[1] as Int) events, the events table holds \(row[2] as Int) (or its first/last seen differ)")
             }
 
-            // Day and hour buckets, floored as Timestamp does (correct for times before 1970 too).
-            func bucket(_ column: String, _ size: Int64) -> String {
-                "((\(column) - (((\(column) % \(size)) + \(size)) % \(size))) / \(size))"
-            }
+            let bucket = TriageStore.floorBucket
             let day = bucket("ts", Timestamp.millisPerDay), hour = bucket("ts", Timestamp.millisPerHour)
             let cday = bucket("c.ts", Timestamp.millisPerDay), chour = bucket("c.ts", Timestamp.millisPerHour)
             // Each user's last hour per issue and overall; users per bucket of their last hour.
