@@ -120,10 +120,14 @@ extension DashboardState {
         listScroll = currentListScroll
     }
 
-    /// Changes the query and reloads what it affects.
+    /// Changes the query and reloads what it affects. A list the user re-ranked, re-windowed or re-filtered
+    /// starts at its top row: the selection follows the key only when the list reloads by itself.
     mutating func changeQuery(_ change: (inout IssueQuery) -> Void) -> [DashboardEffect] {
         let window = query.window
         change(&query)
+        selectedKey = nil
+        selectedIndex = 0
+        listScroll = 0
         loading = true
         var effects: [DashboardEffect] = [.loadList(query)]
         if query.window != window, let key = detailKey { effects.append(.loadDetail(key: key, window: query.window)) }

@@ -45,14 +45,17 @@ public func reduce(_ state: inout DashboardState, _ action: DashboardAction) -> 
 
 extension DashboardState {
     /// Takes a loaded list, keeping the selection on the same issue when it is still there.
+    /// After a change of query (no selected key) the selection is the top row, and a list loaded for
+    /// the query before the change does not pick the key for the one asked for.
     mutating func listLoaded(_ newList: IssueList) {
         list = newList
         loading = false
+        let current = newList.query == query
         if let key = selectedKey, let index = newList.issues.firstIndex(where: { $0.key == key }) {
             selectedIndex = index
         } else {
             selectedIndex = max(0, min(selectedIndex, newList.issues.count - 1))
-            selectedKey = newList.issues[safe: selectedIndex]?.key
+            if current || selectedKey != nil { selectedKey = newList.issues[safe: selectedIndex]?.key }
         }
         settleScrolling()
     }
