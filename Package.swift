@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Dependencies point one way: errtriage → (Terminal, DashboardCore, TriageStore, TriageImport) → TriageModel.
+// Dependencies point one way: errtriage → (Terminal, DashboardCore, TriageStore, TriageImport) → Presentation → TriageModel.
 let package = Package(
     name: "errtriage",
     products: [
@@ -31,8 +31,10 @@ let package = Package(
             // SQLite's C API, for the few statements ingest runs per event (see BoundStatement).
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
+        // Model values as display text for every output: sanitiser, cell widths, sparkline, formatters.
+        .target(name: "Presentation", dependencies: ["TriageModel"]),
         // Pure dashboard: state, actions, reducer with effects, views into a screen buffer.
-        .target(name: "DashboardCore", dependencies: ["TriageModel"]),
+        .target(name: "DashboardCore", dependencies: ["TriageModel", "Presentation"]),
         // The only code that touches curses.
         .target(name: "Terminal", dependencies: ["DashboardCore", "CNcursesw"]),
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw",
@@ -40,7 +42,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .executableTarget(name: "errtriage", dependencies: [
-            "TriageModel", "TriageImport", "TriageStore", "SampleData", "DashboardCore", "Terminal",
+            "TriageModel", "TriageImport", "TriageStore", "SampleData", "Presentation", "DashboardCore", "Terminal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "CSV", package: "CSV.swift"),
         ]),
@@ -53,8 +55,9 @@ let package = Package(
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "TriageStoreTests", dependencies: ["TriageModel", "TriageImport", "TriageStore", "SampleData"]),
-        .testTarget(name: "DashboardCoreTests", dependencies: ["DashboardCore", "TriageModel"], exclude: ["Snapshots"]),
+        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "TriageModel"]),
+        .testTarget(name: "DashboardCoreTests", dependencies: ["DashboardCore", "Presentation", "TriageModel"], exclude: ["Snapshots"]),
         .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "TriageImport", "TriageModel"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["errtriage"], exclude: ["Golden"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["errtriage", "Presentation", "TriageModel"], exclude: ["Golden"]),
     ]
 )

@@ -1,3 +1,4 @@
+import Presentation
 import TriageModel
 
 /// The Breakdowns pane: per dimension, each value with its count, share and a bar.

@@ -1,3 +1,4 @@
+import Presentation
 import TriageModel
 
 /// The Chain pane: the chain as a ladder, outermost first, then the facts and a large sparkline.

@@ -1,3 +1,4 @@
+import Presentation
 import TriageModel
 
 /// The Complaints pane: each complaint's time, channel, category and user, then its text wrapped.

@@ -1,3 +1,4 @@
+import Presentation
 import TriageModel
 
 /// The Events pane: the newest events one per line; the selected one opens in full.

@@ -1,3 +1,5 @@
+import Presentation
+
 /// Every key, grouped, on a scrolling screen.
 enum HelpView {
     /// The key groups as shown: (group, [(keys, what they do)]).

@@ -1,3 +1,4 @@
+import Presentation
 import TriageModel
 
 /// The first screen: totals, then one ranked row per issue.
@@ -149,18 +150,9 @@ enum IssueListView {
                 buffer.write(Format.versionRange(issue.firstVersion, issue.lastVersion, unicode: buffer.unicode),
                              row: row, col: x, width: w, style: .dim)
             case .status:
-                let text = columns.shortStatus ? shortStatus(issue.status) : issue.status.rawValue
+                let text = Format.status(issue.status, short: columns.shortStatus)
                 buffer.write(text, row: row, col: x, width: w, style: Format.style(of: issue.status))
             }
-        }
-    }
-
-    static func shortStatus(_ status: IssueStatus) -> String {
-        switch status {
-        case .open: "open"
-        case .regressed: "regr"
-        case .resolved: "rslv"
-        case .muted: "mute"
         }
     }
 

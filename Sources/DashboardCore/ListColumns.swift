@@ -1,3 +1,4 @@
+import Presentation
 import TriageModel
 
 /// The list's columns fitted to a width: columns drop and shrink by priority so nothing overflows.

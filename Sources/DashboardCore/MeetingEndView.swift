@@ -1,3 +1,4 @@
+import Presentation
 import TriageModel
 
 /// The meeting's closing page: what the agenda held, then the complaints that cite no code
@@ -24,8 +25,8 @@ enum MeetingEndView {
         if unlinked.groups.isEmpty {
             lines.append([Span("Every complaint of the last \(window.rawValue) cites an error code.", .dim)])
         } else {
-            lines.append([Span("Complaints that cite no code", .heading),
-                          Span(" (\(unlinked.total) in the last \(window.rawValue)): what the code cannot see", .dim)])
+            lines.append([Span(Format.unlinkedTitle, .heading),
+                          Span(" (\(Format.unlinkedCount(unlinked.total, window: window))): what the code cannot see", .dim)])
             for group in unlinked.groups {
                 lines.append([Span("  " + Format.right(Format.count(group.count), 6), .ranked), Span("  " + group.category, .heading)])
                 for sample in group.samples {

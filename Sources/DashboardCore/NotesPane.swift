@@ -1,3 +1,4 @@
+import Presentation
 import TriageModel
 
 /// The Notes & history pane: the tracker link, the notes, and every status change.

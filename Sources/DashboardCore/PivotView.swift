@@ -1,3 +1,4 @@
+import Presentation
 import TriageModel
 
 /// The root-cause pivot: one row per link (the root cause, the user-facing error, or a domain's link)

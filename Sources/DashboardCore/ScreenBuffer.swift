@@ -1,3 +1,5 @@
+import Presentation
+
 /// One character cell of the screen.
 public struct Cell: Hashable, Sendable {
     /// The grapheme shown; a space for blank cells and for the right half of a wide character.

@@ -1,3 +1,5 @@
+import Presentation
+
 /// The bottom line: the open prompt, else a transient message, else key hints for the screen.
 enum StatusBar {
     static func render(_ state: DashboardState, row: Int, into buffer: inout ScreenBuffer) {

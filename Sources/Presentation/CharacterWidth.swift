@@ -1,7 +1,7 @@
 /// How many terminal cells a character takes: two for East Asian wide and emoji, one otherwise.
-enum CharacterWidth {
+public enum CharacterWidth {
     /// The cells of one grapheme that the sanitiser has let through (no controls, no format characters).
-    static func cells(of character: Character) -> Int {
+    public static func cells(of character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         if isWide(first.value) { return 2 }
@@ -14,7 +14,7 @@ enum CharacterWidth {
     }
 
     /// Whether a scalar is East Asian Wide or Fullwidth, or an emoji shown wide by default.
-    static func isWide(_ v: UInt32) -> Bool {
+    public static func isWide(_ v: UInt32) -> Bool {
         guard v >= 0x1100 else { return false }
         var low = 0
         var high = wideRanges.count - 1

@@ -1,9 +1,9 @@
 import TriageModel
 
-/// Pure formatting of counts, versions and statuses for the views.
-enum Format {
+/// Model values as display text, the same in the dashboard, `report`, `show` and the minutes.
+public enum Format {
     /// A count in at most six cells: `987`, `12345`, `123.4k`, `12.3M`.
-    static func count(_ n: Int) -> String {
+    public static func count(_ n: Int) -> String {
         if n < 100_000 { return String(n) }
         if n < 1_000_000 { return oneDecimal(n, 1_000) + "k" }
         if n < 1_000_000_000 { return oneDecimal(n, 1_000_000) + "M" }
@@ -11,7 +11,7 @@ enum Format {
     }
 
     /// A count with thousands separators, `12,345`.
-    static func grouped(_ n: Int) -> String {
+    public static func grouped(_ n: Int) -> String {
         let digits = String(n.magnitude)
         var out = ""
         for (i, c) in digits.enumerated() {
@@ -27,14 +27,18 @@ enum Format {
         return "\(tenths / 10).\(tenths % 10)"
     }
 
-    /// A percentage with one decimal, `45.2%`.
-    static func percent(_ p: Double) -> String {
-        let tenths = Int((p * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)%"
+    /// A number with one decimal, `42.9` (JSON keeps percentages this way).
+    public static func tenths(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        let sign = tenths < 0 ? "-" : ""
+        return "\(sign)\(tenths.magnitude / 10).\(tenths.magnitude % 10)"
     }
 
-    /// The version range of an issue: `1.9→1.12`, one version alone, or `-`.
-    static func versionRange(_ first: String?, _ last: String?, unicode: Bool) -> String {
+    /// A percentage with one decimal, `45.2%`.
+    public static func percent(_ p: Double) -> String { tenths(p) + "%" }
+
+    /// The version range of an issue: `1.9→1.12` (`1.9->1.12` in ASCII), one version alone, or `-`.
+    public static func versionRange(_ first: String?, _ last: String?, unicode: Bool = true) -> String {
         switch (first, last) {
         case let (f?, l?) where f != l: return f + (unicode ? "→" : "->") + l
         case let (f?, _): return f
@@ -43,38 +47,32 @@ enum Format {
         }
     }
 
-    /// The style of a status.
-    static func style(of status: IssueStatus) -> Style {
+    /// A status as a word, or cut to four letters where space is short: `open`, `regr`, `rslv`, `mute`.
+    public static func status(_ status: IssueStatus, short: Bool = false) -> String {
+        guard short else { return status.rawValue }
         switch status {
-        case .open: .statusOpen
-        case .regressed: .statusRegressed
-        case .resolved: .statusResolved
-        case .muted: .statusMuted
+        case .open: return "open"
+        case .regressed: return "regr"
+        case .resolved: return "rslv"
+        case .muted: return "mute"
         }
     }
 
-    /// The style of a signal badge.
-    static func style(of signal: Signal) -> Style {
-        switch signal {
-        case .new: .badgeNew
-        case .regressed: .badgeRegressed
-        case .spike: .badgeSpike
-        }
+    /// The status with the signals that add to it, `open SPIKE NEW` (regressed is the status already).
+    public static func statusWithSignals(_ issue: IssueSummary) -> String {
+        ([status(issue.status)] + issue.signals.filter { $0 != .regressed }.map(\.rawValue)).joined(separator: " ")
     }
 
-    /// Text right-aligned in `width` cells (plain ASCII input).
-    static func right(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+    /// The heading of the complaints that cite no code, wherever they are listed.
+    public static let unlinkedTitle = "Complaints that cite no code"
+
+    /// How many such complaints, in which window: `118 in the last 7d`.
+    public static func unlinkedCount(_ total: Int, window: TimeWindow) -> String {
+        "\(total) in the last \(window.rawValue)"
     }
 
-    /// Text padded on the right to `width` cells, measured after sanitising.
-    static func left(_ text: String, _ width: Int, unicode: Bool = true) -> String {
-        let w = TextSanitizer.width(text, unicode: unicode, limit: width)
-        return w >= width ? text : text + String(repeating: " ", count: width - w)
-    }
-
-    /// A mark as words: `resolved in 1.13`, `a note`, `tracker link`.
-    static func describe(_ mark: IssueMark) -> String {
+    /// A mark as words: `resolved in 1.13`, `with a note`, `with tracker …`.
+    public static func describe(_ mark: IssueMark) -> String {
         switch mark {
         case .status(let status, let version):
             if status == .resolved, let v = version, !v.isEmpty { return "resolved in \(v)" }

@@ -1,13 +1,15 @@
-/// Sparklines of event counts: one row of eighth blocks per issue, several rows for the detail chart.
-enum Sparkline {
-    static let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+/// Sparklines of counts, one scaling everywhere: a count is `ceil(v / top × steps)` of the highest,
+/// so any count above zero shows and the highest fills the cell. Text report, minutes and dashboard use it.
+public enum Sparkline {
+    /// The eighth blocks, lowest first.
+    public static let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
     /// The ASCII ramp for one-row sparklines, blank to densest.
-    static let asciiRamp: [Character] = Array(" .:-=+*#%@")
+    public static let asciiRamp: [Character] = Array(" .:-=+*#%@")
     /// The ASCII glyphs for one to eight eighths of a chart cell.
-    static let asciiEighths: [Character] = Array(".:-=+*##")
+    public static let asciiEighths: [Character] = Array(".:-=+*##")
 
     /// Counts summed into at most `width` buckets, oldest first; shorter series are left as they are.
-    static func resample(_ values: [Int], to width: Int) -> [Int] {
+    public static func resample(_ values: [Int], to width: Int) -> [Int] {
         guard width > 0 else { return [] }
         guard values.count > width else { return values }
         return (0..<width).map { i in
@@ -18,35 +20,37 @@ enum Sparkline {
     }
 
     /// Counts stretched to fill `width` columns: each repeated, or summed when there are more than columns.
-    static func fit(_ values: [Int], to width: Int) -> [Int] {
+    public static func fit(_ values: [Int], to width: Int) -> [Int] {
         guard !values.isEmpty, width > 0 else { return [] }
         if values.count >= width { return resample(values, to: width) }
         let each = width / values.count
         return values.flatMap { Array(repeating: $0, count: each) }
     }
 
-    /// One row: blank for zero, the lowest block for any count above zero, the full block for the maximum.
-    static func line(_ values: [Int], width: Int, unicode: Bool) -> String {
+    /// The level of `value` out of `steps` against `top`: 0 for nothing, at least 1 for any count, `steps` for the top.
+    public static func level(_ value: Int, top: Int, steps: Int) -> Int {
+        guard top > 0, value > 0 else { return 0 }
+        return min(steps, max(1, Int((Double(value) / Double(top) * Double(steps)).rounded(.up))))
+    }
+
+    /// One row of at most `width` cells: blank for zero, the lowest block for any count, the full block for the maximum.
+    public static func line(_ values: [Int], width: Int, unicode: Bool = true) -> String {
         let points = resample(values, to: width)
         let top = points.max() ?? 0
-        guard top > 0 else { return String(repeating: " ", count: points.count) }
         let steps = unicode ? blocks.count : asciiRamp.count - 1
         return String(points.map { v -> Character in
-            if v <= 0 { return " " }
-            let level = max(1, Int((Double(v) / Double(top) * Double(steps)).rounded(.up)))
-            return unicode ? blocks[min(level, steps) - 1] : asciiRamp[min(level, steps)]
+            let level = level(v, top: top, steps: steps)
+            if level == 0 { return " " }
+            return unicode ? blocks[level - 1] : asciiRamp[level]
         })
     }
 
     /// A chart `height` rows tall, top row first, each column one point of `fit(values, width)`.
-    static func chart(_ values: [Int], width: Int, height: Int, unicode: Bool) -> [String] {
+    public static func chart(_ values: [Int], width: Int, height: Int, unicode: Bool) -> [String] {
         guard height > 0 else { return [] }
         let points = fit(values, to: width)
         let top = points.max() ?? 0
-        let levels = points.map { v -> Int in
-            guard top > 0, v > 0 else { return 0 }
-            return max(1, Int((Double(v) / Double(top) * Double(height * 8)).rounded(.up)))
-        }
+        let levels = points.map { level($0, top: top, steps: height * 8) }
         return (0..<height).map { r in
             let floor = (height - 1 - r) * 8
             return String(levels.map { level -> Character in

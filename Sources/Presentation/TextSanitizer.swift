@@ -1,4 +1,5 @@
-/// The one gate every string passes on its way into the screen buffer.
+/// The one gate every string passes on its way out: the screen buffer, and the text and markdown of `report`,
+/// `show` and the minutes.
 ///
 /// Text from the store is untrusted: control characters and escape sequences become inert and
 /// visible (`^[` for ESC, `^?` for DEL, `<U+202E>` for C1 controls, bidi overrides, zero-width
@@ -10,6 +11,12 @@ public enum TextSanitizer {
         public var character: Character
         /// 1 or 2 cells.
         public var width: Int
+
+        /// A glyph of a width.
+        public init(character: Character, width: Int) {
+            self.character = character
+            self.width = width
+        }
     }
 
     /// The sanitised glyphs of `text` filling at most `maxWidth` cells; `truncated` when text was left over.
@@ -49,7 +56,7 @@ public enum TextSanitizer {
     }
 
     /// Whether a scalar must be shown as a code instead of itself.
-    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         let v = scalar.value
         if v < 0x20 || (0x7F...0x9F).contains(v) { return true }
         switch scalar.properties.generalCategory {
@@ -61,7 +68,7 @@ public enum TextSanitizer {
     }
 
     /// Inert, visible text for an unsafe scalar: caret notation for C0 and DEL, `<U+XXXX>` otherwise.
-    static func visibleCode(_ scalar: Unicode.Scalar) -> String {
+    public static func visibleCode(_ scalar: Unicode.Scalar) -> String {
         let v = scalar.value
         if v < 0x20 { return "^" + String(Character(Unicode.Scalar(UInt8(v + 0x40)))) }
         if v == 0x7F { return "^?" }

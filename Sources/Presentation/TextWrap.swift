@@ -1,10 +1,10 @@
 /// Breaks untrusted text into lines of a display width, at spaces where it can.
-enum TextWrap {
+public enum TextWrap {
     /// How much of one text is ever wrapped: enough for any screen, bounded for a megabyte-long one.
-    static let maxCharacters = 8_000
+    public static let maxCharacters = 8_000
 
     /// Sanitised lines of at most `width` cells; line breaks in the text start new lines; at most `maxLines`.
-    static func wrap(_ text: String, width: Int, unicode: Bool, maxLines: Int = 200) -> [String] {
+    public static func wrap(_ text: String, width: Int, unicode: Bool, maxLines: Int = 200) -> [String] {
         guard width > 0 else { return [] }
         var lines: [String] = []
         let head = text.prefix(maxCharacters)

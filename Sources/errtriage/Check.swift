@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Presentation
 import TriageStore
 
 /// `errtriage check`: is the store sound? SQLite's integrity check, then every rollup recounted.
@@ -21,7 +22,7 @@ struct Check: ParsableCommand {
             let store = try options.open(readOnly: true)
             let check = try store.verify()
             guard check.isSound else {
-                for problem in check.problems { print("problem: \(Inert.text(problem))") }
+                for problem in check.problems { print("problem: \(TextSanitizer.sanitize(problem))") }
                 throw CLIError.store("\(path) failed its check (\(check.problems.count) problem\(check.problems.count == 1 ? "" : "s") above)")
             }
             print("check: \(path) is sound: integrity ok; \(check.events) events in \(check.issues) issues and \(check.complaints) complaints match every rollup")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Presentation
 import TriageModel
 import TriageStore
 
@@ -54,10 +55,10 @@ enum AgendaText {
             for item in items {
                 n += 1
                 let s = item.issue
-                out += ReportText.lpad("\(n)", 4) + "  " + ReportText.pad(s.key, 34) + ReportText.lpad("\(s.events)", 7) + " ev"
-                    + ReportText.lpad("\(s.complaints)", 5) + " cmpl  " + Inert.text(s.title) + "\n"
+                out += Format.right("\(n)", 4) + "  " + Format.fit(s.key, 34) + Format.right("\(s.events)", 7) + " ev"
+                    + Format.right("\(s.complaints)", 5) + " cmpl  " + TextSanitizer.sanitize(s.title) + "\n"
             }
         }
-        return out + ReportText.unlinked(unlinked, markdown: false)
+        return out + ReportText.unlinked(unlinked, window: window, markdown: false)
     }
 }

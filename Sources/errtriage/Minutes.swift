@@ -1,3 +1,4 @@
+import Presentation
 import TriageModel
 import TriageStore
 
@@ -41,7 +42,7 @@ enum Minutes {
                                      ("Users", t.users, p?.users), ("Complaints", t.complaints, p?.complaints)] {
             out += "| \(label) | \(now) | \(before.map(String.init) ?? "–") | \(change(now, before)) |\n"
         }
-        out += "\nEvents per \(m.window.isHourly ? "hour" : "day"): \(Sparkline.text(t.series, width: 60))\n"
+        out += "\nEvents per \(m.window.isHourly ? "hour" : "day"): \(Sparkline.line(t.series, width: 60))\n"
         out += "\n## Agenda (\(m.agenda.items.count) issues)\n"
         for section in Agenda.Section.allCases {
             let items = m.agenda.items(in: section)
@@ -49,9 +50,8 @@ enum Minutes {
             out += "\n### \(section.title)\n\n| Key | Chain | Events | Users | Complaints | Trend | Versions | Status |\n|---|---|---:|---:|---:|---|---|---|\n"
             for item in items {
                 let s = item.issue
-                let status = ([s.status.rawValue] + s.signals.filter { $0 != .regressed }.map(\.rawValue)).joined(separator: " ")
-                out += "| `\(s.key)` | \(Inert.markdown(s.chain.fullForm)) | \(s.events) | \(s.users) | \(s.complaints) | "
-                    + "\(Sparkline.text(s.series, width: 14)) | \(Inert.markdown(ReportText.versions(s))) | \(status) |\n"
+                out += "| `\(s.key)` | \(MarkdownText.inline(s.chain.fullForm)) | \(s.events) | \(s.users) | \(s.complaints) | "
+                    + "\(Sparkline.line(s.series, width: 14)) | \(MarkdownText.inline(ReportText.versions(s))) | \(Format.statusWithSignals(s)) |\n"
             }
         }
         out += "\n## Decisions\n\n"
@@ -59,14 +59,14 @@ enum Minutes {
             out += "None recorded in this period.\n"
         } else {
             for d in m.decisions {
-                out += "- \(d.at.minuteText) UTC, \(Inert.markdown(d.by)): `\(d.key)` \(Inert.markdown(d.text))\n"
+                out += "- \(d.at.minuteText) UTC, \(MarkdownText.inline(d.by)): `\(d.key)` \(MarkdownText.inline(d.text))\n"
             }
         }
         if m.unlinked.total > 0 {
-            out += "\n## Complaints the code cannot see (\(m.unlinked.total), citing no known issue)\n\n"
+            out += "\n## \(Format.unlinkedTitle) (\(Format.unlinkedCount(m.unlinked.total, window: m.window)))\n\n"
             for g in m.unlinked.groups {
-                out += "- **\(Inert.markdown(g.category))**: \(g.count)"
-                out += g.samples.isEmpty ? "\n" : " — e.g. “\(Inert.markdown(String(g.samples[0].prefix(100))))”\n"
+                out += "- **\(MarkdownText.inline(g.category))**: \(g.count)"
+                out += g.samples.isEmpty ? "\n" : " — e.g. “\(MarkdownText.inline(String(g.samples[0].prefix(100))))”\n"
             }
         }
         return out
@@ -78,6 +78,6 @@ enum Minutes {
         guard before > 0 else { return now == 0 ? "0" : "new" }
         let percent = Double(now - before) * 100 / Double(before)
         let sign = percent >= 0 ? "+" : "−"
-        return sign + format1(abs(percent)) + "%"
+        return sign + Format.percent(abs(percent))
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TriageImport
+import Presentation
 import TriageModel
 import TriageStore
 
@@ -79,8 +80,8 @@ struct Report: ParsableCommand {
             let unlinked = try store.unlinkedComplaints(window: window, now: now)
             switch format {
             case .json: print(ReportJSON.list(list, unlinked: unlinked).serialized)
-            case .text: print(ReportText.list(list, markdown: false) + ReportText.unlinked(unlinked, markdown: false), terminator: "")
-            case .markdown: print(ReportText.list(list, markdown: true) + ReportText.unlinked(unlinked, markdown: true), terminator: "")
+            case .text: print(ReportText.list(list, markdown: false) + ReportText.unlinked(unlinked, window: window, markdown: false), terminator: "")
+            case .markdown: print(ReportText.list(list, markdown: true) + ReportText.unlinked(unlinked, window: window, markdown: true), terminator: "")
             }
         }
     }
@@ -134,7 +135,7 @@ struct Decode: ParsableCommand {
                 let role = i == 0 ? "  (what the user saw)" : i == links.count - 1 ? "  (root cause)" : ""
                 let name = link.name.map { "\($0.domain).\($0.name)" } ?? "unknown"
                 let code = link.code.short + ShortKey.encode(code: link.code.code)
-                print("\(String(repeating: "  ", count: i))\(code)  \(Inert.text(name))  [\(link.code.code)]\(role)")
+                print("\(String(repeating: "  ", count: i))\(code)  \(TextSanitizer.sanitize(name))  [\(link.code.code)]\(role)")
             }
         }
     }

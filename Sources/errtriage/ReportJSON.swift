@@ -1,4 +1,5 @@
 import TriageImport
+import Presentation
 import TriageModel
 
 /// The JSON of `report` and `show`: a contract scripts and tests rely on (README, "CLI").
@@ -58,7 +59,7 @@ enum ReportJSON {
             ("breakdowns", .object(d.breakdowns.map { b in
                 (b.dimension.rawValue, .array(b.rows.map { row in
                     .object([("value", .string(row.value)), ("count", int(row.count)),
-                             ("percent", .number(String(format1(row.percent))))])
+                             ("percent", .number(Format.tenths(row.percent)))])
                 }))
             })),
             ("recent_events", .array(d.recentEvents.map(event))),
@@ -116,10 +117,4 @@ enum ReportJSON {
     }
 
     static func int(_ v: Int) -> JSONValue { .number(String(v)) }
-}
-
-/// A percentage with one decimal, e.g. `42.9`.
-func format1(_ value: Double) -> String {
-    let tenths = Int((value * 10).rounded())
-    return "\(tenths / 10).\(tenths % 10)"
 }

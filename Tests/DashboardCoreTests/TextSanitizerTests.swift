@@ -1,4 +1,5 @@
 import DashboardCore
+import Presentation
 import Testing
 
 /// Untrusted text becomes inert and visible, and keeps the grid.

@@ -1,0 +1,83 @@
+import Presentation
+import Testing
+import TriageModel
+
+/// One sparkline scaling, one version range, one percent and one status word for every output.
+@Suite struct FormatTests {
+    @Test func aSeriesOfOnesIsFullBlocks() {
+        #expect(Sparkline.line([1, 1, 1], width: 14) == "███")
+    }
+
+    @Test func aCountIsItsShareOfTheHighestRoundedUp() {
+        #expect(Sparkline.line([0, 1, 4, 7, 8], width: 14) == " ▁▄▇█")
+        #expect(Sparkline.line([1, 100], width: 14) == "▁█")
+    }
+
+    @Test func longSeriesAreSummedIntoTheWidth() {
+        #expect(Sparkline.resample([1, 2, 3, 4, 5, 6], to: 3) == [3, 7, 11])
+        #expect(Sparkline.line([1, 2, 3, 4, 5, 6], width: 3) == "▃▆█")
+    }
+
+    @Test func asciiSparklinesUseTheRamp() {
+        #expect(Sparkline.line([0, 1, 9], width: 5, unicode: false) == " .@")
+    }
+
+    @Test func versionRangesHaveOneArrow() {
+        #expect(Format.versionRange("1.7", "1.13") == "1.7→1.13")
+        #expect(Format.versionRange("1.7", "1.13", unicode: false) == "1.7->1.13")
+        #expect(Format.versionRange("1.7", "1.7") == "1.7")
+        #expect(Format.versionRange(nil, "1.9") == "1.9")
+        #expect(Format.versionRange(nil, nil) == "-")
+    }
+
+    @Test func percentagesHaveOneDecimal() {
+        #expect(Format.percent(42.857) == "42.9%")
+        #expect(Format.percent(100) == "100.0%")
+        #expect(Format.tenths(0.04) == "0.0")
+        #expect(Format.tenths(-3.25) == "-3.3")
+    }
+
+    @Test func theStatusWordCarriesTheSignalsButNotRegressedTwice() {
+        let chain = ErrorChain(links: [ChainLink(domain: "NetworkError", short: "NE", code: 8, name: "timeout")])
+        let issue = IssueSummary(key: "NE8", chain: chain, status: .regressed, events: 1, users: 1, complaints: 0,
+                                 firstSeen: Timestamp(millis: 0), lastSeen: Timestamp(millis: 0), firstVersion: nil,
+                                 lastVersion: nil, series: [1], signals: [.regressed, .spike, .new])
+        #expect(Format.statusWithSignals(issue) == "regressed SPIKE NEW")
+        #expect(Format.status(.resolved, short: true) == "rslv")
+    }
+}
+
+/// Columns are fitted in terminal cells: wide characters take two, marks combine, controls show as codes.
+@Suite struct CellFitTests {
+    @Test func shortTextIsPaddedToTheWidth() {
+        #expect(Format.fit("ab", 4) == "ab  ")
+    }
+
+    @Test func longTextEndsInAnEllipsisInsideTheWidth() {
+        #expect(Format.fit("abcdefgh", 5) == "abcd…")
+        #expect(Format.fit("abcdefgh", 5, unicode: false) == "abcd~")
+    }
+
+    @Test func wideCharactersCountTwoCells() {
+        #expect(Format.fit("日本", 6) == "日本  ")
+        #expect(Format.fit("日本語", 5) == "日本…")
+        #expect(TextSanitizer.width(Format.fit("日本語", 4)) == 4)
+    }
+
+    @Test func combiningMarksTakeNoCellOfTheirOwn() {
+        #expect(Format.fit("cafe\u{301}", 6) == "cafe\u{301}  ")
+    }
+
+    @Test func controlsAreShownAndCounted() {
+        #expect(Format.fit("a\u{1B}b", 5) == "a^[b ")
+    }
+
+    @Test func rightAlignsByCells() {
+        #expect(Format.right("日", 4) == "  日")
+        #expect(Format.right("12345", 3) == "12345")
+    }
+
+    @Test func markdownCellsAreSanitisedAndEscaped() {
+        #expect(MarkdownText.inline("a|b\u{1B}[1m*c*") == "a\\|b^\\[\\[1m\\*c\\*")
+    }
+}
