@@ -114,6 +114,7 @@ enum IssueListView {
         let ranked = ListColumns.kind(for: mode)
         for (column, x) in columns.positions {
             var text = heading(column.kind, mode: mode, unicode: unicode)
+            if column.kind == .status, columns.shortStatus { text = "STAT" }
             if isNumeric(column.kind) { text = Format.right(text, column.width) }
             buffer.write(text, row: row, col: x, width: column.width, style: column.kind == ranked ? .ranked : .heading)
         }
@@ -136,7 +137,8 @@ enum IssueListView {
                 }
                 buffer.write(spans, row: row, col: x, width: w)
             case .key:
-                buffer.write(issue.key, row: row, col: x, width: w)
+                buffer.write(columns.compactKeys ? Format.compactKey(issue.key, unicode: buffer.unicode) : issue.key,
+                             row: row, col: x, width: w)
             case .title:
                 buffer.write(fittedTitle(issue.chain, width: w, unicode: buffer.unicode), row: row, col: x, width: w)
             case .events, .users, .complaints:
@@ -156,6 +158,12 @@ enum IssueListView {
         }
     }
 
+    /// The whole title, `outer … root`.
+    static func title(_ chain: ErrorChain, unicode: Bool) -> String {
+        guard chain.links.count > 1, let first = chain.links.first, let last = chain.links.last else { return chain.title }
+        return (first.name ?? first.shortCode) + (unicode ? " … " : " ~ ") + (last.name ?? last.shortCode)
+    }
+
     /// The title in a width: when `outer … root` is too long the outer name gives way first,
     /// so that the root cause stays readable.
     static func fittedTitle(_ chain: ErrorChain, width: Int, unicode: Bool) -> String {
@@ -163,7 +171,7 @@ enum IssueListView {
         let root = last.name ?? last.shortCode
         let outer = first.name ?? first.shortCode
         let ellipsis = unicode ? "…" : "~"
-        let title = outer + " " + ellipsis + " " + root
+        let title = title(chain, unicode: unicode)
         let room = width - TextSanitizer.width(root, unicode: unicode) - 3
         guard TextSanitizer.width(title, unicode: unicode) > width else { return title }
         if room >= 4 { return String(outer.prefix(room - 1)) + ellipsis + " " + ellipsis + " " + root }

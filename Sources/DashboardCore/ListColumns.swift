@@ -18,9 +18,12 @@ struct ListColumns: Equatable {
     var compactBadges = false
     /// Statuses cut to four letters.
     var shortStatus = false
+    /// Keys cut to their outer and root codes (`US14…NSn1009`); the status bar shows the selected one whole.
+    var compactKeys = false
 
     static let gap = 1
     static let trendMax = 30
+    static let titleMax = 40
 
     /// Lays out the columns for these issues in `width` cells.
     static func fit(_ issues: [IssueSummary], mode: RankMode, width: Int, unicode: Bool) -> ListColumns {
@@ -28,6 +31,14 @@ struct ListColumns: Equatable {
         let badgeFull = issues.map { $0.signals.map(\.rawValue).joined(separator: " ").count }.max() ?? 0
         let badgeCompact = issues.map { $0.signals.count * 2 - 1 }.max() ?? 0
         let keyWidth = min(40, max(3, issues.map { TextSanitizer.width($0.key, unicode: unicode, limit: 40) }.max() ?? 3))
+        let compactKeyWidth = min(keyWidth, max(3, issues.map {
+            TextSanitizer.width(Format.compactKey($0.key, unicode: unicode), unicode: unicode, limit: 40)
+        }.max() ?? 3))
+        // The title's room: the longest whole `outer … root`, up to 40 cells or half the width (most
+        // outer and root names fit in 40; what is left over goes to the title at the end).
+        let titleWidth = max(12, min(titleMax, width / 2, issues.map {
+            TextSanitizer.width(IssueListView.title($0.chain, unicode: unicode), unicode: unicode, limit: width)
+        }.max() ?? 12))
         func countWidth(_ m: RankMode) -> Int {
             let values = issues.map { Format.count($0.count(for: m)).count }.max() ?? 1
             return max(values, label(for: m).count + (m == mode ? 1 : 0))
@@ -41,7 +52,7 @@ struct ListColumns: Equatable {
             Column(kind: .rank, width: rankWidth),
             Column(kind: .badges, width: badgeFull),
             Column(kind: .key, width: keyWidth),
-            Column(kind: .title, width: 20),
+            Column(kind: .title, width: titleWidth),
             Column(kind: .events, width: countWidth(.events)),
             Column(kind: .users, width: countWidth(.users)),
             Column(kind: .complaints, width: countWidth(.complaints)),
@@ -52,23 +63,26 @@ struct ListColumns: Equatable {
         layout.columns.removeAll { $0.kind == .badges && $0.width == 0 }
 
         let rankedKind = kind(for: mode)
+        // The title (what the user saw … the root cause) says what the issue is: it keeps its room
+        // while the other columns shorten or give way, the key first to its outer and root codes.
         let reductions: [(inout ListColumns) -> Void] = [
-            // The title (what the user saw … the root cause) keeps room before badges stay words.
             { $0.compactBadges = true; $0.setWidth(.badges, badgeCompact) },
             { $0.drop(.versions) },
-            { $0.setWidth(.title, 12) },
+            { $0.shortStatus = true; $0.setWidth(.status, 4) },
+            { $0.compactKeys = compactKeyWidth < keyWidth; $0.setWidth(.key, compactKeyWidth) },
             { $0.drop(.trend) },
             { if rankedKind != .users { $0.drop(.users) } },
             { if rankedKind != .complaints { $0.drop(.complaints) } },
+            { $0.setWidth(.title, min(titleWidth, 12)) },
             { if rankedKind != .events { $0.drop(.events) } },
-            { $0.shortStatus = true; $0.setWidth(.status, 4) },
             { $0.setWidth(.title, 6) },
             { $0.drop(.title) },
         ]
         for reduce in reductions where layout.total > width { reduce(&layout) }
         if layout.total > width {
             // Last resort: the key gives up cells, then whatever is left is cut by the writer.
-            layout.setWidth(.key, max(3, keyWidth - (layout.total - width)))
+            layout.compactKeys = true
+            layout.setWidth(.key, max(3, compactKeyWidth - (layout.total - width)))
         }
         if let title = layout.columns.firstIndex(where: { $0.kind == .title }), layout.total < width {
             layout.columns[title].width += width - layout.total

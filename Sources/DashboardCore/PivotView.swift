@@ -69,11 +69,11 @@ enum PivotView {
             link = min(12, max(4, groups.map { $0.link.shortCode.count }.max() ?? 4))
             let fixed = rank + 1 + link + 1 + events + 1 + complaints + 1 + issues + 1
             let left = max(0, width - fixed)
-            let longest = groups.map { $0.link.fullName.count }.max() ?? 8
-            if left >= 44 {
-                name = min(longest, max(16, left * 3 / 5))
-                surfaces = left - name - 2
-            } else {
+            // The name (domain.name) takes its room first; "surfaces as" takes what is left, if enough to read.
+            let longest = groups.map { TextSanitizer.width($0.link.fullName, limit: width) }.max() ?? 8
+            name = max(4, min(longest, left - 1))
+            surfaces = left - name - 2
+            if surfaces < 12 {
                 name = max(4, left - 1)
                 surfaces = 0
             }

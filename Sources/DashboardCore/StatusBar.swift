@@ -10,7 +10,13 @@ enum StatusBar {
             return
         }
         var right = ""
-        if state.loading { right = state.unicode ? "loading…" : "loading..." }
+        var rightStyle = Style.dim
+        if state.loading {
+            right = state.unicode ? "loading…" : "loading..."
+        } else if let key = keyCutInTheList(state, width: width) {
+            right = key
+            rightStyle = .key
+        }
         let rightWidth = right.isEmpty ? 0 : right.count + 1
         if let message = state.message {
             buffer.write(" " + message.text, row: row, col: 0, width: width - rightWidth, style: message.isError ? .error : .message)
@@ -18,8 +24,15 @@ enum StatusBar {
             buffer.write(hints(for: state), row: row, col: 0, width: width - rightWidth)
         }
         if !right.isEmpty, width > rightWidth {
-            buffer.write(right, row: row, col: width - right.count, style: .dim)
+            buffer.write(right, row: row, col: width - right.count, style: rightStyle)
         }
+    }
+
+    /// The selected issue's whole key, when the list shows keys cut to their outer and root codes (or none).
+    static func keyCutInTheList(_ state: DashboardState, width: Int) -> String? {
+        guard state.screen == .list, let issue = state.selectedIssue, let list = state.list else { return nil }
+        let columns = ListColumns.fit(list.issues, mode: state.query.mode, width: width, unicode: state.unicode)
+        return columns.compactKeys || !columns.has(.key) ? issue.key : nil
     }
 
     /// The prompt's label and text, scrolled so that the cursor stays in view.

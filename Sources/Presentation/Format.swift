@@ -47,6 +47,21 @@ public enum Format {
         }
     }
 
+    /// A short key cut to its outer and root codes where space is short: `US14…NSn1009` (`US14..NSn1009` in ASCII).
+    public static func compactKey(_ key: String, unicode: Bool = true) -> String {
+        let parts = key.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count > 2, let first = parts.first, let last = parts.last else { return key }
+        return first + (unicode ? "…" : "..") + last
+    }
+
+    /// A device as people know it in at most `width` cells: `iPhone 13 (iPhone14,5)`, the name alone where that
+    /// does not fit, an unknown identifier as it is.
+    public static func device(_ identifier: String, width: Int = .max) -> String {
+        guard let name = DeviceName.marketing(identifier) else { return identifier }
+        let label = DeviceName.label(identifier)
+        return TextSanitizer.width(label) <= width ? label : name
+    }
+
     /// A status as a word, or cut to four letters where space is short: `open`, `regr`, `rslv`, `mute`.
     public static func status(_ status: IssueStatus, short: Bool = false) -> String {
         guard short else { return status.rawValue }

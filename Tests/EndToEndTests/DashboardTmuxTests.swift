@@ -117,6 +117,43 @@ import Testing
         try keys("q")
     }
 
+    @Test func at80x24TheTopRowsShowWholeOuterAndRootNamesAndTheSelectedKeyWhole() throws {
+        let cli = try CLI()
+        let command = "ERRTRIAGE_STORE='\(SampleStore.path)' '\(CLI.binary)' --now \(SampleStore.end)"
+        try start(command, cols: 80, rows: 24)
+        defer { _ = try? tmux(["kill-session", "-t", session]) }
+        _ = cli
+        let list = try waitForLoaded("rank: events")
+        for title in ["connectionIssue … timeout", "connectionIssue … notConnectedToInternet",
+                      "getMapPins … responseValidationFailed", "dataUnavailable … keyNotFound",
+                      "actionFailed … networkConnectionLost", "paymentFailed … responseValidationFailed"] {
+            #expect(list.contains(title), "\(title) is cut:\n\(list)")
+        }
+        #expect(list.contains("US14…NSn1009"))
+        #expect(list.split(separator: "\n").last?.hasSuffix("US14-LO43-AP7-NE8") == true, "\(list)")
+        try keys("Down", "Down")
+        let third = try waitFor("IN500-TA202-TB30-HT400-NE29")
+        #expect(third.split(separator: "\n").last?.hasSuffix("IN500-TA202-TB30-HT400-NE29") == true)
+        try keys("q")
+    }
+
+    @Test func rankingByComplaintsThenEnterOpensTheTopIssueByComplaints() throws {
+        let cli = try CLI()
+        let command = "ERRTRIAGE_STORE='\(SampleStore.path)' '\(CLI.binary)' --now \(SampleStore.end)"
+        try start(command, cols: 120, rows: 40)
+        defer { _ = try? tmux(["kill-session", "-t", session]) }
+        let top = try cli.run(["report", "--store", SampleStore.path, "--now", SampleStore.end, "--by", "complaints",
+                               "--top", "1", "--format", "json"]).json
+        let key = (top["issues"] as? [[String: Any]])?.first?["key"] as? String ?? "?"
+        try waitForLoaded("rank: events")
+        try keys("Down", "Down", "Down", "Down")
+        try keys("s")
+        try waitForLoaded("rank: complaints")
+        try keys("Enter")
+        try waitFor("\(key) · Chain")
+        try keys("Escape", "q")
+    }
+
     @Test func aTerminalTooSmallSaysSoAndGrowingBackRestoresTheList() throws {
         let cli = try CLI()
         let command = "ERRTRIAGE_STORE='\(SampleStore.path)' '\(CLI.binary)' --now \(SampleStore.end)"
