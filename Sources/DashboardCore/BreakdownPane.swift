@@ -4,7 +4,7 @@ import TriageModel
 /// The Breakdowns pane: per dimension, each value with its count, share and a bar.
 enum BreakdownPane {
     static func lines(_ detail: IssueDetail, width: Int, unicode: Bool) -> [[Span]] {
-        let valueWidth = max(8, min(28, width / 3))
+        let valueWidth = max(8, min(34, width / 3))
         let countWidth = max(5, detail.breakdowns.flatMap(\.rows).map { Format.count($0.count).count }.max() ?? 5)
         let barWidth = max(0, min(40, width - valueWidth - countWidth - 6 - 4))
         var lines: [[Span]] = []
@@ -14,7 +14,8 @@ enum BreakdownPane {
             let rows = detail.breakdown(dimension).rows
             if rows.isEmpty { lines.append([Span("  (none counted)", .dim)]) }
             for row in rows {
-                let value = TextSanitizer.glyphs(row.value, unicode: unicode, maxWidth: valueWidth)
+                let shown = dimension == .device ? Format.device(row.value, width: valueWidth) : row.value
+                let value = TextSanitizer.glyphs(shown, unicode: unicode, maxWidth: valueWidth)
                 var text = String(value.glyphs.map(\.character))
                 if value.truncated { text = String(text.dropLast()) + (unicode ? "…" : "~") }
                 lines.append([

@@ -51,7 +51,7 @@ enum EventDetailView {
         var fields: [(String, String?)] = [
             ("Event ID", event.eventID), ("Time", event.timestamp.iso8601), ("Chain", event.chain.shortKey),
             ("App version", event.appVersion), ("Build", event.appBuild), ("Platform", event.platform),
-            ("OS", event.osLabel), ("Device", event.deviceModel), ("Network", event.network),
+            ("OS", event.osLabel), ("Device", event.deviceModel.map(DeviceName.label)), ("Network", event.network),
             ("Orientation", event.orientation), ("App state", event.appState),
             ("Free RAM", event.freeRAM.map { Format.grouped(Int($0)) }),
             ("Free disk", event.freeDisk.map { Format.grouped(Int($0)) }),

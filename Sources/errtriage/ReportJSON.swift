@@ -58,8 +58,10 @@ enum ReportJSON {
             ("series_start", .string(d.seriesStart.iso8601)),
             ("breakdowns", .object(d.breakdowns.map { b in
                 (b.dimension.rawValue, .array(b.rows.map { row in
-                    .object([("value", .string(row.value)), ("count", int(row.count)),
-                             ("percent", .number(Format.tenths(row.percent)))])
+                    var members: [(String, JSONValue)] = [("value", .string(row.value))]
+                    if b.dimension == .device, let name = DeviceName.marketing(row.value) { members.append(("name", .string(name))) }
+                    members += [("count", int(row.count)), ("percent", .number(Format.tenths(row.percent)))]
+                    return .object(members)
                 }))
             })),
             ("recent_events", .array(d.recentEvents.map(event))),

@@ -97,7 +97,8 @@ enum ReportText {
         for b in d.breakdowns where !b.rows.isEmpty {
             out += "\n\(b.dimension.label)\n"
             for row in b.rows.prefix(8) {
-                out += "  " + Format.fit(row.value, 24) + Format.right("\(row.count)", 8) + Format.right(Format.percent(row.percent), 8) + "\n"
+                let value = b.dimension == .device ? Format.device(row.value, width: 34) : row.value
+                out += "  " + Format.fit(value, 34) + Format.right("\(row.count)", 8) + Format.right(Format.percent(row.percent), 8) + "\n"
             }
         }
         if !d.recentEvents.isEmpty {

@@ -62,6 +62,19 @@ import Testing
         #expect((json["complaints"] as? [[String: Any]])?.count == 1)
     }
 
+    @Test func breakdownsNameDevicesAsPeopleKnowThem() throws {
+        let cli = try ingested()
+        let json = try cli.run(["show", "US14-LO43-AP7-NE8", "--now", CLITests.now, "--format", "json"]).json
+        let breakdowns = json["breakdowns"] as? [String: [[String: Any]]] ?? [:]
+        let devices = breakdowns["device"] ?? []
+        #expect(Set(devices.compactMap { $0["value"] as? String }) == ["iPhone14,5", "iPhone15,2"])
+        #expect(Set(devices.compactMap { $0["name"] as? String }) == ["iPhone 13", "iPhone 14 Pro"])
+        #expect(breakdowns["os"]?.allSatisfy { $0["name"] == nil } == true)
+        let text = try cli.run(["show", "US14-LO43-AP7-NE8", "--now", CLITests.now]).stdout
+        #expect(text.contains("iPhone 13 (iPhone14,5)"))
+        #expect(text.contains("iPhone 14 Pro (iPhone15,2)"))
+    }
+
     @Test func markOfAnUnknownKeyFailsWithExitCode1AndWritesNothing() throws {
         let cli = try ingested()
         for arguments in [["mark", "US1-NE1", "resolved"], ["mark", "US1-NE1", "muted", "--events", "3"]] {

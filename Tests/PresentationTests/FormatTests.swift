@@ -81,3 +81,19 @@ import TriageModel
         #expect(MarkdownText.inline("a|b\u{1B}[1m*c*") == "a\\|b^\\[\\[1m\\*c\\*")
     }
 }
+
+/// Devices are named as people know them, with the identifier where there is room.
+@Suite struct DeviceFormatTests {
+    @Test func theNameAndTheIdentifierWhereThereIsRoom() {
+        #expect(Format.device("iPhone14,5") == "iPhone 13 (iPhone14,5)")
+        #expect(Format.device("iPhone14,5", width: 22) == "iPhone 13 (iPhone14,5)")
+    }
+
+    @Test func theNameAloneWhereThereIsNot() {
+        #expect(Format.device("iPhone14,3", width: 24) == "iPhone 13 Pro Max")
+    }
+
+    @Test func anUnknownModelAsItIs() {
+        #expect(Format.device("Pixel 8", width: 24) == "Pixel 8")
+    }
+}
