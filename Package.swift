@@ -58,6 +58,7 @@ let package = Package(
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "TriageModel"]),
         .testTarget(name: "DashboardCoreTests", dependencies: ["DashboardCore", "Presentation", "TriageModel"], exclude: ["Snapshots"]),
         .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "TriageImport", "TriageModel"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["errtriage", "Presentation", "TriageModel"], exclude: ["Golden"]),
+        // The built binary as a user runs it; the store and dashboard core in process, to compare the dashboard's screens with the CLI's text.
+        .testTarget(name: "EndToEndTests", dependencies: ["errtriage", "TriageModel", "TriageStore", "DashboardCore"], exclude: ["Golden"]),
     ]
 )

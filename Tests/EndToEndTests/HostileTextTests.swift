@@ -1,5 +1,8 @@
+import DashboardCore
 import Foundation
 import Testing
+import TriageModel
+import TriageStore
 
 /// Error text comes from the field: names, messages, user ids, device models, custom keys, notes
 /// and complaints holding escape sequences, controls, bidi overrides, zero-width and wide
@@ -11,8 +14,21 @@ import Testing
     static let key = "US14-LO43"
 
     /// CSI colour, an OSC that would retitle the terminal, BEL, a C1 CSI, a bidi override,
-    /// zero-width characters, wide and emoji characters, CR, LF, TAB and DEL.
-    static let hostile = "A\u{1B}[31mRED\u{1B}]2;PWNED\u{07}B\u{9B}31mC\u{202E}evil\u{200B}\u{FEFF}界\u{1F600}\r\n\t\u{7F}Z"
+    /// zero-width characters, wide and emoji characters, CR, LF, TAB and DEL, then every other
+    /// class below: a word joiner, an Arabic letter mark, a soft hyphen, line and paragraph
+    /// separators, NEL, an isolate, a left-to-right mark and a bidi embedding.
+    static let hostile = "A\u{1B}[31mRED\u{1B}]2;PWNED\u{07}B\u{9B}31mC\u{202E}evil\u{200B}\u{FEFF}界\u{1F600}\r\n\t\u{7F}"
+        + "\u{2060}\u{061C}\u{00AD}\u{2028}\u{2029}\u{85}\u{2066}\u{200E}\u{202A}\u{01}Z"
+
+    /// What must never reach a terminal or a text output live, listed here rather than taken from
+    /// the sanitiser so that the test catches what the sanitiser misses: C0 controls (LF only as
+    /// the output's own line break), DEL, C1 controls (U+009B is a one-byte CSI), zero-width and
+    /// directional marks, bidi embeddings and overrides, bidi isolates, the BOM, the word joiner,
+    /// the Arabic letter mark, the soft hyphen, and the line and paragraph separators.
+    static let live: [ClosedRange<UInt32>] = [
+        0x00...0x09, 0x0B...0x1F, 0x7F...0x7F, 0x80...0x9F, 0x200B...0x200F, 0x202A...0x202E, 0x2066...0x2069,
+        0xFEFF...0xFEFF, 0x2060...0x2060, 0x061C...0x061C, 0x00AD...0x00AD, 0x2028...0x2029,
+    ]
 
     static func json(_ object: Any) -> String {
         String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
@@ -35,7 +51,8 @@ import Testing
         }
         let events = try cli.file("hostile.ndjson", lines.joined(separator: "\n") + "\n")
         let complaints = try cli.file("desk.csv", "id,created_at,subject,description\n"
-            + "T1,2026-11-20 12:00:00,\"\(Self.hostile.replacingOccurrences(of: "\"", with: "\"\""))\",\"It says \(Self.key) \(Self.hostile)\"\n")
+            + "T1,2026-11-20 12:00:00,\"\(Self.hostile.replacingOccurrences(of: "\"", with: "\"\""))\",\"It says \(Self.key) \(Self.hostile)\"\n"
+            + "T2,2026-11-20 13:00:00,slow,\"No code here \(Self.hostile.replacingOccurrences(of: "\"", with: "\"\""))\"\n")
         let ingest = try cli.run(["ingest", events, complaints])
         #expect(ingest.status == 0, "\(ingest.stderr)")
         #expect(try cli.run(["mark", Self.key, "resolved", "--in-version", "2.0", "--note", Self.hostile, "--by", Self.hostile]).status == 0)
@@ -45,11 +62,7 @@ import Testing
 
     /// Nothing a terminal would act on: no C0 control but LF, no DEL, no C1, no bidi or zero-width format character.
     func expectInert(_ text: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let live = text.unicodeScalars.filter { s in
-            (s.value < 0x20 && s != "\n") || s.value == 0x7F || (0x80..<0xA0).contains(s.value)
-                || (0x200B...0x200F).contains(s.value) || (0x202A...0x202E).contains(s.value)
-                || (0x2066...0x2069).contains(s.value) || s.value == 0xFEFF
-        }
+        let live = text.unicodeScalars.filter { s in Self.live.contains { $0.contains(s.value) } }
         #expect(live.isEmpty, "\(what) holds live characters: \(live.map { String($0.value, radix: 16) })", sourceLocation: sourceLocation)
         // Markdown escapes the bracket: `^\[`.
         #expect(text.contains("^[") || text.contains("^\\["), "\(what) does not show ESC visibly", sourceLocation: sourceLocation)
@@ -60,7 +73,9 @@ import Testing
         let base = ["--now", Self.now]
         for command in [["report", "--window", "all"], ["report", "--window", "all", "--format", "markdown"],
                         ["show", Self.key, "--window", "all"], ["show", Self.key, "--window", "all", "--format", "markdown"],
-                        ["report", "--by-layer", "root", "--window", "all"], ["meeting", "--print", "--window", "30d"]] {
+                        ["report", "--by-layer", "root", "--window", "all"],
+                        ["report", "--by-layer", "root", "--window", "all", "--format", "markdown"],
+                        ["meeting", "--print", "--window", "30d"], ["decode", Self.key]] {
             let result = try cli.run(command + base)
             #expect(result.status == 0, "\(command): \(result.stderr)")
             expectInert(result.stdout, "\(command)")
@@ -71,6 +86,38 @@ import Testing
             #expect(result.status == 0)
             let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
             #expect(Self.json(parsed).contains(Self.json([Self.hostile]).dropFirst(2).dropLast(2)), "\(command) lost the text")
+        }
+    }
+
+    @Test func everyDashboardScreenDrawsItInert() throws {
+        let cli = try hostileStore()
+        let store = try TriageStore(path: cli.store, readOnly: true)
+        let now = Timestamp.parse(Self.now)!
+        let size = Size(rows: 30, cols: 100)
+        var state = DashboardState(storeName: Self.hostile, query: IssueQuery(window: .all))
+        _ = state.start(size: size)
+        _ = reduce(&state, .listLoaded(try store.issueList(state.query, now: now)))
+        var screens = [("list", render(state, size: size))]
+        _ = reduce(&state, .key(.enter))
+        let detail = try store.issueDetail(key: Self.key, window: .all, now: now)
+        _ = reduce(&state, .detailLoaded(detail))
+        for pane in DetailPane.allCases {
+            _ = reduce(&state, .key(.char(Character(String(pane.rawValue)))))
+            screens.append(("pane \(pane.title)", render(state, size: size)))
+        }
+        for index in detail.recentEvents.indices {
+            state.screens = [.list, .detail, .event(index: index)]
+            screens.append(("event \(index)", render(state, size: size)))
+        }
+        state.screens = [.list, .pivot]
+        _ = reduce(&state, .pivotLoaded(layer: .root, query: state.query, groups: try store.layerPivot(state.query, by: .root, now: now)))
+        screens.append(("pivot", render(state, size: size)))
+        _ = reduce(&state, .agendaLoaded(try store.agenda(window: .d30, now: now, top: 5),
+                                         unlinked: try store.unlinkedComplaints(window: .d30, now: now)))
+        state.screens = [.list, .meetingEnd]
+        screens.append(("meeting end", render(state, size: size)))
+        for (name, buffer) in screens {
+            expectInert(buffer.lines.joined(separator: "\n"), "the dashboard's \(name)")
         }
     }
 
