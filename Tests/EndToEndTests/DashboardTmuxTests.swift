@@ -5,6 +5,11 @@ import Testing
 @Suite(.serialized) struct DashboardTmuxTests: TmuxDriving {
     let session = "errtriage-e2e-\(getpid())"
 
+    /// The dashboard on the shared sample store (read only: tests that mark use a copy).
+    func startOnTheSample(cols: Int, rows: Int) throws {
+        try start("ERRTRIAGE_STORE='\(SampleStore.path)' '\(CLI.binary)' --now \(SampleStore.end)", cols: cols, rows: rows)
+    }
+
     @Test func aMeetingFindsTheWorstIssueByComplaintsMarksItResolvedAndTheReportShowsIt() throws {
         let cli = try CLI()
         let store = try SampleStore.copy(to: cli.folder)
@@ -95,11 +100,8 @@ import Testing
     }
 
     @Test func thePivotGroupsByRootCauseAndNarrowsTheListToOne() throws {
-        let cli = try CLI()
-        let command = "ERRTRIAGE_STORE='\(SampleStore.path)' '\(CLI.binary)' --now \(SampleStore.end)"
-        try start(command, cols: 120, rows: 40)
-        defer { _ = try? tmux(["kill-session", "-t", session]) }
-        _ = cli
+        try startOnTheSample(cols: 120, rows: 40)
+        defer { stop() }
         try waitFor("rank: events")
         try keys("p")
         let pivot = try waitFor("SURFACES AS")
@@ -118,11 +120,8 @@ import Testing
     }
 
     @Test func at80x24TheTopRowsShowWholeOuterAndRootNamesAndTheSelectedKeyWhole() throws {
-        let cli = try CLI()
-        let command = "ERRTRIAGE_STORE='\(SampleStore.path)' '\(CLI.binary)' --now \(SampleStore.end)"
-        try start(command, cols: 80, rows: 24)
-        defer { _ = try? tmux(["kill-session", "-t", session]) }
-        _ = cli
+        try startOnTheSample(cols: 80, rows: 24)
+        defer { stop() }
         let list = try waitForLoaded("rank: events")
         for title in ["connectionIssue … timeout", "connectionIssue … notConnectedToInternet",
                       "getMapPins … responseValidationFailed", "dataUnavailable … keyNotFound",
@@ -139,9 +138,8 @@ import Testing
 
     @Test func rankingByComplaintsThenEnterOpensTheTopIssueByComplaints() throws {
         let cli = try CLI()
-        let command = "ERRTRIAGE_STORE='\(SampleStore.path)' '\(CLI.binary)' --now \(SampleStore.end)"
-        try start(command, cols: 120, rows: 40)
-        defer { _ = try? tmux(["kill-session", "-t", session]) }
+        try startOnTheSample(cols: 120, rows: 40)
+        defer { stop() }
         let top = try cli.run(["report", "--store", SampleStore.path, "--now", SampleStore.end, "--by", "complaints",
                                "--top", "1", "--format", "json"]).json
         let key = (top["issues"] as? [[String: Any]])?.first?["key"] as? String ?? "?"
@@ -155,11 +153,8 @@ import Testing
     }
 
     @Test func aTerminalTooSmallSaysSoAndGrowingBackRestoresTheList() throws {
-        let cli = try CLI()
-        let command = "ERRTRIAGE_STORE='\(SampleStore.path)' '\(CLI.binary)' --now \(SampleStore.end)"
-        try start(command, cols: 100, rows: 30)
-        defer { _ = try? tmux(["kill-session", "-t", session]) }
-        _ = cli
+        try startOnTheSample(cols: 100, rows: 30)
+        defer { stop() }
         try waitFor("rank: events")
         try tmux(["resize-window", "-t", session, "-x", "30", "-y", "8"])
         try waitFor("need 40")
