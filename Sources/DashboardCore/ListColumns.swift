@@ -78,7 +78,21 @@ struct ListColumns: Equatable {
             { $0.setWidth(.title, 6) },
             { $0.drop(.title) },
         ]
-        for reduce in reductions where layout.total > width { reduce(&layout) }
+        let full = layout
+        var applied: [Int] = []
+        for (i, reduce) in reductions.enumerated() where layout.total > width {
+            reduce(&layout)
+            applied.append(i)
+        }
+        // A later step may have freed enough cells to take back an earlier one: the latest first.
+        for i in applied.dropLast().reversed() {
+            var trial = full
+            for j in applied where j != i { reductions[j](&trial) }
+            if trial.total <= width {
+                layout = trial
+                applied.removeAll { $0 == i }
+            }
+        }
         if layout.total > width {
             // Last resort: the key gives up cells, then whatever is left is cut by the writer.
             layout.compactKeys = true
