@@ -27,7 +27,7 @@ struct Demo: ParsableCommand {
             guard let now = try store.latestEventTime() else { throw CLIError.input("the sample data holds no events") }
             if report || !DashboardLoop.isInteractive {
                 let list = try store.issueList(IssueQuery(top: 20), now: now)
-                print(ReportText.list(list, markdown: false), terminator: "")
+                print(ReportText.list(list), terminator: "")
                 return
             }
             try DashboardLoop.run(store: store, now: now, storeName: storePath)

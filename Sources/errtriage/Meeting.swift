@@ -59,6 +59,6 @@ enum AgendaText {
                     + Format.right("\(s.complaints)", 5) + " cmpl  " + TextSanitizer.sanitize(s.title) + "\n"
             }
         }
-        return out + ReportText.unlinked(unlinked, window: window, markdown: false)
+        return out + ReportText.unlinked(unlinked, window: window)
     }
 }

@@ -80,8 +80,7 @@ struct Report: ParsableCommand {
             let unlinked = try store.unlinkedComplaints(window: window, now: now)
             switch format {
             case .json: print(ReportJSON.list(list, unlinked: unlinked).serialized)
-            case .text: print(ReportText.list(list, markdown: false) + ReportText.unlinked(unlinked, window: window, markdown: false), terminator: "")
-            case .markdown: print(ReportText.list(list, markdown: true) + ReportText.unlinked(unlinked, window: window, markdown: true), terminator: "")
+            case .text, .markdown: print(ReportText.list(list) + ReportText.unlinked(unlinked, window: window), terminator: "")
             }
         }
     }

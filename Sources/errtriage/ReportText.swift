@@ -1,27 +1,15 @@
 import Presentation
 import TriageModel
 
-/// The human outputs of `report` and `show`: aligned text, or markdown tables ready to paste.
+/// The human outputs of `report`, `show` and the agenda: aligned text, and the pivot's markdown table.
 enum ReportText {
-    static func list(_ list: IssueList, markdown: Bool) -> String {
+    /// The top-N list as aligned text (the markdown of `report` is the minutes).
+    static func list(_ list: IssueList) -> String {
         let q = list.query
         let window = "window \(q.window.rawValue) ending \(list.now.minuteText) UTC, by \(q.mode.rawValue), status \(q.filter.label)"
         let t = list.totals
         let totals = "\(t.issues) issues · \(t.events) events · \(t.users) users · \(t.complaints) complaints"
-        var out = ""
-        if markdown {
-            out += "## errtriage report — \(window)\n\n\(totals)\n\n"
-            out += "| # | Key | Events | Users | Complaints | Trend | Versions | Status | Chain |\n"
-            out += "|---|---|---:|---:|---:|---|---|---|---|\n"
-            for (i, s) in list.issues.enumerated() {
-                let cells = ["\(i + 1)", "`\(s.key)`", "\(s.events)", "\(s.users)", "\(s.complaints)",
-                             Sparkline.line(s.series, width: 14), MarkdownText.inline(versions(s)), Format.statusWithSignals(s),
-                             MarkdownText.inline(s.chain.fullForm)]
-                out += "| " + cells.joined(separator: " | ") + " |\n"
-            }
-            return out
-        }
-        out += "errtriage report — \(window)\n\(totals)   \(Sparkline.line(t.series, width: 30))\n\n"
+        var out = "errtriage report — \(window)\n\(totals)   \(Sparkline.line(t.series, width: 30))\n\n"
         if list.storeEvents == 0 {
             return out + "The store is empty: errtriage ingest FILE… to add events, or errtriage demo for sample data.\n"
         }
@@ -67,17 +55,12 @@ enum ReportText {
     }
 
     /// Complaints that cite no known issue, by category with sample texts.
-    static func unlinked(_ u: UnlinkedComplaints, window: TimeWindow, markdown: Bool) -> String {
+    static func unlinked(_ u: UnlinkedComplaints, window: TimeWindow) -> String {
         guard u.total > 0 else { return "" }
-        let count = Format.unlinkedCount(u.total, window: window)
-        var out = markdown ? "\n### \(Format.unlinkedTitle) (\(count))\n\n" : "\n\(Format.unlinkedTitle) (\(count))\n"
+        var out = "\n\(Format.unlinkedTitle) (\(Format.unlinkedCount(u.total, window: window)))\n"
         for g in u.groups {
-            out += markdown ? "- **\(MarkdownText.inline(g.category))**: \(g.count)\n"
-                : "  " + Format.fit(g.category, 42) + Format.right("\(g.count)", 6) + "\n"
-            for sample in g.samples {
-                let sample = String(sample.prefix(100))
-                out += markdown ? "  - \"\(MarkdownText.inline(sample))\"\n" : "      “\(TextSanitizer.sanitize(sample))”\n"
-            }
+            out += "  " + Format.fit(g.category, 42) + Format.right("\(g.count)", 6) + "\n"
+            for sample in g.samples { out += "      “\(TextSanitizer.sanitize(String(sample.prefix(100))))”\n" }
         }
         return out
     }
