@@ -1,3 +1,4 @@
+import Presentation
 import TriageModel
 
 /// The issue detail screen (and the event screen under it): header, tab bar, a scrolling pane, status line.
@@ -39,7 +40,7 @@ enum IssueDetailView {
         spans.append(Span(dot + state.pane.title, .header))
         if let summary = state.detail?.summary ?? state.list?.issues.first(where: { $0.key == key }) {
             spans.append(Span(dot + summary.status.rawValue, .header))
-            spans.append(Span(dot + summary.title, .header))
+            spans.append(Span(dot + Format.title(summary.chain, unicode: state.unicode), .header))
         }
         if state.readOnly { spans.append(Span(dot + "read-only", .header)) }
         return spans

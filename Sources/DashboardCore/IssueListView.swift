@@ -140,7 +140,7 @@ enum IssueListView {
                 buffer.write(columns.compactKeys ? Format.compactKey(issue.key, unicode: buffer.unicode) : issue.key,
                              row: row, col: x, width: w)
             case .title:
-                buffer.write(fittedTitle(issue.chain, width: w, unicode: buffer.unicode), row: row, col: x, width: w)
+                buffer.write(Format.fittedTitle(issue.chain, width: w, unicode: buffer.unicode), row: row, col: x, width: w)
             case .events, .users, .complaints:
                 let value: Int = column.kind == .events ? issue.events : column.kind == .users ? issue.users : issue.complaints
                 buffer.write(Format.right(Format.count(value), w), row: row, col: x, width: w,
@@ -156,28 +156,5 @@ enum IssueListView {
                 buffer.write(text, row: row, col: x, width: w, style: Format.style(of: issue.status))
             }
         }
-    }
-
-    /// The whole title, `outer … root`.
-    static func title(_ chain: ErrorChain, unicode: Bool) -> String {
-        guard chain.links.count > 1, let first = chain.links.first, let last = chain.links.last else { return chain.title }
-        return (first.name ?? first.shortCode) + (unicode ? " … " : " ~ ") + (last.name ?? last.shortCode)
-    }
-
-    /// The title in a width: when `outer … root` is too long the outer name gives way first,
-    /// so that the root cause stays readable.
-    static func fittedTitle(_ chain: ErrorChain, width: Int, unicode: Bool) -> String {
-        guard chain.links.count > 1, let first = chain.links.first, let last = chain.links.last else { return chain.title }
-        let root = last.name ?? last.shortCode
-        let outer = first.name ?? first.shortCode
-        let ellipsis = unicode ? "…" : "~"
-        let title = title(chain, unicode: unicode)
-        let room = width - TextSanitizer.width(root, unicode: unicode) - 3
-        guard TextSanitizer.width(title, unicode: unicode) > width else { return title }
-        if room >= 4 { return String(outer.prefix(room - 1)) + ellipsis + " " + ellipsis + " " + root }
-        // A root name too long for the cell: four cells of the outer name, the rest for the root.
-        let rootRoom = width - 7
-        guard rootRoom >= 6 else { return title }
-        return String(outer.prefix(3)) + ellipsis + " " + ellipsis + " " + String(root.prefix(rootRoom - 1)) + ellipsis
     }
 }

@@ -37,7 +37,7 @@ struct ListColumns: Equatable {
         // The title's room: the longest whole `outer … root`, up to 40 cells or half the width (most
         // outer and root names fit in 40; what is left over goes to the title at the end).
         let titleWidth = max(12, min(titleMax, width / 2, issues.map {
-            TextSanitizer.width(IssueListView.title($0.chain, unicode: unicode), unicode: unicode, limit: width)
+            TextSanitizer.width(Format.title($0.chain, unicode: unicode), unicode: unicode, limit: width)
         }.max() ?? 12))
         func countWidth(_ m: RankMode) -> Int {
             let values = issues.map { Format.count($0.count(for: m)).count }.max() ?? 1

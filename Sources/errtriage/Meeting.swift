@@ -56,7 +56,7 @@ enum AgendaText {
                 n += 1
                 let s = item.issue
                 out += Format.right("\(n)", 4) + "  " + Format.fit(s.key, 34) + Format.right("\(s.events)", 7) + " ev"
-                    + Format.right("\(s.complaints)", 5) + " cmpl  " + TextSanitizer.sanitize(s.title) + "\n"
+                    + Format.right("\(s.complaints)", 5) + " cmpl  " + TextSanitizer.sanitize(Format.title(s.chain)) + "\n"
             }
         }
         return out + ReportText.unlinked(unlinked, window: window)

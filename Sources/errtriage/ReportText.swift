@@ -22,7 +22,7 @@ enum ReportText {
             out += Format.right("\(i + 1)", 3) + "  " + Format.fit(s.key, keyWidth) + "  " + Format.right("\(s.events)", 7) + "  "
                 + Format.right("\(s.users)", 6) + "  " + Format.right("\(s.complaints)", 5) + "  "
                 + Format.fit(Sparkline.line(s.series, width: 14), 14) + "  " + Format.fit(versions(s), 14) + "  "
-                + Format.fit(Format.statusWithSignals(s), 18) + "  " + TextSanitizer.sanitize(s.title) + "\n"
+                + Format.fit(Format.statusWithSignals(s), 18) + "  " + TextSanitizer.sanitize(Format.title(s.chain)) + "\n"
         }
         return out
     }

@@ -97,3 +97,33 @@ import TriageModel
         #expect(Format.device("Pixel 8", width: 24) == "Pixel 8")
     }
 }
+
+/// The title keeps the root cause whole first, and is cut by cells.
+@Suite struct TitleTests {
+    static let chain = ErrorChain(links: [
+        ChainLink(domain: "UserError", short: "US", code: 14, name: "connectionIssue"),
+        ChainLink(domain: "NetworkError", short: "NE", code: 8, name: "timeout"),
+    ])
+
+    @Test func aTitleThatFitsIsWhole() {
+        #expect(Format.fittedTitle(Self.chain, width: 40) == "connectionIssue … timeout")
+        #expect(Format.title(Self.chain, unicode: false) == "connectionIssue ~ timeout")
+    }
+
+    @Test func theOuterNameGivesWayFirst() {
+        #expect(Format.fittedTitle(Self.chain, width: 15) == "conn… … timeout")
+    }
+
+    @Test func wideOuterNamesAreCutByCells() {
+        let chain = ErrorChain(links: [ChainLink(short: "US", code: 1, name: "接続できません"), ChainLink(short: "NE", code: 8, name: "timeout")])
+        let fitted = Format.fittedTitle(chain, width: 16)
+        #expect(fitted == "接続… … timeout")
+        #expect(TextSanitizer.width(fitted) <= 16)
+    }
+
+    @Test func aLongRootKeepsFourCellsOfTheOuterName() {
+        let chain = ErrorChain(links: [ChainLink(short: "US", code: 1, name: "connectionIssue"),
+                                       ChainLink(short: "NS", code: -1009, name: "notConnectedToInternet")])
+        #expect(Format.fittedTitle(chain, width: 20) == "con… … notConnected…")
+    }
+}

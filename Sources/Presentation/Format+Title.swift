@@ -1,0 +1,26 @@
+import TriageModel
+
+/// An issue's title, what the user saw `…` the root cause: the two names that say what the issue is.
+extension Format {
+    /// The whole title, `outer … root` (`outer ~ root` in ASCII); one name for a chain of one link.
+    public static func title(_ chain: ErrorChain, unicode: Bool = true) -> String {
+        guard chain.links.count > 1, let first = chain.links.first, let last = chain.links.last else { return chain.title }
+        return (first.name ?? first.shortCode) + (unicode ? " … " : " ~ ") + (last.name ?? last.shortCode)
+    }
+
+    /// The title in `width` cells: when it is too long the outer name gives way first, so that the
+    /// root cause stays readable; a root too long for the rest keeps four cells of the outer name.
+    public static func fittedTitle(_ chain: ErrorChain, width: Int, unicode: Bool = true) -> String {
+        let whole = title(chain, unicode: unicode)
+        guard chain.links.count > 1, let first = chain.links.first, let last = chain.links.last,
+              TextSanitizer.width(whole, unicode: unicode) > width else { return whole }
+        let root = last.name ?? last.shortCode
+        let outer = first.name ?? first.shortCode
+        let separator = unicode ? " … " : " ~ "
+        let room = width - TextSanitizer.width(root, unicode: unicode) - 3
+        if room >= 4 { return cells(outer, room, unicode: unicode).text + separator + root }
+        let rootRoom = width - 7
+        guard rootRoom >= 6 else { return whole }
+        return cells(outer, 4, unicode: unicode).text + separator + cells(root, rootRoom, unicode: unicode).text
+    }
+}
