@@ -66,7 +66,7 @@ enum PivotView {
         var surfaces: Int
 
         init(_ groups: [LayerGroup], width: Int) {
-            link = min(12, max(4, groups.map { $0.link.shortCode.count }.max() ?? 4))
+            link = min(12, max(4, groups.map { TextSanitizer.width($0.link.shortCode, limit: 12) }.max() ?? 4))
             let fixed = rank + 1 + link + 1 + events + 1 + complaints + 1 + issues + 1
             let left = max(0, width - fixed)
             // The name (domain.name) takes its room first; "surfaces as" takes what is left, if enough to read.
