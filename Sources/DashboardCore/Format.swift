@@ -62,6 +62,14 @@ enum Format {
         }
     }
 
+    /// An issue's badges in order: its kind (`CRASH`, `ANR`; a non-fatal has none), then its signals.
+    static func badges(of issue: IssueSummary) -> [(text: String, style: Style)] {
+        let kind: [(text: String, style: Style)] = issue.kind.flatMap { kind in
+            kind.badge.map { [($0, kind == .crash ? Style.badgeRegressed : .badgeSpike)] }
+        } ?? []
+        return kind + issue.signals.map { ($0.rawValue, style(of: $0)) }
+    }
+
     /// Text right-aligned in `width` cells (plain ASCII input).
     static func right(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : String(repeating: " ", count: width - text.count) + text

@@ -49,7 +49,7 @@ enum Minutes {
             out += "\n### \(section.title)\n\n| Key | Chain | Events | Users | Complaints | Trend | Versions | Status |\n|---|---|---:|---:|---:|---|---|---|\n"
             for item in items {
                 let s = item.issue
-                let status = ([s.status.rawValue] + s.signals.filter { $0 != .regressed }.map(\.rawValue)).joined(separator: " ")
+                let status = ReportText.statusText(s)
                 out += "| `\(s.key)` | \(Inert.markdown(s.chain.fullForm)) | \(s.events) | \(s.users) | \(s.complaints) | "
                     + "\(Sparkline.text(s.series, width: 14)) | \(Inert.markdown(ReportText.versions(s))) | \(status) |\n"
             }

@@ -129,7 +129,8 @@ enum ReportText {
     }
 
     static func statusText(_ s: IssueSummary) -> String {
-        ([s.status.rawValue] + s.signals.filter { $0 != .regressed }.map(\.rawValue)).joined(separator: " ")
+        ([s.status.rawValue] + ((s.kind?.badge).map { [$0] } ?? []) + s.signals.filter { $0 != .regressed }.map(\.rawValue))
+            .joined(separator: " ")
     }
 
     static func pad(_ s: String, _ width: Int) -> String {
