@@ -122,9 +122,10 @@ public final class IngestWriter {
             var issue: IssueState
             var chain = raw.chain
             var key: String
-            if let known = batch.keys[i], let cached = issues[known], cached.chain.isNamed {
-                // The usual case: a known issue whose chain has every name, so the dictionary
-                // already holds every code of this chain and nothing needs resolving.
+            if let known = batch.keys[i], let cached = issues[known], cached.chain.isNamed,
+               raw.chain.links.elementsEqual(cached.chain.links, by: { $0.domain == nil || $0.domain == $1.domain }) {
+                // The usual case: a known issue whose chain has every name (and the same domains),
+                // so the dictionary already holds every code of this chain and nothing needs resolving.
                 key = known
                 issue = cached
             } else {
