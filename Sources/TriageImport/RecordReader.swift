@@ -26,8 +26,10 @@ public enum SourceKind: String, CaseIterable, Sendable {
         if names.contains("issue_title") || names.contains("event_timestamp") || names.contains("firebase_session_id") {
             return .crashlytics
         }
+        let legacy = names.contains(where: { $0.hasPrefix("sentry.interfaces.") })
+        let sentryEvent = names.contains("event_id") && (names.contains("level") || names.contains("platform") || names.contains("received"))
         if names.contains("exception") || names.contains("contexts") || names.contains("sdk") || names.contains("logentry")
-            || names.contains { $0.hasPrefix("sentry.interfaces.") } {
+            || legacy || sentryEvent {
             return .sentry
         }
         if names.contains("reported_at") || (names.contains("domain") && names.contains("mobile")) { return .elk }
