@@ -65,6 +65,8 @@ public final class RecordReader {
     private let lines: LineReader
     /// `--source` was given: every line is read as that source.
     private let forced: Bool
+    /// One decoder per source, made once.
+    private let decoders = Dictionary(uniqueKeysWithValues: SourceKind.allCases.map { ($0, $0.decoder) })
     private var pendingFirst: InputLine?
     private var header: [String]?
 
@@ -127,7 +129,7 @@ public final class RecordReader {
                 return .rejected(line: line.number, reason: error.reason, raw: line.bytes)
             }
             do {
-                return .record(line: line.number, try source.decoder.decode(value))
+                return .record(line: line.number, try decoders[source]!.decode(value))
             } catch {
                 return .rejected(line: line.number, reason: error.reason + RecordReader.hint(value, failed: source), raw: line.bytes)
             }
