@@ -66,6 +66,7 @@ struct Report: ParsableCommand {
                 return
             }
             if format == .markdown || sinceMeeting {
+                guard kind == nil else { throw CLIError.usage("--kind narrows the list (text or json), not the minutes") }
                 var since: Timestamp?
                 var span = window
                 if sinceMeeting {

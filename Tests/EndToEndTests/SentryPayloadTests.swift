@@ -109,6 +109,8 @@ import Testing
         #expect(try issues(cli).mapValues { $0["kind"] as? String ?? "none" } == ["ST0": "crash", "IS0": "crash", "NSn1001": "non-fatal", "AN0": "anr"])
         #expect(Set(try issues(cli, ["--kind", "crash"]).keys) == ["ST0", "IS0"])
         #expect(Set(try issues(cli, ["--kind", "anr"]).keys) == ["AN0"])
+        let minutes = try cli.run(["report", "--kind", "crash", "--format", "markdown", "--now", Self.now])
+        #expect(minutes.status == 1 && minutes.stderr.contains("--kind narrows the list"), "\(minutes.stderr)")
         let text = try cli.run(["report", "--now", Self.now, "--window", "30d"]).stdout
         #expect(text.contains("open CRASH") && text.contains("open ANR"), "\(text)")
         let export = try cli.run(["export", "--window", "30d", "--now", Self.now]).stdout
