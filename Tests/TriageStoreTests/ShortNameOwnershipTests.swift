@@ -104,4 +104,30 @@ import TriageModel
         let holder = try f.store.pool.read { db in try String.fetchOne(db, sql: "SELECT domain FROM domain_short WHERE short = 'ZZ'") }
         #expect(holder == "FirstError")
     }
+
+    @Test func anUpgradedStoreGivesEachShortNameToTheDomainThatHadIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("errtriage-v2-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("store.sqlite").path
+        // A v2 store in which EXC_BAD_ACCESS took EB (and EXC_BREAKPOINT's events joined its issue, the old bug).
+        let queue = try DatabaseQueue(path: path)
+        try TriageStore.migrator.migrate(queue, upTo: "v2")
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO issue (id, key, chain, first_seen, last_seen) VALUES (1, 'EB0', 'EXC_BAD_ACCESS.bad', 0, 0);
+                INSERT INTO chain_link VALUES (1, 0, 'EXC_BAD_ACCESS', 'EB', 0, 'bad');
+                INSERT INTO code_dictionary VALUES ('EB', 0, 'EXC_BAD_ACCESS', 'bad');
+                """)
+        }
+        try queue.close()
+        let store = try TriageStore(path: path)
+        try IngestWriter(store: store).write(events: [
+            Self.event("a", "EXC_BREAKPOINT", code: 6, name: "trap"),
+            Self.event("b", "EXC_BAD_ACCESS", code: 1, name: "garbage pointer", minute: 1),
+        ], complaints: [])
+        #expect(try store.decode("EX6").first?.name?.domain == "EXC_BREAKPOINT")
+        #expect(try store.decode("EB1").first?.name?.domain == "EXC_BAD_ACCESS")
+        #expect(try store.decode("EB0").first?.name?.domain == "EXC_BAD_ACCESS")
+    }
 }
