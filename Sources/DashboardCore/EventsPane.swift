@@ -57,7 +57,7 @@ enum EventDetailView {
             ("Free disk", event.freeDisk.map { Format.grouped(Int($0)) }),
             ("Jailbroken", event.jailbroken.map { $0 ? "yes" : "no" }),
             ("User", event.userID), ("Session", event.sessionID), ("Environment", event.environment),
-            ("Source", event.source),
+            ("Source", event.source), ("Kind", event.kind?.rawValue),
         ]
         fields.removeAll { $0.1 == nil }
         var lines: [[Span]] = fields.flatMap { ChainLadder.field($0.0, $0.1!, width: width, unicode: unicode) }

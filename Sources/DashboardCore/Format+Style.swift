@@ -21,4 +21,12 @@ extension Format {
         case .spike: .badgeSpike
         }
     }
+
+    /// An issue's badges in order: its kind (`CRASH`, `ANR`; a non-fatal has none), then its signals.
+    static func badges(of issue: IssueSummary) -> [(text: String, style: Style)] {
+        let kind: [(text: String, style: Style)] = issue.kind.flatMap { kind in
+            kind.badge.map { [($0, kind == .crash ? Style.badgeRegressed : .badgeSpike)] }
+        } ?? []
+        return kind + issue.signals.map { ($0.rawValue, style(of: $0)) }
+    }
 }

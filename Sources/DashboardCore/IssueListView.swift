@@ -130,10 +130,9 @@ enum IssueListView {
                 buffer.write(Format.right(String(rank), w), row: row, col: x, width: w, style: .dim)
             case .badges:
                 var spans: [Span] = []
-                for signal in issue.signals {
+                for badge in Format.badges(of: issue) {
                     if !spans.isEmpty { spans.append(Span(" ")) }
-                    spans.append(Span(columns.compactBadges ? String(signal.rawValue.prefix(1)) : signal.rawValue,
-                                      Format.style(of: signal)))
+                    spans.append(Span(columns.compactBadges ? String(badge.text.prefix(1)) : badge.text, badge.style))
                 }
                 buffer.write(spans, row: row, col: x, width: w)
             case .key:

@@ -14,7 +14,7 @@ struct ListColumns: Equatable {
     }
 
     var columns: [Column]
-    /// Badges as single letters (`N R S`) instead of words.
+    /// Badges as single letters (`C A N R S`) instead of words.
     var compactBadges = false
     /// Statuses cut to four letters.
     var shortStatus = false
@@ -28,8 +28,8 @@ struct ListColumns: Equatable {
     /// Lays out the columns for these issues in `width` cells.
     static func fit(_ issues: [IssueSummary], mode: RankMode, width: Int, unicode: Bool) -> ListColumns {
         let rankWidth = max(2, String(max(issues.count, 1)).count)
-        let badgeFull = issues.map { $0.signals.map(\.rawValue).joined(separator: " ").count }.max() ?? 0
-        let badgeCompact = issues.map { $0.signals.count * 2 - 1 }.max() ?? 0
+        let badgeFull = issues.map { Format.badges(of: $0).map(\.text).joined(separator: " ").count }.max() ?? 0
+        let badgeCompact = issues.map { Format.badges(of: $0).count * 2 - 1 }.max() ?? 0
         let keyWidth = min(40, max(3, issues.map { TextSanitizer.width($0.key, unicode: unicode, limit: 40) }.max() ?? 3))
         let compactKeyWidth = min(keyWidth, max(3, issues.map {
             TextSanitizer.width(Format.compactKey($0.key, unicode: unicode), unicode: unicode, limit: 40)

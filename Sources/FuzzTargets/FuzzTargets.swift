@@ -59,7 +59,7 @@ extension FuzzTarget {
         case .json, .native:
             return sources.filter { $0.hasSuffix(".ndjson") }.flatMap { lines($0).prefix(8) }
         case .crashlytics: return lines("crashlytics.ndjson")
-        case .sentry: return lines("sentry.ndjson")
+        case .sentry: return lines("sentry.ndjson").prefix(20) + lines("sentry-platforms.ndjson")
         case .elk: return lines("elk.ndjson")
         case .deskJSON: return lines("desk.ndjson")
         case .deskCSV: return [Array(file("desk.csv").prefix(4000))]

@@ -73,9 +73,10 @@ public enum Format {
         }
     }
 
-    /// The status with the signals that add to it, `open SPIKE NEW` (regressed is the status already).
+    /// The status with the kind and signals that add to it, `open CRASH SPIKE NEW` (regressed is the status already).
     public static func statusWithSignals(_ issue: IssueSummary) -> String {
-        ([status(issue.status)] + issue.signals.filter { $0 != .regressed }.map(\.rawValue)).joined(separator: " ")
+        ([status(issue.status)] + ((issue.kind?.badge).map { [$0] } ?? []) + issue.signals.filter { $0 != .regressed }.map(\.rawValue))
+            .joined(separator: " ")
     }
 
     /// The heading of the complaints that cite no code, wherever they are listed.

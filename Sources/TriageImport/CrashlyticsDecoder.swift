@@ -6,7 +6,7 @@ import TriageModel
 /// NSError domain to it, so `errors[].title` carries it too) zipped with the full form from the
 /// custom key `error_codes_stack`. A row without a chain (a plain NSError) becomes a one-link
 /// chain of `errors[0]`'s domain and code; an Android row without one, a one-link chain of the
-/// first exception thrown (code 0).
+/// first exception thrown (code 0). Its kind: `error_type`, else `is_fatal`.
 public struct CrashlyticsDecoder: RecordDecoder {
     public let source = "crashlytics"
     public init() {}
@@ -41,7 +41,13 @@ public struct CrashlyticsDecoder: RecordDecoder {
             sessionID: v["firebase_session_id"]?.nonEmptyText ?? v["installation_uuid"]?.nonEmptyText,
             environment: nil,
             message: v["issue_subtitle"]?.nonEmptyText ?? v["errors"]?.elements.first?["subtitle"]?.nonEmptyText,
-            customKeys: keys, source: source))
+            customKeys: keys, source: source, kind: CrashlyticsDecoder.kind(v)))
+    }
+
+    /// `error_type` (`FATAL`, `NON_FATAL`, `ANR`), else the deprecated `is_fatal`.
+    static func kind(_ v: JSONValue) -> EventKind? {
+        if let type = v["error_type"]?.nonEmptyText, let kind = EventKind(source: type) { return kind }
+        return v["is_fatal"]?.bool.map { $0 ? .crash : .nonFatal }
     }
 
     static func chain(row v: JSONValue, stack: String?) throws(LineRejection) -> ErrorChain {

@@ -23,17 +23,22 @@ public protocol RecordDecoder: Sendable {
 extension RecordDecoder {
     /// Parses and decodes one line of bytes.
     public func decode(line: [UInt8]) throws(LineRejection) -> ImportedRecord {
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(line)
-        } catch {
-            throw LineRejection("not valid JSON: \(error)")
-        }
-        guard case .object = value else {
-            throw LineRejection("expected a JSON object, found \(value.kindName)")
-        }
-        return try decode(value)
+        try decode(parseObject(line: line))
     }
+}
+
+/// Parses one line that must hold a JSON object.
+func parseObject(line: [UInt8]) throws(LineRejection) -> JSONValue {
+    let value: JSONValue
+    do {
+        value = try JSONParser.parse(line)
+    } catch {
+        throw LineRejection("not valid JSON: \(error)")
+    }
+    guard case .object = value else {
+        throw LineRejection("expected a JSON object, found \(value.kindName)")
+    }
+    return value
 }
 
 extension JSONValue {

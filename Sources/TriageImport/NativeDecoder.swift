@@ -38,7 +38,16 @@ public struct NativeDecoder: RecordDecoder {
             sessionID: try optionalText(v["session_id"], field: "session_id"),
             environment: try optionalText(v["environment"], field: "environment"),
             message: try optionalText(v["message"], field: "message"),
-            customKeys: keys, source: source)
+            customKeys: keys, source: source, kind: try NativeDecoder.kind(v["kind"]))
+    }
+
+    /// `kind`: `crash`, `non-fatal` or `anr` (the spellings `EventKind(source:)` reads too).
+    static func kind(_ value: JSONValue?) throws(LineRejection) -> EventKind? {
+        guard let text = try optionalText(value, field: "kind") else { return nil }
+        guard let kind = EventKind(source: text) else {
+            throw LineRejection("kind '\(text.prefix(30))' is not crash, non-fatal or anr")
+        }
+        return kind
     }
 
     func complaint(_ v: JSONValue) throws(LineRejection) -> Complaint {

@@ -1,7 +1,8 @@
 import CSV
 import TriageModel
 
-/// The sources errtriage reads; `ingest --source NAME` forces one, otherwise each file's first line decides.
+/// The sources errtriage reads; `ingest --source NAME` forces one, otherwise each JSON line's
+/// members decide (a line that shows no source is read as the file's first line was).
 public enum SourceKind: String, CaseIterable, Sendable {
     case native, crashlytics, sentry, elk, desk
 
@@ -16,22 +17,32 @@ public enum SourceKind: String, CaseIterable, Sendable {
         }
     }
 
+    /// Tells the source of one JSON object by its members; nil when none shows.
+    public static func detect(object value: JSONValue) -> SourceKind? {
+        let names = Set(value.members.map(\.0))
+        if names.contains("complaint_id") || (names.contains("event_id") && (names.contains("codes") || names.contains("chain"))) {
+            return .native
+        }
+        if names.contains("issue_title") || names.contains("event_timestamp") || names.contains("firebase_session_id") {
+            return .crashlytics
+        }
+        let legacy = names.contains(where: { $0.hasPrefix("sentry.interfaces.") })
+        let sentryEvent = names.contains("event_id") && (names.contains("level") || names.contains("platform") || names.contains("received"))
+        if names.contains("exception") || names.contains("contexts") || names.contains("sdk") || names.contains("logentry")
+            || legacy || sentryEvent {
+            return .sentry
+        }
+        if names.contains("reported_at") || (names.contains("domain") && names.contains("mobile")) { return .elk }
+        if SupportDeskDecoder.recognizes(columns: Array(names)) { return .desk }
+        return nil
+    }
+
     /// Tells the source from a file's first line: a JSON object by its members, else a CSV header.
     public static func detect(firstLine: [UInt8]) -> (kind: SourceKind, csv: Bool)? {
         guard let first = firstLine.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }) else { return nil }
         if first == UInt8(ascii: "{") {
             guard let value = try? JSONParser.parse(firstLine) else { return (.native, false) }
-            let names = Set(value.members.map(\.0))
-            if names.contains("complaint_id") || (names.contains("event_id") && (names.contains("codes") || names.contains("chain"))) {
-                return (.native, false)
-            }
-            if names.contains("issue_title") || names.contains("event_timestamp") || names.contains("firebase_session_id") {
-                return (.crashlytics, false)
-            }
-            if names.contains("exception") || names.contains("contexts") || names.contains("sdk") { return (.sentry, false) }
-            if names.contains("reported_at") || (names.contains("domain") && names.contains("mobile")) { return (.elk, false) }
-            if SupportDeskDecoder.recognizes(columns: Array(names)) { return (.desk, false) }
-            return (.native, false)
+            return (detect(object: value) ?? .native, false)
         }
         guard first != UInt8(ascii: "["),
               let header = try? CSVReader(string: String(decoding: firstLine, as: UTF8.self)).next(),
@@ -52,6 +63,10 @@ public final class RecordReader {
     public private(set) var kind: SourceKind
     public private(set) var csv: Bool
     private let lines: LineReader
+    /// `--source` was given: every line is read as that source.
+    private let forced: Bool
+    /// One decoder per source, made once.
+    private let decoders = Dictionary(uniqueKeysWithValues: SourceKind.allCases.map { ($0, $0.decoder) })
     private var pendingFirst: InputLine?
     private var header: [String]?
 
@@ -63,6 +78,7 @@ public final class RecordReader {
 
     public init(path: String, source: SourceKind?) throws(InputError) {
         self.path = path
+        forced = source != nil
         lines = try LineReader(path: path)
         var first: InputLine?
         while let line = try lines.next() {
@@ -92,7 +108,6 @@ public final class RecordReader {
     }
 
     private func nextJSON() throws(InputError) -> RecordResult? {
-        let decoder = kind.decoder
         while true {
             let line: InputLine
             if let first = pendingFirst {
@@ -106,12 +121,29 @@ public final class RecordReader {
                 return .rejected(line: line.number, reason: "line longer than \(LineReader.maxLineBytes >> 20) MiB", raw: line.bytes)
             }
             if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            let value: JSONValue, source: SourceKind
             do {
-                return .record(line: line.number, try decoder.decode(line: line.bytes))
+                value = try parseObject(line: line.bytes)
+                source = forced ? kind : SourceKind.detect(object: value) ?? kind
             } catch {
                 return .rejected(line: line.number, reason: error.reason, raw: line.bytes)
             }
+            do {
+                return .record(line: line.number, try decoders[source]!.decode(value))
+            } catch {
+                return .rejected(line: line.number, reason: error.reason + RecordReader.hint(value, failed: source), raw: line.bytes)
+            }
         }
+    }
+
+    /// When a line fails as one source but another source of events reads it: which, and how to force it.
+    static func hint(_ value: JSONValue, failed: SourceKind) -> String {
+        for other in SourceKind.allCases where other != failed && other != .desk {
+            if (try? other.decoder.decode(value)) != nil {
+                return " (the line reads as a \(other.rawValue) record: --source \(other.rawValue))"
+            }
+        }
+        return ""
     }
 
     /// A CSV record ends at a line break outside quotes: lines join while the count of quotes is odd.

@@ -1,60 +1,110 @@
 import TriageModel
 
-/// Sentry event payloads, one per line.
+/// Sentry event payloads, one per line, as SDKs send them and as Sentry's own samples are written.
 ///
-/// `exception.values` runs root cause first, so it is reversed. Each value's `type` is the
-/// domain and `mechanism.meta.ns_error.code` the code; a value without one gets code 0 and its
-/// `value` (the message) as the name, so code-less errors of one type group together.
+/// `exception.values` runs root cause first, so it is reversed (`SentryException`). Older SDKs'
+/// keys `sentry.interfaces.Exception`, `sentry.interfaces.User`, `sentry.interfaces.Message` and
+/// `sentry.interfaces.Http` read as `exception`, `user`, `logentry` and `request`. Release and
+/// environment fall back to the tags `sentry:release` and `environment`; the time to `received`.
+/// Users count by `user.id`, else a hash of `email`, `username` or `ip_address` (`SentryUser`).
 public struct SentryDecoder: RecordDecoder {
     public let source = "sentry"
     public init() {}
 
+    /// The legacy interface keys and the keys they stand for.
+    static let legacyKeys = [
+        ("sentry.interfaces.Exception", "exception"), ("sentry.interfaces.User", "user"),
+        ("sentry.interfaces.Message", "logentry"), ("sentry.interfaces.Http", "request"),
+    ]
+
     public func decode(_ v: JSONValue) throws(LineRejection) -> ImportedRecord {
-        guard let eventID = try optionalText(v["event_id"], field: "event_id") else { throw LineRejection("missing event_id") }
-        let time = try timestamp(v["timestamp"], field: "timestamp")
-        let values = v.at("exception.values")?.elements ?? v["exception"]?.elements ?? []
-        guard !values.isEmpty else { throw LineRejection("no exception.values: nothing to group by") }
-        var links: [ChainLink] = []
-        for (n, value) in values.reversed().enumerated() {
-            guard let type = value["type"]?.nonEmptyText ?? value.at("mechanism.meta.ns_error.domain")?.nonEmptyText else {
-                throw LineRejection("exception value \(n + 1) has no type")
+        guard let rawID = try optionalText(v["event_id"], field: "event_id") else { throw LineRejection("missing event_id") }
+        let time = try timestamp(v["timestamp"] ?? v["received"], field: v["timestamp"] == nil && v["received"] != nil ? "received" : "timestamp")
+        let exception = SentryDecoder.member(v, "exception")
+        let values = try SentryException.values(exception)
+        let keys = SentryDecoder.tags(v["tags"])
+        let tag = { (name: String) in keys.first { $0.key.lowercased() == name }?.value }
+        let logMessage = SentryDecoder.member(v, "logentry").flatMap { $0["formatted"]?.nonEmptyText ?? $0["message"]?.nonEmptyText }
+            ?? v["message"]?.nonEmptyText
+        guard !values.isEmpty else {
+            if exception != nil { throw LineRejection("exception holds no exception value (only null): nothing to group by") }
+            if logMessage != nil { throw LineRejection("a message-only event (no exception): nothing to group by") }
+            if v["stacktrace"] != nil || v["sentry.interfaces.Stacktrace"] != nil {
+                throw LineRejection("a stack trace without an exception: nothing to group by")
             }
-            let code = value.at("mechanism.meta.ns_error.code")?.int64.flatMap { Int(exactly: $0) }
-            let name = value["value"]?.nonEmptyText.map(CrashlyticsDecoder.shortName)
-            links.append(ChainLink(domain: type, short: "", code: code ?? 0, name: name))
+            throw LineRejection("no exception: nothing to group by")
         }
-        var keys: [(key: String, value: String)] = []
-        switch v["tags"] {
-        case .object(let members)?: keys = members.map { ($0.0, $0.1.text ?? $0.1.serialized) }
-        case .array(let pairs)?:
-            for pair in pairs {
-                let items = pair.elements
-                if items.count == 2, let k = items[0].text { keys.append((k, items[1].text ?? "")) }
-            }
-        default: break
-        }
-        let release = v["release"]?.nonEmptyText
+        let chain = try SentryException.chain(values)
+        let release = v["release"]?.nonEmptyText ?? tag("sentry:release")
         let releaseVersion = release.flatMap { AppVersion($0) }
         let app = v.at("contexts.app")
         let foreground = app?["in_foreground"]?.bool
+        let user = SentryDecoder.member(v, "user")
         return .event(ErrorEvent(
-            eventID: eventID, timestamp: time, chain: ErrorChain(links: links),
+            eventID: SentryDecoder.canonicalID(rawID), timestamp: time, chain: chain,
             appVersion: app?["app_version"]?.nonEmptyText ?? releaseVersion?.display,
-            appBuild: app?["app_build"]?.nonEmptyText ?? v["dist"]?.nonEmptyText ?? releaseVersion?.build.map(String.init),
+            appBuild: app?["app_build"]?.nonEmptyText ?? v["dist"]?.nonEmptyText ?? tag("sentry:dist")
+                ?? releaseVersion?.build.map(String.init),
             platform: v["platform"]?.nonEmptyText,
             osName: v.at("contexts.os.name")?.nonEmptyText,
             osVersion: v.at("contexts.os.version")?.nonEmptyText,
             deviceModel: v.at("contexts.device.model")?.nonEmptyText,
-            network: keys.first { $0.key.lowercased() == "network" }?.value,
+            network: tag("network"),
             orientation: v.at("contexts.device.orientation")?.nonEmptyText,
             appState: foreground.map { $0 ? "foreground" : "background" },
             freeRAM: v.at("contexts.device.free_memory")?.int64,
             freeDisk: v.at("contexts.device.free_storage")?.int64,
             jailbroken: nil,
-            userID: v.at("user.id")?.nonEmptyText,
+            userID: SentryUser.id(user),
             sessionID: nil,
-            environment: v["environment"]?.nonEmptyText,
-            message: values.last?["value"]?.nonEmptyText ?? v["message"]?.nonEmptyText,
-            customKeys: keys, source: source))
+            environment: v["environment"]?.nonEmptyText ?? tag("environment"),
+            message: values.last?["value"]?.nonEmptyText ?? logMessage,
+            customKeys: keys, source: source,
+            kind: SentryException.kind(level: v["level"]?.nonEmptyText ?? tag("level"), values: values)))
+    }
+
+    /// A member by its key, else by the legacy interface key that stands for it.
+    static func member(_ v: JSONValue, _ key: String) -> JSONValue? {
+        if let value = v[key], value != .null { return value }
+        guard let legacy = legacyKeys.first(where: { $0.1 == key })?.0 else { return nil }
+        return v[legacy]
+    }
+
+    /// Tags as an object or as `[key, value]` pairs, in their order.
+    static func tags(_ value: JSONValue?) -> [(key: String, value: String)] {
+        switch value {
+        case .object(let members)?: return members.map { ($0.0, $0.1.text ?? $0.1.serialized) }
+        case .array(let pairs)?:
+            return pairs.compactMap { pair in
+                let items = pair.elements
+                guard items.count == 2, let k = items[0].text else { return nil }
+                return (k, items[1].text ?? "")
+            }
+        default: return []
+        }
+    }
+
+    /// Event ids compare as Sentry's do: 32 hex digits, case and dashes ignored, so one id is
+    /// stored as 32 lowercase digits; any other id is kept as it is.
+    static func canonicalID(_ id: String) -> String {
+        let digits = id.utf8.filter { $0 != UInt8(ascii: "-") }
+        guard digits.count == 32, digits.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 102) }) else {
+            return id
+        }
+        return String(decoding: digits.map { $0 >= 65 && $0 <= 70 ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+}
+
+/// How Sentry counts users: by `id`, else `email`, `username`, `ip_address`.
+enum SentryUser {
+    /// The id as given; an email, user name or IP address only as a stable hash (`email:…`,
+    /// `username:…`, `ip:…`), since the store needs to tell users apart, not to show who they are.
+    static func id(_ user: JSONValue?) -> String? {
+        guard let user else { return nil }
+        if let id = user["id"]?.nonEmptyText { return id }
+        for (field, prefix) in [("email", "email"), ("username", "username"), ("ip_address", "ip")] {
+            if let text = user[field]?.nonEmptyText { return prefix + ":" + StableHash.hex(text) }
+        }
+        return nil
     }
 }

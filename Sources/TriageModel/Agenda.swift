@@ -30,8 +30,8 @@ public struct Agenda: Hashable, Sendable {
     public init(items: [Item]) { self.items = items }
 
     /// Builds the agenda from every open or regressed issue of the window (with its signals):
-    /// regressed first, then spikes, then new issues, then the top `top` by complaints, then the
-    /// top `top` by events, each issue once.
+    /// regressed first, then spikes, then new issues (crashes, then ANRs, then non-fatals), then
+    /// the top `top` by complaints, then the top `top` by events, each issue once.
     public static func build(from issues: [IssueSummary], top: Int) -> Agenda {
         var seen = Set<String>()
         var items: [Item] = []
@@ -41,7 +41,10 @@ public struct Agenda: Hashable, Sendable {
         let byEvents = issues.sorted { $0.events != $1.events ? $0.events > $1.events : $0.key < $1.key }
         add(.regressed, byEvents.filter { $0.status == .regressed })
         add(.spikes, byEvents.filter { $0.signals.contains(.spike) })
-        add(.new, byEvents.filter { $0.signals.contains(.new) })
+        let severity = { (row: IssueSummary) in row.kind?.severity ?? 0 }
+        add(.new, byEvents.filter { $0.signals.contains(.new) }.sorted { a, b in
+            severity(a) != severity(b) ? severity(a) > severity(b) : a.events != b.events ? a.events > b.events : a.key < b.key
+        })
         let byComplaints = issues.filter { $0.complaints > 0 }
             .sorted { $0.complaints != $1.complaints ? $0.complaints > $1.complaints : $0.events > $1.events }
         add(.complaints, Array(byComplaints.prefix(top)))

@@ -1,10 +1,76 @@
 /// Derives a domain's two-letter short name where neither the data nor the dictionary gives one.
 ///
 /// Drop a trailing `Error` (or `ErrorDomain`, `Domain`), split the rest into camel-case words
-/// (a run of capitals is one word: `TolokaAPI` is `Toloka`, `API`); two or more words give the
-/// first letters of the first two, one word gives its first two letters; uppercase.
+/// (a run of capitals is one word: `TolokaAPI` is `Toloka`, `API`; `_` and digits end a word);
+/// two or more words give the first letters of the first two, one word gives its first two
+/// letters; uppercase.
+///
+/// In one store a short name belongs to one domain for ever. When the first candidate is held by
+/// another domain, `candidates` gives the next ones, in this order, each once:
+/// 1. the first letters of the first two words (or the first two letters of a single word);
+/// 2. the first letter, then the first letter of each later word: `EXC_BAD_ACCESS` → `EA`;
+/// 3. the first letter, then each later letter of the name in order: `SIGABRT` → `SG`, `SA`, …;
+/// 4. the first candidate and one more letter, `A` to `Z`: `SIA`, `SIB`, …;
+/// 5. then two, three … up to six more letters, counting `A…Z` (`SIAA`, `SIAB`, …).
 public enum DomainShortName {
+    /// The first candidate: the short name a domain gets when no other domain holds it.
     public static func derive(_ domain: String) -> String {
+        first(words(domain))
+    }
+
+    /// The first candidate, in the documented order, that no other domain holds (`isTaken` says which are held).
+    public static func derive(_ domain: String, isTaken: (String) -> Bool) -> String {
+        let words = words(domain)
+        let primary = first(words)
+        var tried = Set<String>()
+        for candidate in [primary] + later(words) where tried.insert(candidate).inserted {
+            if !isTaken(candidate) { return candidate }
+        }
+        // Step 4 and 5: the first candidate with 1…6 more letters, counting A…Z; 26^6 names
+        // more than any store holds domains.
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        for extra in 1...6 {
+            var digits = [Int](repeating: 0, count: extra)
+            while true {
+                let candidate = primary + String(digits.map { letters[$0] })
+                if !isTaken(candidate) { return candidate }
+                var i = extra - 1
+                while i >= 0, digits[i] == 25 { digits[i] = 0; i -= 1 }
+                if i < 0 { break }
+                digits[i] += 1
+            }
+        }
+        return primary
+    }
+
+    /// The candidates of steps 1 to 3, in order, each once.
+    public static func candidates(_ domain: String) -> [String] {
+        let words = words(domain)
+        var seen = Set<String>()
+        return ([first(words)] + later(words)).filter { seen.insert($0).inserted }
+    }
+
+    /// Steps 2 and 3: the first letter with the first letter of each later word, then with each later letter.
+    static func later(_ words: [String]) -> [String] {
+        let letters = Array(words.joined().uppercased().filter { $0.isASCII && $0.isLetter })
+        guard let head = letters.first else { return [] }
+        let initials = words.dropFirst().compactMap { $0.first.map { String(head) + String($0).uppercased() } }
+        return initials + letters.dropFirst().map { String(head) + String($0) }
+    }
+
+    private static func first(_ words: [String]) -> String {
+        let letters: String
+        switch words.count {
+        case 0: letters = "XX"
+        case 1: letters = String(words[0].prefix(2))
+        default: letters = String(words[0].prefix(1)) + String(words[1].prefix(1))
+        }
+        let upper = String(letters.uppercased().filter { $0.isASCII && $0.isLetter })
+        return upper.count >= 2 ? upper : (upper + "XX").prefix(2).description
+    }
+
+    /// The camel-case words of the domain's type name, without its origin, namespace or `Error` suffix.
+    static func words(_ domain: String) -> [String] {
         var base = Substring(domain)
         // Types such as `LogicError(File.swift:34 >>> f())` carry their origin in parentheses.
         if let paren = base.firstIndex(of: "(") { base = base[..<paren] }
@@ -14,15 +80,7 @@ public enum DomainShortName {
             base = base.dropLast(suffix.count)
             break
         }
-        let words = camelWords(String(base))
-        let letters: String
-        switch words.count {
-        case 0: letters = "XX"
-        case 1: letters = String(words[0].prefix(2))
-        default: letters = String(words[0].prefix(1)) + String(words[1].prefix(1))
-        }
-        let upper = String(letters.uppercased().filter { $0.isASCII && $0.isLetter })
-        return upper.count >= 2 ? upper : (upper + "XX").prefix(2).description
+        return camelWords(String(base))
     }
 
     /// Splits `TolokaAPIError` into `Toloka`, `API`, `Error`; digits and symbols end a word.

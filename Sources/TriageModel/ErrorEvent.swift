@@ -24,13 +24,16 @@ public struct ErrorEvent: Hashable, Sendable {
     public var customKeys: [(key: String, value: String)]
     /// The importer that read it: `native`, `crashlytics`, `sentry`, `elk`.
     public var source: String
+    /// A crash, a handled (non-fatal) error or an ANR; nil when the source does not say.
+    public var kind: EventKind?
 
     public init(eventID: String, timestamp: Timestamp, chain: ErrorChain, appVersion: String? = nil,
                 appBuild: String? = nil, platform: String? = nil, osName: String? = nil, osVersion: String? = nil,
                 deviceModel: String? = nil, network: String? = nil, orientation: String? = nil,
                 appState: String? = nil, freeRAM: Int64? = nil, freeDisk: Int64? = nil, jailbroken: Bool? = nil,
                 userID: String? = nil, sessionID: String? = nil, environment: String? = nil,
-                message: String? = nil, customKeys: [(key: String, value: String)] = [], source: String = "native") {
+                message: String? = nil, customKeys: [(key: String, value: String)] = [], source: String = "native",
+                kind: EventKind? = nil) {
         self.eventID = eventID
         self.timestamp = timestamp
         self.chain = chain
@@ -52,6 +55,7 @@ public struct ErrorEvent: Hashable, Sendable {
         self.message = message
         self.customKeys = customKeys
         self.source = source
+        self.kind = kind
     }
 
     public static func == (a: ErrorEvent, b: ErrorEvent) -> Bool {
@@ -61,7 +65,7 @@ public struct ErrorEvent: Hashable, Sendable {
             && a.network == b.network && a.orientation == b.orientation && a.appState == b.appState
             && a.freeRAM == b.freeRAM && a.freeDisk == b.freeDisk && a.jailbroken == b.jailbroken
             && a.userID == b.userID && a.sessionID == b.sessionID && a.environment == b.environment
-            && a.message == b.message && a.source == b.source
+            && a.message == b.message && a.source == b.source && a.kind == b.kind
             && a.customKeys.map(\.key) == b.customKeys.map(\.key) && a.customKeys.map(\.value) == b.customKeys.map(\.value)
     }
 

@@ -19,10 +19,12 @@ public struct IssueSummary: Hashable, Sendable {
     public var series: [Int]
     public var signals: [Signal]
     public var trackerURL: String?
+    /// The most severe kind among the issue's events (a crash, then an ANR, then a non-fatal); nil when none says.
+    public var kind: EventKind?
 
     public init(key: String, chain: ErrorChain, status: IssueStatus, events: Int, users: Int, complaints: Int,
                 firstSeen: Timestamp, lastSeen: Timestamp, firstVersion: String?, lastVersion: String?,
-                series: [Int], signals: [Signal] = [], trackerURL: String? = nil) {
+                series: [Int], signals: [Signal] = [], trackerURL: String? = nil, kind: EventKind? = nil) {
         self.key = key
         self.chain = chain
         self.status = status
@@ -36,6 +38,7 @@ public struct IssueSummary: Hashable, Sendable {
         self.series = series
         self.signals = signals
         self.trackerURL = trackerURL
+        self.kind = kind
     }
 
     /// The chain's one-line title: outermost name … root cause.
@@ -61,15 +64,18 @@ public struct IssueQuery: Hashable, Sendable {
     public var top: Int
     /// Only these issues (a group of the root-cause pivot); nil lets every issue through.
     public var scope: IssueScope?
+    /// Only issues of this kind (their most severe event's); nil lets every kind through.
+    public var kind: EventKind?
 
     public init(window: TimeWindow = .d7, mode: RankMode = .events, filter: StatusFilter = .active,
-                text: String = "", top: Int = 200, scope: IssueScope? = nil) {
+                text: String = "", top: Int = 200, scope: IssueScope? = nil, kind: EventKind? = nil) {
         self.window = window
         self.mode = mode
         self.filter = filter
         self.text = text
         self.top = top
         self.scope = scope
+        self.kind = kind
     }
 }
 
@@ -127,7 +133,7 @@ public struct IssueList: Hashable, Sendable {
 
 /// A dimension that issue detail breaks events down by.
 public enum Dimension: String, CaseIterable, Sendable, Codable {
-    case device, os, appVersion = "app_version", network, orientation, appState = "app_state"
+    case device, os, appVersion = "app_version", network, orientation, appState = "app_state", kind
 
     /// A heading for people.
     public var label: String {
@@ -138,6 +144,7 @@ public enum Dimension: String, CaseIterable, Sendable, Codable {
         case .network: "Network"
         case .orientation: "Orientation"
         case .appState: "App state"
+        case .kind: "Kind"
         }
     }
 
@@ -150,6 +157,7 @@ public enum Dimension: String, CaseIterable, Sendable, Codable {
         case .network: event.network
         case .orientation: event.orientation
         case .appState: event.appState
+        case .kind: event.kind?.rawValue
         }
     }
 }

@@ -26,7 +26,9 @@ public struct IngestCounts: Equatable, Sendable {
 public final class IngestWriter {
     let store: TriageStore
     var dictionary: [ShortKey.Code: FullForm.Name] = [:]
-    var shortByDomain: [String: String] = [:]
+    var owners = ShortNameOwners()
+    /// Complaints that re-keying an issue linked to it, for the rollups of the transaction.
+    var pendingComplaints: [(Timestamp, Int64)] = []
     var issues: [String: IssueState] = [:]
     var versions = VersionOrder.Cache()
 
@@ -41,6 +43,7 @@ public final class IngestWriter {
         var status: IssueStatus
         var resolvedVersion: String?
         var resolvedAt: Timestamp?
+        var kind: EventKind?
         var dirty = false
         var chainDirty = false
     }
@@ -52,8 +55,8 @@ public final class IngestWriter {
                 let code = ShortKey.Code(short: row[0], code: row[1])
                 let name = FullForm.Name(domain: row[2], name: row[3])
                 dictionary[code] = name
-                shortByDomain[name.domain] = code.short
             }
+            owners = try ShortNameOwners(db)
         }
     }
 
@@ -89,7 +92,7 @@ public final class IngestWriter {
     /// all of them are summed in memory and written once, so a transaction of many batches
     /// writes each rollup row once instead of once per batch.
     public func write(batches next: () -> Batch?) throws(StoreError) -> IngestCounts {
-        let snapshot = (issues, dictionary, shortByDomain)
+        let snapshot = (issues, dictionary, owners)
         do {
             return try store.write { db in
                 var counts = IngestCounts()
@@ -102,7 +105,8 @@ public final class IngestWriter {
                 return counts
             }
         } catch {
-            (issues, dictionary, shortByDomain) = snapshot  // the transaction rolled back: forget what it cached
+            (issues, dictionary, owners) = snapshot
+            pendingComplaints = []  // the transaction rolled back: forget what it cached
             throw error
         }
     }
@@ -111,23 +115,26 @@ public final class IngestWriter {
         var insertEvent = try BoundStatement(db, sql: """
             INSERT OR IGNORE INTO event (event_id, issue_id, ts, app_version, app_build, platform, os_name, os_version,
                 device_model, network, orientation, app_state, free_ram, free_disk, jailbroken, user_id, session_id,
-                environment, message, custom_keys, source)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                environment, message, custom_keys, source, kind)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for (i, raw) in batch.events.enumerated() {
             var issue: IssueState
             var chain = raw.chain
             var key: String
-            if let known = batch.keys[i], let cached = issues[known], cached.chain.isNamed {
-                // The usual case: a known issue whose chain has every name, so the dictionary
-                // already holds every code of this chain and nothing needs resolving.
+            if let known = batch.keys[i], let cached = issues[known], cached.chain.isNamed,
+               raw.chain.links.elementsEqual(cached.chain.links, by: { $0.domain == nil || $0.domain == $1.domain }) {
+                // The usual case: a known issue whose chain has every name (and the same domains),
+                // so the dictionary already holds every code of this chain and nothing needs resolving.
                 key = known
                 issue = cached
             } else {
-                chain = resolve(raw.chain)
+                chain = try resolve(raw.chain, db: db)
                 try learn(chain, db: db)
                 key = chain.shortKey
                 issue = try issueState(for: key, chain: chain, firstSeen: raw.timestamp, db: db, counts: &counts, rollups: &rollups)
+                for (time, issueID) in pendingComplaints { rollups.addComplaint(at: time, issueID: issueID) }
+                pendingComplaints = []
             }
             // One bind per column, in the INSERT's order (no array of values per event).
             insertEvent.bind(raw.eventID)
@@ -151,6 +158,7 @@ public final class IngestWriter {
             insertEvent.bind(raw.message)
             insertEvent.bind(batch.customKeys[i])
             insertEvent.bind(raw.source)
+            insertEvent.bind(raw.kind?.rawValue)
             try insertEvent.execute()
             guard db.changesCount > 0 else {
                 counts.duplicates += 1
@@ -202,30 +210,14 @@ public final class IngestWriter {
         try rollups.flush(db)
         for (key, issue) in issues where issue.dirty || issue.chainDirty {
             try db.execute(sql: """
-                UPDATE issue SET first_seen = ?, last_seen = ?, first_version = ?, last_version = ?, events = ?, status = ?
+                UPDATE issue SET first_seen = ?, last_seen = ?, first_version = ?, last_version = ?, events = ?, status = ?, kind = ?
                 WHERE id = ?
                 """, arguments: [issue.firstSeen.millis, issue.lastSeen.millis, issue.firstVersion, issue.lastVersion,
-                                 issue.events, issue.status.rawValue, issue.id])
+                                 issue.events, issue.status.rawValue, issue.kind?.rawValue, issue.id])
             if issue.chainDirty { try TriageStore.writeChain(db, issueID: issue.id, chain: issue.chain) }
             issues[key]?.dirty = false
             issues[key]?.chainDirty = false
         }
-    }
-
-    /// Fills short names the data left out: from the dictionary, else derived from the domain.
-    func resolve(_ chain: ErrorChain) -> ErrorChain {
-        guard chain.links.contains(where: { $0.short.isEmpty || !$0.isNamed }) else { return chain }
-        return ErrorChain(links: chain.links.map { link in
-            var link = link
-            if link.short.isEmpty, let domain = link.domain {
-                link.short = shortByDomain[domain] ?? DomainShortName.derive(domain)
-            }
-            if !link.isNamed, let known = dictionary[ShortKey.Code(short: link.short, code: link.code)] {
-                link.domain = link.domain ?? known.domain
-                link.name = link.name ?? known.name
-            }
-            return link
-        })
     }
 
     /// Remembers short+code → domain.name from a chain that carries both.
@@ -238,7 +230,6 @@ public final class IngestWriter {
             try db.execute(sql: "INSERT OR IGNORE INTO code_dictionary (short, code, domain, name) VALUES (?, ?, ?, ?)",
                            arguments: [link.short, link.code, domain, name])
             dictionary[code] = FullForm.Name(domain: domain, name: name)
-            if shortByDomain[domain] == nil { shortByDomain[domain] = link.short }
         }
     }
 
@@ -251,7 +242,7 @@ public final class IngestWriter {
                             counts: inout IngestCounts, rollups: inout Rollups) throws -> IssueState {
         if let cached = issues[key] { return cached }
         if let row = try Row.fetchOne(db, sql: """
-            SELECT id, first_seen, last_seen, first_version, last_version, events, status, resolved_version, resolved_at
+            SELECT id, first_seen, last_seen, first_version, last_version, events, status, resolved_version, resolved_at, kind
             FROM issue WHERE key = ?
             """, arguments: [key]) {
             let id: Int64 = row[0]
@@ -259,7 +250,8 @@ public final class IngestWriter {
             return IssueState(id: id, chain: stored, firstSeen: Timestamp(millis: row[1]), lastSeen: Timestamp(millis: row[2]),
                               firstVersion: row[3], lastVersion: row[4], events: row[5],
                               status: IssueStatus(rawValue: row[6]) ?? .open, resolvedVersion: row[7],
-                              resolvedAt: (row[8] as Int64?).map { Timestamp(millis: $0) })
+                              resolvedAt: (row[8] as Int64?).map { Timestamp(millis: $0) },
+                              kind: (row[9] as String?).flatMap(EventKind.init(rawValue:)))
         }
         try db.execute(sql: "INSERT INTO issue (key, chain, first_seen, last_seen) VALUES (?, ?, ?, ?)",
                        arguments: [key, chain.fullForm, firstSeen.millis, firstSeen.millis])
@@ -275,7 +267,7 @@ public final class IngestWriter {
         try db.execute(sql: "UPDATE complaint SET linked = 1 WHERE linked = 0 AND id IN (SELECT complaint_id FROM complaint_code WHERE key = ?)",
                        arguments: [key])
         return IssueState(id: id, chain: chain, firstSeen: firstSeen, lastSeen: firstSeen, firstVersion: nil,
-                          lastVersion: nil, events: 0, status: .open, resolvedVersion: nil, resolvedAt: nil, dirty: true)
+                          lastVersion: nil, events: 0, status: .open, resolvedVersion: nil, resolvedAt: nil, kind: nil, dirty: true)
     }
 
     private func versionSeen(_ version: String?, issueID: Int64, before: Timestamp, db: Database) -> Bool {
@@ -298,6 +290,7 @@ extension IngestWriter.IssueState {
             if lastVersion.map({ versions.less($0, v) }) ?? true { lastVersion = v }
         }
         events += 1
+        kind = EventKind.worst(kind, event.kind)
         dirty = true
     }
 }

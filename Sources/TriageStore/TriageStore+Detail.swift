@@ -9,12 +9,13 @@ extension TriageStore {
     public func issueDetail(key: String, window: TimeWindow, now: Timestamp) throws(StoreError) -> IssueDetail {
         try read { db in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT id, key, status, first_seen, last_seen, first_version, last_version, tracker_url, resolved_version
+                SELECT id, key, status, first_seen, last_seen, first_version, last_version, tracker_url, resolved_version, kind
                 FROM issue WHERE key = ?
                 """, arguments: [key]) else { throw StoreError.unknownKey(key) }
             var candidate = Candidate(id: row[0], key: row[1], status: IssueStatus(rawValue: row[2]) ?? .open,
                                       firstSeen: Timestamp(millis: row[3]), lastSeen: Timestamp(millis: row[4]),
-                                      firstVersion: row[5], lastVersion: row[6], trackerURL: row[7])
+                                      firstVersion: row[5], lastVersion: row[6], trackerURL: row[7],
+                                      kind: (row[9] as String?).flatMap(EventKind.init(rawValue:)))
             let buckets = try Buckets(db, window: window, now: now)
             var one = [candidate]
             try TriageStore.count(db, &one, only: candidate.id, buckets: buckets)
@@ -49,6 +50,7 @@ extension TriageStore {
         case .network: "network"
         case .orientation: "orientation"
         case .appState: "app_state"
+        case .kind: "kind"
         }
     }
 
@@ -82,18 +84,23 @@ extension TriageStore {
 
     static func recentEvents(_ db: Database, issueID: Int64, chain: ErrorChain, until: Int64, limit: Int) throws -> [ErrorEvent] {
         try Row.fetchAll(db, sql: """
-            SELECT event_id, ts, app_version, app_build, platform, os_name, os_version, device_model, network, orientation,
-                   app_state, free_ram, free_disk, jailbroken, user_id, session_id, environment, message, custom_keys, source
-            FROM event WHERE issue_id = ? AND ts <= ? ORDER BY ts DESC, id DESC LIMIT ?
+            SELECT \(eventColumns) FROM event WHERE issue_id = ? AND ts <= ? ORDER BY ts DESC, id DESC LIMIT ?
             """, arguments: [issueID, until, limit]).map { event(from: $0, chain: chain) }
     }
 
-    /// An event as stored; columns in the order `recentEvents` and `export` select them.
+    /// The columns `event(from:chain:)` reads, in its order.
+    static let eventColumns = """
+        event_id, ts, app_version, app_build, platform, os_name, os_version, device_model, network, orientation,
+        app_state, free_ram, free_disk, jailbroken, user_id, session_id, environment, message, custom_keys, source, kind
+        """
+
+    /// An event as stored; columns in the order of `eventColumns`.
     static func event(from r: Row, chain: ErrorChain) -> ErrorEvent {
         ErrorEvent(eventID: r[0], timestamp: Timestamp(millis: r[1]), chain: chain, appVersion: r[2], appBuild: r[3],
                    platform: r[4], osName: r[5], osVersion: r[6], deviceModel: r[7], network: r[8], orientation: r[9],
                    appState: r[10], freeRAM: r[11], freeDisk: r[12], jailbroken: r[13], userID: r[14], sessionID: r[15],
-                   environment: r[16], message: r[17], customKeys: CustomKeys.decode(r[18]), source: r[19])
+                   environment: r[16], message: r[17], customKeys: CustomKeys.decode(r[18]), source: r[19],
+                   kind: (r[20] as String?).flatMap(EventKind.init(rawValue:)))
     }
 
     static func complaints(_ db: Database, key: String, limit: Int) throws -> [Complaint] {

@@ -7,11 +7,7 @@ extension TriageStore {
         try read { db in
             let buckets = try Buckets(db, window: window, now: now)
             var chains: [Int64: ErrorChain] = [:]
-            var sql = """
-                SELECT event_id, ts, app_version, app_build, platform, os_name, os_version, device_model, network, orientation,
-                       app_state, free_ram, free_disk, jailbroken, user_id, session_id, environment, message, custom_keys, source, issue_id
-                FROM event WHERE ts BETWEEN ? AND ?
-                """
+            var sql = "SELECT \(TriageStore.eventColumns), issue_id FROM event WHERE ts BETWEEN ? AND ?"
             var arguments: StatementArguments = [buckets.millis.lowerBound, buckets.millis.upperBound]
             if let key {
                 guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM issue WHERE key = ?", arguments: [key]) else {
@@ -22,7 +18,7 @@ extension TriageStore {
             }
             let rows = try Row.fetchCursor(db, sql: sql + " ORDER BY ts, id", arguments: arguments)
             while let row = try rows.next() {
-                let issueID: Int64 = row[20]
+                let issueID: Int64 = row[21]
                 if chains[issueID] == nil { chains[issueID] = try TriageStore.chain(db, issueID: issueID) }
                 try each(TriageStore.event(from: row, chain: chains[issueID]!))
             }

@@ -36,6 +36,7 @@ extension TriageStore {
         var firstVersion: String?
         var lastVersion: String?
         var trackerURL: String?
+        var kind: EventKind?
         var events = 0
         var complaints = 0
         var users = 0
@@ -88,10 +89,14 @@ extension TriageStore {
     static func candidates(_ db: Database, query: IssueQuery) throws -> [Candidate] {
         let statuses = query.filter.statuses.map(\.rawValue).sorted()
         var sql = """
-            SELECT id, key, status, first_seen, last_seen, first_version, last_version, tracker_url FROM issue
+            SELECT id, key, status, first_seen, last_seen, first_version, last_version, tracker_url, kind FROM issue
             WHERE status IN (\(databaseQuestionMarks(count: statuses.count)))
             """
         var arguments = StatementArguments(statuses)
+        if let kind = query.kind {
+            sql += " AND kind = ?"
+            arguments += [kind.rawValue]
+        }
         let text = query.text.trimmingCharacters(in: " ")
         if !text.isEmpty {
             let pattern = "%" + likeEscaped(text) + "%"
@@ -106,7 +111,8 @@ extension TriageStore {
         return scoped.map { row in
             Candidate(id: row[0], key: row[1], status: IssueStatus(rawValue: row[2]) ?? .open,
                       firstSeen: Timestamp(millis: row[3]), lastSeen: Timestamp(millis: row[4]),
-                      firstVersion: row[5], lastVersion: row[6], trackerURL: row[7])
+                      firstVersion: row[5], lastVersion: row[6], trackerURL: row[7],
+                      kind: (row[8] as String?).flatMap(EventKind.init(rawValue:)))
         }
     }
 
@@ -208,7 +214,7 @@ extension TriageStore {
                          users: c.users, complaints: c.complaints, firstSeen: c.firstSeen, lastSeen: c.lastSeen,
                          firstVersion: c.firstVersion, lastVersion: c.lastVersion,
                          series: series[c.id] ?? [Int](repeating: 0, count: buckets.count),
-                         signals: signals(c, hourly: hourly[c.id] ?? [], now: now), trackerURL: c.trackerURL)
+                         signals: signals(c, hourly: hourly[c.id] ?? [], now: now), trackerURL: c.trackerURL, kind: c.kind)
         }
     }
 

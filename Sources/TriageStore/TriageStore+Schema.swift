@@ -113,6 +113,7 @@ extension TriageStore {
                 """)
         }
         migrator.registerMigration("v2") { db in try migrateToV2(db) }
+        migrator.registerMigration("v3") { db in try migrateToV3(db) }
         return migrator
     }
 

@@ -96,6 +96,7 @@ extension TriageStore {
                 """) ?? 0
             if misfiled > 0 { problem("\(misfiled) complaints are marked linked to an issue (or not) against the issues they cite") }
             try verifyBreakdowns(db, problem: problem)
+            try verifyKinds(db, problem: problem)
 
             for row in try Row.fetchAll(db, sql: """
                 SELECT i.key, i.status, (SELECT to_status FROM status_change s WHERE s.issue_id = i.id ORDER BY s.id DESC LIMIT 1) AS last
@@ -108,6 +109,21 @@ extension TriageStore {
         }
     }
 
+    /// Each issue's kind against the most severe of its events'.
+    private func verifyKinds(_ db: Database, problem: (String) -> Void) throws {
+        var worst: [Int64: EventKind] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT DISTINCT issue_id, kind FROM event WHERE kind IS NOT NULL") {
+            guard let kind = EventKind(rawValue: row[1]) else { problem("an event has the unknown kind '\(row[1] as String)'"); continue }
+            worst[row[0]] = EventKind.worst(worst[row[0]], kind)
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT id, key, kind FROM issue") {
+            let stored = (row[2] as String?).flatMap(EventKind.init(rawValue:))
+            if stored != worst[row[0]] {
+                problem("issue \(row[1] as String) is of kind \(stored?.rawValue ?? "none"), its events say \(worst[row[0]]?.rawValue ?? "none")")
+            }
+        }
+    }
+
     /// The breakdown rollup against a recount: values are computed by `Dimension.value(of:)`, so
     /// the events are read back issue by issue and counted here.
     private func verifyBreakdowns(_ db: Database, problem: (String) -> Void) throws {
@@ -117,7 +133,7 @@ extension TriageStore {
             struct Key: Hashable { var dim: String; var value: String; var day: Int64 }
             var counted: [Key: Int] = [:]
             let events = try Row.fetchCursor(db, sql: """
-                SELECT ts, device_model, os_name, os_version, app_version, network, orientation, app_state
+                SELECT ts, device_model, os_name, os_version, app_version, network, orientation, app_state, kind
                 FROM event WHERE issue_id = ?
                 """, arguments: [issueID])
             while let row = try events.next() {
@@ -129,6 +145,7 @@ extension TriageStore {
                 event.network = row[5]
                 event.orientation = row[6]
                 event.appState = row[7]
+                event.kind = (row[8] as String?).flatMap(EventKind.init(rawValue:))
                 for dim in Dimension.allCases {
                     counted[Key(dim: dim.rawValue, value: Rollups.value(dim, of: event), day: event.timestamp.day), default: 0] += 1
                 }

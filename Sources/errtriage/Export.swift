@@ -28,7 +28,7 @@ struct Export: ParsableCommand {
 
     static let csvHeader = ["event_id", "timestamp", "key", "chain", "app_version", "app_build", "platform", "os_name", "os_version",
                             "device_model", "network", "orientation", "app_state", "free_ram", "free_disk", "jailbroken", "user_id",
-                            "session_id", "environment", "message", "source", "keys"]
+                            "session_id", "environment", "message", "source", "keys", "kind"]
 
     func run() throws {
         try runReporting {
@@ -74,7 +74,7 @@ struct Export: ParsableCommand {
             ("device", .object(device)), ("platform", text(e.platform)), ("network", text(e.network)),
             ("user_id", text(e.userID)), ("session_id", text(e.sessionID)), ("environment", text(e.environment)),
             ("message", text(e.message)), ("keys", .object(e.customKeys.map { ($0.key, .string($0.value)) })),
-        ]).serialized
+        ] + (e.kind.map { [("kind", JSONValue.string($0.rawValue))] } ?? [])).serialized
     }
 
     static func csvRow(_ e: ErrorEvent) -> [String] {
@@ -82,6 +82,6 @@ struct Export: ParsableCommand {
          e.osName ?? "", e.osVersion ?? "", e.deviceModel ?? "", e.network ?? "", e.orientation ?? "", e.appState ?? "",
          e.freeRAM.map(String.init) ?? "", e.freeDisk.map(String.init) ?? "", e.jailbroken.map { $0 ? "true" : "false" } ?? "",
          e.userID ?? "", e.sessionID ?? "", e.environment ?? "", e.message ?? "", e.source,
-         JSONValue.object(e.customKeys.map { ($0.key, .string($0.value)) }).serialized]
+         JSONValue.object(e.customKeys.map { ($0.key, .string($0.value)) }).serialized, e.kind?.rawValue ?? ""]
     }
 }

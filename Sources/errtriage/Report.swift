@@ -8,6 +8,7 @@ import TriageStore
 extension TimeWindow: ExpressibleByArgument {}
 extension RankMode: ExpressibleByArgument {}
 extension StatusFilter: ExpressibleByArgument {}
+extension EventKind: ExpressibleByArgument {}
 
 /// Output formats of `report` and `show`.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -33,6 +34,9 @@ struct Report: ParsableCommand {
     @Option(help: "How many issues to list.")
     var top: Int = 20
 
+    @Option(help: "Only issues of this kind (their most severe event's): crash, non-fatal or anr.")
+    var kind: EventKind?
+
     @Option(help: "text, markdown or json.")
     var format: OutputFormat = .text
 
@@ -54,7 +58,7 @@ struct Report: ParsableCommand {
                 guard let layer = domain.map(Layer.domain) ?? byLayer.flatMap(Layer.init) else {
                     throw CLIError.usage("--by-layer takes root, outer, a position (0 = outermost) or domain:NAME")
                 }
-                let all = try store.issueList(IssueQuery(window: window, mode: by, filter: status, top: .max), now: now)
+                let all = try store.issueList(IssueQuery(window: window, mode: by, filter: status, top: .max, kind: kind), now: now)
                 let groups = Array(LayerGroup.pivot(all.issues, by: layer, mode: by).prefix(top))
                 switch format {
                 case .json: print(ReportJSON.pivot(groups, layer: layer, list: all).serialized)
@@ -63,6 +67,7 @@ struct Report: ParsableCommand {
                 return
             }
             if format == .markdown || sinceMeeting {
+                guard kind == nil else { throw CLIError.usage("--kind narrows the list (text or json), not the minutes") }
                 var since: Timestamp?
                 var span = window
                 if sinceMeeting {
@@ -76,7 +81,7 @@ struct Report: ParsableCommand {
                 print(Minutes.render(minutes), terminator: "")
                 return
             }
-            let list = try store.issueList(IssueQuery(window: window, mode: by, filter: status, top: top), now: now)
+            let list = try store.issueList(IssueQuery(window: window, mode: by, filter: status, top: top, kind: kind), now: now)
             let unlinked = try store.unlinkedComplaints(window: window, now: now)
             switch format {
             case .json: print(ReportJSON.list(list, unlinked: unlinked).serialized)

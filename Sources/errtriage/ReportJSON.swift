@@ -34,6 +34,7 @@ enum ReportJSON {
         members += [
             ("key", .string(s.key)), ("chain", .string(s.chain.fullForm)), ("title", .string(s.title)),
             ("status", .string(s.status.rawValue)), ("signals", .array(s.signals.map { .string($0.rawValue) })),
+            ("kind", s.kind.map { .string($0.rawValue) } ?? .null),
             ("events", int(s.events)), ("users", int(s.users)), ("complaints", int(s.complaints)),
             ("first_seen", .string(s.firstSeen.iso8601)), ("last_seen", .string(s.lastSeen.iso8601)),
             ("first_version", s.firstVersion.map(JSONValue.string) ?? .null),
@@ -87,7 +88,7 @@ enum ReportJSON {
             ("free_disk", e.freeDisk.map { .number(String($0)) } ?? .null),
             ("jailbroken", e.jailbroken.map(JSONValue.bool) ?? .null),
             ("user_id", text(e.userID)), ("session_id", text(e.sessionID)), ("environment", text(e.environment)),
-            ("message", text(e.message)), ("source", .string(e.source)),
+            ("message", text(e.message)), ("source", .string(e.source)), ("kind", text(e.kind?.rawValue)),
             ("keys", .object(e.customKeys.map { ($0.key, .string($0.value)) })),
         ])
     }

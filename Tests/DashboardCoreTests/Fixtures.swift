@@ -36,10 +36,11 @@ enum Fixtures {
 
     static func issue(_ chain: ErrorChain, _ status: IssueStatus, events: Int, users: Int, complaints: Int,
                       versions: (String?, String?), series: [Int], signals: [Signal] = [],
-                      tracker: String? = nil) -> IssueSummary {
+                      tracker: String? = nil, kind: EventKind? = nil) -> IssueSummary {
         IssueSummary(key: chain.shortKey, chain: chain, status: status, events: events, users: users, complaints: complaints,
                      firstSeen: at("2026-09-12T08:14:00Z"), lastSeen: at("2026-10-04T22:05:00Z"),
-                     firstVersion: versions.0, lastVersion: versions.1, series: series, signals: signals, trackerURL: tracker)
+                     firstVersion: versions.0, lastVersion: versions.1, series: series, signals: signals, trackerURL: tracker,
+                     kind: kind)
     }
 
     static let login = issue(loginChain, .open, events: 1234, users: 456, complaints: 12, versions: ("1.9", "1.12"),
@@ -50,7 +51,7 @@ enum Fixtures {
     static let offline = issue(offlineChain, .open, events: 640, users: 512, complaints: 3, versions: ("1.12", "1.12"),
                                series: [0, 0, 0, 0, 0, 210, 430], signals: [.new])
     static let database = issue(databaseChain, .open, events: 77, users: 40, complaints: 0, versions: ("1.11", "1.12"),
-                                series: [10, 12, 9, 11, 13, 10, 12])
+                                series: [10, 12, 9, 11, 13, 10, 12], kind: .crash)
     static let parse = issue(parseChain, .open, events: 12, users: 9, complaints: 1, versions: ("1.12", "1.12"),
                              series: [0, 0, 0, 0, 1, 4, 7], signals: [.new, .spike])
 
@@ -100,6 +101,8 @@ enum Fixtures {
             Breakdown(dimension: .orientation, rows: [BreakdownRow(value: "portrait", count: 1234, percent: 100)]),
             Breakdown(dimension: .appState, rows: [BreakdownRow(value: "foreground", count: 1200, percent: 97.2),
                                                    BreakdownRow(value: "background", count: 34, percent: 2.8)]),
+            Breakdown(dimension: .kind, rows: [BreakdownRow(value: "non-fatal", count: 1220, percent: 98.9),
+                                               BreakdownRow(value: "crash", count: 14, percent: 1.1)]),
         ],
         recentEvents: [
             event(1, minutesAgo: 25, version: "1.12", device: "iPhone15,2", os: "17.4.1", network: "cellular",

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// A store written by an older errtriage (schema v1) opens, upgrades itself once, and then answers
-/// exactly as a store built fresh from the same input and decisions.
+/// A store written by an older errtriage (schema v1) opens, upgrades itself once (to v3), and then
+/// answers exactly as a store built fresh from the same input and decisions.
 ///
 /// Tests/Fixtures/store-v1.sqlite.gz was written by errtriage at schema v1 (commit 9af9875) from
 /// `generate --events 800 --issues 30 --seed 11 --end 2026-11-20T18:00:00Z` and Fixtures/desk.ndjson,
@@ -29,6 +29,10 @@ import Testing
         let cli = try CLI()
         let events = cli.folder.appendingPathComponent("events.ndjson").path
         try cli.run(["generate", "--events", "800", "--issues", "30", "--seed", "11", "--end", Self.now, "--out", events])
+        // The v1 store's input said no kind (the generator gained it later): the same input is without it.
+        let generated = try String(contentsOfFile: events, encoding: .utf8)
+        try generated.replacingOccurrences(of: #","kind":"[a-z-]+""#, with: "", options: .regularExpression)
+            .write(toFile: events, atomically: true, encoding: .utf8)
         let desk = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/desk.ndjson").path
         #expect(try cli.run(["ingest", events, desk]).status == 0)
         #expect(try cli.run(["mark", "US14-LO43-AP7-NE8", "resolved", "--now", "2026-11-19T10:00:00Z",
@@ -55,10 +59,30 @@ import Testing
         #expect(try schemaVersion(old.store) == "1")
         let report = try old.run(["report", "--now", Self.now])
         #expect(report.status == 0, "\(report.stderr)")
-        #expect(try schemaVersion(old.store) == "2")
+        #expect(try schemaVersion(old.store) == "3")
         let check = try old.run(["check"])
         #expect(check.status == 0, "\(check.stdout)")
         #expect(check.stdout.contains("800 events in 29 issues"), "\(check.stdout)")
+        // Events stored before v3 say no kind: the breakdown counts them as unknown.
+        let show = try old.run(["show", "US14-LO43-AP7-NE8", "--window", "all", "--format", "json", "--now", Self.now])
+        #expect(show.stdout.contains(#""kind":[{"value":"unknown""#), "\(show.stdout.prefix(300))")
+    }
+
+    @Test func anUpgradedStoreKeepsEachShortNameForTheDomainThatHadIt() throws {
+        let old = try oldStore()
+        // UsageError derives US, which UserError holds in the v1 store: it gets the next candidate.
+        let sentry = old.folder.appendingPathComponent("sentry.ndjson").path
+        try """
+            {"event_id":"AB000000000000000000000000000001","timestamp":"2026-11-20T17:00:00Z","level":"fatal","exception":{"values":[{"type":"UsageError","value":"quota"}]}}
+
+            """.write(toFile: sentry, atomically: true, encoding: .utf8)
+        let ingest = try old.run(["ingest", sentry, "--now", Self.now])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        #expect(try old.run(["decode", "UA0"]).stdout.contains("UsageError.quota"))
+        #expect(try old.run(["decode", "US14"]).stdout.contains("UserError.connectionIssue"))
+        let crashes = try old.run(["report", "--kind", "crash", "--window", "all", "--format", "json", "--now", Self.now])
+        #expect(crashes.stdout.contains(#""key":"UA0""#) && !crashes.stdout.contains("US14-LO43"), "\(crashes.stdout.prefix(300))")
+        #expect(try old.run(["check"]).status == 0)
     }
 
     @Test func anUpgradedStoreAnswersAsAFreshOne() throws {

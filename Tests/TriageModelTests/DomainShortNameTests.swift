@@ -40,4 +40,61 @@ struct DomainShortNameTests {
     private func isTwoUppercaseASCIILetters(_ s: String) -> Bool {
         s.utf8.count == 2 && s.utf8.allSatisfy { $0 >= 65 && $0 <= 90 }
     }
+
+    @Test func theCandidatesRunFirstLettersThenInitialsThenEachLaterLetter() {
+        #expect(DomainShortName.candidates("EXC_BAD_ACCESS").prefix(4) == ["EB", "EA", "EX", "EC"])
+        #expect(DomainShortName.candidates("SIGABRT") == ["SI", "SG", "SA", "SB", "SR", "ST"])
+        #expect(DomainShortName.candidates("ValidationError").prefix(3) == ["VA", "VL", "VI"])
+    }
+
+    @Test func collidingDomainsGetTheFirstCandidateNoOtherHolds() {
+        var held: [String: String] = [:]
+        for domain in ["EXC_BAD_ACCESS", "EXC_BREAKPOINT", "SIGSEGV", "SIGABRT", "SIGBUS", "SIGILL", "ValueError", "ValidationError"] {
+            held[DomainShortName.derive(domain) { held[$0] != nil }] = domain
+        }
+        #expect(held == ["EB": "EXC_BAD_ACCESS", "EX": "EXC_BREAKPOINT", "SI": "SIGSEGV", "SG": "SIGABRT",
+                         "SB": "SIGBUS", "SL": "SIGILL", "VA": "ValueError", "VL": "ValidationError"])
+    }
+
+    @Test func whenEveryTwoLetterCandidateIsHeldALetterIsAdded() {
+        #expect(DomainShortName.derive("SIG") { $0.count == 2 } == "SIA")
+        #expect(DomainShortName.derive("SIG") { $0.count == 2 || $0 == "SIA" } == "SIB")
+        #expect(DomainShortName.derive("SIG") { $0.count <= 3 } == "SIAA")
+    }
+
+    @Test func theSameTakenNamesAlwaysGiveTheSameName() async {
+        await propertyCheck(count: 200, input: Gen.latin1.string(of: 0...24)) { domain in
+            let taken = Set(DomainShortName.candidates(domain).prefix(2))
+            let a = DomainShortName.derive(domain) { taken.contains($0) }
+            #expect(a == DomainShortName.derive(domain) { taken.contains($0) })
+            #expect(!taken.contains(a) && a.utf8.allSatisfy { $0 >= 65 && $0 <= 90 } && (2...8).contains(a.count))
+        }
+    }
+}
+
+@Suite("EventKind")
+struct EventKindTests {
+    @Test(arguments: [("FATAL", EventKind.crash), ("fatal", .crash), ("NON_FATAL", .nonFatal), ("non-fatal", .nonFatal),
+                      ("ANR", .anr), ("crash", .crash)])
+    func readsTheSourcesSpellings(text: String, kind: EventKind) {
+        #expect(EventKind(source: text) == kind)
+    }
+
+    @Test func theWorstOfTwoKindsIsTheMoreSevere() {
+        #expect(EventKind.worst(.nonFatal, .crash) == .crash)
+        #expect(EventKind.worst(.anr, .nonFatal) == .anr)
+        #expect(EventKind.worst(nil, .nonFatal) == .nonFatal)
+        #expect(EventKind(source: "warning") == nil)
+    }
+
+    @Test func theAgendaPutsNewCrashesBeforeNewNonFatals() {
+        func issue(_ key: String, _ events: Int, _ kind: EventKind?) -> IssueSummary {
+            IssueSummary(key: key, chain: ErrorChain(links: []), status: .open, events: events, users: 0, complaints: 0,
+                         firstSeen: Timestamp(millis: 0), lastSeen: Timestamp(millis: 0), firstVersion: nil, lastVersion: nil,
+                         series: [], signals: [.new], kind: kind)
+        }
+        let agenda = Agenda.build(from: [issue("NF1", 90, .nonFatal), issue("CR1", 5, .crash), issue("AN1", 9, .anr),
+                                         issue("CR2", 50, .crash)], top: 5)
+        #expect(agenda.items(in: .new).map(\.issue.key) == ["CR2", "CR1", "AN1", "NF1"])
+    }
 }
