@@ -151,11 +151,7 @@ import Testing
         let piped = try cli.run(["ingest", "-"], stdin: CLITests.events)
         #expect(piped.stdout.hasPrefix("ingest: 4 events added"))
         let plain = try cli.file("again.ndjson", CLITests.events)
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        gzip.arguments = ["gzip", "-f", plain]
-        try gzip.run()
-        gzip.waitUntilExit()
+        #expect(try tool("gzip", "-f", plain).status == 0)
         let zipped = try cli.run(["ingest", plain + ".gz"])
         #expect(zipped.stdout.hasPrefix("ingest: 0 events added, 4 duplicates"))
     }

@@ -96,7 +96,7 @@ import Testing
 
     @Test func thePivotGroupsByRootCauseAndNarrowsTheListToOne() throws {
         let cli = try CLI()
-        let command = "ERRTRIAGE_STORE='\(SampleStore.path)' '\(CLI.binary)' --now \(SampleStore.end)"
+        let command = try "ERRTRIAGE_STORE='\(SampleStore.path)' '\(CLI.binary)' --now \(SampleStore.end)"
         try start(command, cols: 120, rows: 40)
         defer { _ = try? tmux(["kill-session", "-t", session]) }
         _ = cli
@@ -119,7 +119,7 @@ import Testing
 
     @Test func aTerminalTooSmallSaysSoAndGrowingBackRestoresTheList() throws {
         let cli = try CLI()
-        let command = "ERRTRIAGE_STORE='\(SampleStore.path)' '\(CLI.binary)' --now \(SampleStore.end)"
+        let command = try "ERRTRIAGE_STORE='\(SampleStore.path)' '\(CLI.binary)' --now \(SampleStore.end)"
         try start(command, cols: 100, rows: 30)
         defer { _ = try? tmux(["kill-session", "-t", session]) }
         _ = cli
