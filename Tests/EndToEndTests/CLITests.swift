@@ -96,6 +96,15 @@ import Testing
         #expect(nowhere.status == 3)
     }
 
+    @Test func aTextThatIsNotAShortKeyIsRefusedByEveryCommandThatTakesOne() throws {
+        let cli = try ingested()
+        for arguments in [["show", "nonsense"], ["decode", "US-"], ["mark", "1-2", "open"], ["export", "--key", "x y"]] {
+            let result = try cli.run(arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr.contains("not a short key (e.g. US14-LO43-AP7-NE8)"), "\(arguments): \(result.stderr)")
+        }
+    }
+
     @Test func showOfAnUnknownKeyFailsWithExitCode1() throws {
         let cli = try ingested()
         let result = try cli.run(["show", "US1-NE1"])
