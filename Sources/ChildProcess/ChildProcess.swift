@@ -36,6 +36,7 @@ public final class ChildProcess {
 
     /// Why a child could not start.
     public struct SpawnFailure: Error, CustomStringConvertible {
+        /// Which program, and the system's reason.
         public var description: String
     }
 

@@ -4,6 +4,7 @@ import Foundation
 public final class LineWriter {
     /// Why a file cannot be written.
     public struct Failure: Error, CustomStringConvertible {
+        /// Which file, and why.
         public var description: String
     }
 

@@ -35,10 +35,12 @@ public enum ChainGen {
         head + tail + (hasValue ? "(\(assocDomain).\(assocValue))" : "")
     }
 
+    /// A link: domain, short name, code and name.
     public static let link = zip(domain, short, code, name).map { domain, short, code, name in
         ChainLink(domain: domain, short: short, code: code, name: name)
     }
 
+    /// A chain of one to six links.
     public static let chain = link.array(of: 1...6).map { ErrorChain(links: $0) }
 }
 
