@@ -4,8 +4,16 @@ SWIFT ?= swift
 DEBUG_BIN := .build/debug/errtriage
 RELEASE_BIN := .build/release/errtriage
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Where `make install` puts things; DESTDIR stages them elsewhere (packaging).
+PREFIX ?= /usr/local
+BINDIR := $(DESTDIR)$(PREFIX)/bin
+MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
+BASHDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHDIR := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+MANUAL := .build/manual/errtriage.1
 
-.PHONY: setup build release test demo sample-data clean fuzz bench
+.PHONY: setup build release test demo sample-data clean fuzz bench install manual
 
 ## setup: install the system packages (ncursesw, SQLite and its shell, zlib, tmux, pkg-config) where missing
 setup:
@@ -49,4 +57,20 @@ fuzz: setup
 
 ## bench: every performance goal against its baseline, on BENCH_EVENTS events (default 1000000); not part of make test
 bench: release
-	$(RELEASE_BIN) bench --events $${BENCH_EVENTS:-1000000}
+	$(SWIFT) build -c release --product errtriage-bench
+	.build/release/errtriage-bench --events $${BENCH_EVENTS:-1000000} --errtriage $(RELEASE_BIN)
+
+## manual: the man page, made by swift-argument-parser's generate-manual plugin from the commands' help (a debug build serves: the help text is the same)
+manual: build
+	$(SWIFT) package plugin generate-manual --configuration debug
+	mkdir -p $(dir $(MANUAL))
+	cp "$$(find .build/plugins -path '*outputs*' -name errtriage.1 | head -n 1)" $(MANUAL)
+
+## install: the binary, its man page and its bash, zsh and fish completions under PREFIX (default /usr/local; DESTDIR honoured)
+install: release manual
+	install -d $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
+	install -m 755 $(RELEASE_BIN) $(BINDIR)/errtriage
+	install -m 644 $(MANUAL) $(MANDIR)/errtriage.1
+	$(RELEASE_BIN) --generate-completion-script bash > $(BASHDIR)/errtriage
+	$(RELEASE_BIN) --generate-completion-script zsh > $(ZSHDIR)/_errtriage
+	$(RELEASE_BIN) --generate-completion-script fish > $(FISHDIR)/errtriage.fish

@@ -1,12 +1,13 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Dependencies point one way: errtriage → (Terminal, DashboardCore, TriageStore, TriageImport) → Presentation → TriageModel.
+// Dependencies point one way: errtriage → DashboardRuntime → (Terminal, DashboardCore, TriageStore, TriageImport) → Presentation → TriageModel.
 let package = Package(
     name: "errtriage",
     products: [
         .executable(name: "errtriage", targets: ["errtriage"]),
         .executable(name: "errtriage-fuzz", targets: ["errtriage-fuzz"]),
+        .executable(name: "errtriage-bench", targets: ["errtriage-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -35,6 +36,8 @@ let package = Package(
         .target(name: "Presentation", dependencies: ["TriageModel"]),
         // Pure dashboard: state, actions, reducer with effects, views into a screen buffer.
         .target(name: "DashboardCore", dependencies: ["TriageModel", "Presentation"]),
+        // The dashboard's loop on any screen: input to actions, effects off the input loop, against the store.
+        .target(name: "DashboardRuntime", dependencies: ["DashboardCore", "TriageModel", "TriageStore"]),
         // The only code that touches curses.
         .target(name: "Terminal", dependencies: ["DashboardCore", "CNcursesw"]),
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw",
@@ -42,7 +45,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .executableTarget(name: "errtriage", dependencies: [
-            "TriageModel", "TriageImport", "TriageStore", "SampleData", "Presentation", "DashboardCore", "Terminal",
+            "TriageModel", "TriageImport", "TriageStore", "SampleData", "Presentation", "DashboardCore", "DashboardRuntime", "Terminal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "CSV", package: "CSV.swift"),
         ]),
@@ -50,15 +53,38 @@ let package = Package(
         .target(name: "FuzzTargets", dependencies: ["TriageModel", "TriageImport"]),
         // libFuzzer's driver for them (`make fuzz`), or a replayer of saved inputs in a plain build.
         .executableTarget(name: "errtriage-fuzz", dependencies: ["FuzzTargets"]),
+        // Spawning and timing child processes (wait4: exit status and peak memory), for the bench and the tests.
+        .target(name: "ChildProcess"),
+        // `make bench`: every performance goal against a baseline measured in the same run; a
+        // measuring tool outside the app (it holds the baseline's sqlite3 script, see ARCHITECTURE.md).
+        .executableTarget(name: "errtriage-bench", dependencies: [
+            "ChildProcess", "DashboardCore", "SampleData", "TriageImport", "TriageModel", "TriageStore",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        // What the test targets share: temporary folders and stores, golden files, chain generators.
+        // Used by test targets only; never a dependency of a product.
+        .target(name: "TestSupport", dependencies: [
+            "ChildProcess", "SampleData", "TriageImport", "TriageModel", "TriageStore",
+            .product(name: "PropertyBased", package: "swift-property-based"),
+        ], path: "Tests/TestSupport"),
         .testTarget(name: "TriageModelTests", dependencies: [
-            "TriageModel",
+            "TriageModel", "SampleData", "TestSupport",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
-        .testTarget(name: "TriageStoreTests", dependencies: ["TriageModel", "TriageImport", "TriageStore", "SampleData"]),
+        .testTarget(name: "TriageImportTests", dependencies: [
+            "TriageImport", "TriageModel", "TestSupport",
+            .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
+        .testTarget(name: "TriageStoreTests", dependencies: ["TriageModel", "TriageImport", "TriageStore", "SampleData", "TestSupport"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "TriageModel"]),
-        .testTarget(name: "DashboardCoreTests", dependencies: ["DashboardCore", "Presentation", "TriageModel"], exclude: ["Snapshots"]),
-        .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "TriageImport", "TriageModel"]),
+        .testTarget(name: "DashboardCoreTests", dependencies: ["DashboardCore", "Presentation", "TriageModel", "TestSupport"], exclude: ["Snapshots"]),
+        .testTarget(name: "DashboardRuntimeTests", dependencies: [
+            "DashboardRuntime", "DashboardCore", "TriageModel", "TriageStore", "TestSupport",
+        ]),
+        .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "TriageImport", "TriageModel", "SampleData"]),
         // The built binary as a user runs it; the store and dashboard core in process, to compare the dashboard's screens with the CLI's text.
-        .testTarget(name: "EndToEndTests", dependencies: ["errtriage", "TriageModel", "TriageStore", "DashboardCore"], exclude: ["Golden"]),
+        .testTarget(name: "EndToEndTests", dependencies: [
+            "errtriage", "ChildProcess", "SampleData", "TestSupport", "TriageModel", "TriageStore", "DashboardCore",
+        ], exclude: ["Golden"]),
     ]
 )

@@ -7,8 +7,9 @@ import TriageImport
 import TriageModel
 
 /// The fuzz targets: each feeds arbitrary bytes to one parser and checks what must hold whatever
-/// the input. A violated property traps (`fuzzCheck`), which is how libFuzzer and the in-suite
-/// fuzz tests see a finding; an input the parser rejects with an error is fine.
+/// the input. A violated property is a `FuzzViolation`: `check` throws it (the in-suite fuzz tests
+/// fail one test with the input), `run` traps on it (how libFuzzer sees a finding); an input the
+/// parser rejects with an error is fine.
 ///
 /// The same `run` serves `make fuzz` (libFuzzer, coverage-guided, `errtriage-fuzz`) and the
 /// bounded runs in `make test` (FuzzTests, mutating the fixtures' lines).
@@ -27,19 +28,28 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// App versions and timestamps, the other texts the importers read.
     case version
 
-    /// Runs one input.
+    /// Runs one input; a violated property traps, for libFuzzer and the replayer.
     public func run(_ bytes: [UInt8]) {
+        do {
+            try check(bytes)
+        } catch {
+            fatalError("fuzz property violated: \(error)")
+        }
+    }
+
+    /// Runs one input; throws the property it violates.
+    public func check(_ bytes: [UInt8]) throws(FuzzViolation) {
         switch self {
-        case .json: FuzzChecks.json(bytes)
-        case .native: FuzzChecks.line(bytes, NativeDecoder())
-        case .crashlytics: FuzzChecks.line(bytes, CrashlyticsDecoder())
-        case .sentry: FuzzChecks.line(bytes, SentryDecoder())
-        case .elk: FuzzChecks.line(bytes, ELKDecoder())
-        case .deskJSON: FuzzChecks.line(bytes, SupportDeskDecoder())
-        case .deskCSV: FuzzChecks.file(bytes, source: .desk)
-        case .reader: FuzzChecks.file(bytes, source: nil)
-        case .chain: FuzzChecks.chain(bytes)
-        case .version: FuzzChecks.version(bytes)
+        case .json: try FuzzChecks.json(bytes)
+        case .native: try FuzzChecks.line(bytes, NativeDecoder())
+        case .crashlytics: try FuzzChecks.line(bytes, CrashlyticsDecoder())
+        case .sentry: try FuzzChecks.line(bytes, SentryDecoder())
+        case .elk: try FuzzChecks.line(bytes, ELKDecoder())
+        case .deskJSON: try FuzzChecks.line(bytes, SupportDeskDecoder())
+        case .deskCSV: try FuzzChecks.file(bytes, source: .desk)
+        case .reader: try FuzzChecks.file(bytes, source: nil)
+        case .chain: try FuzzChecks.chain(bytes)
+        case .version: try FuzzChecks.version(bytes)
         }
     }
 
@@ -85,45 +95,53 @@ extension FuzzTarget {
     ]
 }
 
-/// A property that must hold for every input: traps with the input's property when it does not.
-@inline(never)
-func fuzzCheck(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition { fatalError("fuzz property violated: \(message())") }
+/// A property an input broke.
+public struct FuzzViolation: Error, CustomStringConvertible {
+    /// What does not hold, e.g. `short key US1 does not read back`.
+    public var description: String
+
+    /// A violation saying what does not hold.
+    public init(_ description: String) { self.description = description }
+}
+
+/// A property that must hold for every input: throws what does not hold.
+func fuzzCheck(_ condition: Bool, _ message: @autoclosure () -> String) throws(FuzzViolation) {
+    if !condition { throw FuzzViolation(message()) }
 }
 
 enum FuzzChecks {
-    static func json(_ bytes: [UInt8]) {
+    static func json(_ bytes: [UInt8]) throws(FuzzViolation) {
         guard let value = try? JSONParser.parse(bytes) else { return }
         // What parses serializes, and the serialization parses back to the same value.
         let again = try? JSONParser.parse(value.serialized)
-        fuzzCheck(again == value, "JSON round trip of \(value.serialized.prefix(200))")
+        try fuzzCheck(again == value, "JSON round trip of \(value.serialized.prefix(200))")
     }
 
-    static func line(_ bytes: [UInt8], _ decoder: some RecordDecoder) {
+    static func line(_ bytes: [UInt8], _ decoder: some RecordDecoder) throws(FuzzViolation) {
         guard let record = try? decoder.decode(line: bytes) else { return }
-        check(record)
+        try check(record)
     }
 
     /// What a decoded record promises the store.
-    static func check(_ record: ImportedRecord) {
+    static func check(_ record: ImportedRecord) throws(FuzzViolation) {
         switch record {
         case .event(let event):
-            fuzzCheck(!event.chain.links.isEmpty, "an event without a chain")
-            fuzzCheck(!event.eventID.isEmpty, "an event without an id")
+            try fuzzCheck(!event.chain.links.isEmpty, "an event without a chain")
+            try fuzzCheck(!event.eventID.isEmpty, "an event without an id")
             for link in event.chain.links where !link.short.isEmpty {
-                fuzzCheck(ShortKey.parseLink(Substring(link.shortCode)) == ShortKey.Code(short: link.short, code: link.code),
+                try fuzzCheck(ShortKey.parseLink(Substring(link.shortCode)) == ShortKey.Code(short: link.short, code: link.code),
                           "link \(link.shortCode) does not read back")
             }
-            if let version = event.appVersion, let v = AppVersion(version) { checkVersion(v) }
+            if let version = event.appVersion, let v = AppVersion(version) { try checkVersion(v) }
         case .complaint(let complaint):
-            fuzzCheck(!complaint.complaintID.isEmpty, "a complaint without an id")
+            try fuzzCheck(!complaint.complaintID.isEmpty, "a complaint without an id")
             for key in complaint.codes {
-                fuzzCheck(ShortKey.canonical(key) == key, "cited key \(key) is not canonical")
+                try fuzzCheck(ShortKey.canonical(key) == key, "cited key \(key) is not canonical")
             }
         }
     }
 
-    static func file(_ bytes: [UInt8], source: SourceKind?) {
+    static func file(_ bytes: [UInt8], source: SourceKind?) throws(FuzzViolation) {
         let path = scratchPath
         guard FuzzInput.write(bytes, to: path) else { return }
         guard let reader = try? RecordReader(path: path, source: source) else { return }
@@ -134,15 +152,15 @@ enum FuzzChecks {
             switch result {
             case .record(let n, let record):
                 line = n
-                check(record)
+                try check(record)
             case .rejected(let n, let reason, _):
                 line = n
-                fuzzCheck(!reason.isEmpty, "a rejection without a reason")
+                try fuzzCheck(!reason.isEmpty, "a rejection without a reason")
             }
-            fuzzCheck(line > previous, "line numbers go \(previous) then \(line)")
+            try fuzzCheck(line > previous, "line numbers go \(previous) then \(line)")
             previous = line
             records += 1
-            fuzzCheck(records <= bytes.count + 1, "more records than bytes")
+            try fuzzCheck(records <= bytes.count + 1, "more records than bytes")
         }
     }
 
@@ -152,55 +170,55 @@ enum FuzzChecks {
         return "\(folder)/errtriage-fuzz-\(getpid()).input"
     }()
 
-    static func chain(_ bytes: [UInt8]) {
+    static func chain(_ bytes: [UInt8]) throws(FuzzViolation) {
         let text = String(decoding: bytes, as: UTF8.self)
         if let codes = try? ShortKey.parse(text) {
             let key = codes.map { $0.short + ShortKey.encode(code: $0.code) }.joined(separator: "-")
-            fuzzCheck((try? ShortKey.parse(key)) == codes, "short key \(key) does not read back")
-            fuzzCheck(ShortKey.canonical(text) == key, "canonical form of \(key)")
+            try fuzzCheck((try? ShortKey.parse(key)) == codes, "short key \(key) does not read back")
+            try fuzzCheck(ShortKey.canonical(text) == key, "canonical form of \(key)")
         }
         if let names = try? FullForm.parse(text) {
             let spaced = names.map { "\($0.domain).\($0.name)" }.joined(separator: " - ")
-            fuzzCheck((try? FullForm.parse(spaced)) == names, "full form \(spaced.prefix(200)) does not read back")
+            try fuzzCheck((try? FullForm.parse(spaced)) == names, "full form \(spaced.prefix(200)) does not read back")
         }
         for key in ShortKey.find(in: text) {
-            fuzzCheck(ShortKey.canonical(key) == key, "found key \(key) is not canonical")
+            try fuzzCheck(ShortKey.canonical(key) == key, "found key \(key) is not canonical")
         }
         if let newline = bytes.firstIndex(of: 0x0A) {
             let key = String(decoding: bytes[..<newline], as: UTF8.self)
             let full = String(decoding: bytes[(newline + 1)...], as: UTF8.self)
             if let chain = try? ErrorChain.zip(shortKey: key, fullForm: full) {
                 let again = try? ErrorChain.zip(shortKey: chain.shortKey, fullForm: chain.fullForm)
-                fuzzCheck(again == chain, "chain \(chain.shortKey) does not zip back")
+                try fuzzCheck(again == chain, "chain \(chain.shortKey) does not zip back")
             }
         }
     }
 
-    static func version(_ bytes: [UInt8]) {
+    static func version(_ bytes: [UInt8]) throws(FuzzViolation) {
         let text = String(decoding: bytes, as: UTF8.self)
         if let t = Timestamp.parse(text) {
-            fuzzCheck(Timestamp.parse(t.iso8601) == t, "time \(t.iso8601) does not read back")
+            try fuzzCheck(Timestamp.parse(t.iso8601) == t, "time \(t.iso8601) does not read back")
         }
         // Up to three versions, a line each: each alone, then the order between them.
         let versions = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(3).compactMap { AppVersion(String($0)) }
-        for v in versions { checkVersion(v) }
+        for v in versions { try checkVersion(v) }
         for a in versions {
             for b in versions {
-                fuzzCheck(!(a < b && b < a), "\(a) and \(b) are each below the other")
-                if a == b { fuzzCheck(a.hashValue == b.hashValue, "\(a) == \(b) with different hashes") }
+                try fuzzCheck(!(a < b && b < a), "\(a) and \(b) are each below the other")
+                if a == b { try fuzzCheck(a.hashValue == b.hashValue, "\(a) == \(b) with different hashes") }
                 for c in versions where a < b && b < c {
-                    fuzzCheck(a < c, "\(a) < \(b) < \(c) but not \(a) < \(c)")
+                    try fuzzCheck(a < c, "\(a) < \(b) < \(c) but not \(a) < \(c)")
                 }
             }
         }
     }
 
-    static func checkVersion(_ v: AppVersion) {
-        fuzzCheck(v == v && !(v < v), "version \(v) is not equal to itself")
-        fuzzCheck(v < v.next, "the version after \(v) is \(v.next)")
+    static func checkVersion(_ v: AppVersion) throws(FuzzViolation) {
+        try fuzzCheck(v == v && !(v < v), "version \(v) is not equal to itself")
+        try fuzzCheck(v < v.next, "the version after \(v) is \(v.next)")
         // A suffix holding the characters that mark a build or a store prefix reads differently.
         if !v.suffix.contains(where: { "()+@ \t\r\n".contains($0) }), let again = AppVersion(v.description) {
-            fuzzCheck(again == v, "version \(v) does not read back")
+            try fuzzCheck(again == v, "version \(v) does not read back")
         }
     }
 }

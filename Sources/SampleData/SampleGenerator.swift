@@ -184,7 +184,7 @@ public struct SampleGenerator {
         switch number % 10 {
         case 0..<7:
             out += ",\"codes\":\"\(chain.shortKey)\",\"chain\":"
-            JSONValue.writeString(chain.links.map(\.fullName).joined(separator: number % 2 == 0 ? " - " : "-"), to: &out)
+            JSONString.write(chain.links.map(\.fullName).joined(separator: number % 2 == 0 ? " - " : "-"), to: &out)
         case 7, 8:
             out += ",\"chain\":" + JSONValue.array(chain.links.map { link in
                 .object([("domain", .string(link.domain ?? "")), ("short", .string(link.short)),
@@ -203,7 +203,7 @@ public struct SampleGenerator {
         out += ",\"jailbroken\":\(random.unit() < 0.015)}"
         out += ",\"network\":\"\(network)\",\"user_id\":\"u\(pad5(user))\",\"session_id\":\"s-\(pad5(user))-\(time.day % 1000)\""
         out += ",\"environment\":\"production\",\"kind\":\"\(SampleGenerator.kind(ofIssue: issue))\",\"message\":"
-        JSONValue.writeString("\(root.fullName) while \(chain.links.first!.name ?? "?")", to: &out)
+        JSONString.write("\(root.fullName) while \(chain.links.first!.name ?? "?")", to: &out)
         out += ",\"keys\":{\"screen\":\"\(Screens.screen(for: chain))\",\"locale\":\"\(random.weighted([("ru_RU", 0.5), ("en_US", 0.35), ("tr_TR", 0.15)]))\"}}"
         return out
     }
@@ -244,7 +244,7 @@ public struct SampleGenerator {
         var out = "{\"complaint_id\":\"T-\(100_000 + number)\",\"timestamp\":\"\(time.iso8601)\",\"channel\":\"\(channel)\""
         if let category { out += ",\"category\":\"\(category)\"" }
         out += ",\"user_id\":\"u\(pad5(user))\",\"text\":"
-        JSONValue.writeString(text, to: &out)
+        JSONString.write(text, to: &out)
         return out + "}"
     }
 

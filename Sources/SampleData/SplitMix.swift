@@ -1,7 +1,11 @@
 /// A small deterministic random generator (SplitMix64): the same seed gives the same sample data everywhere.
 public struct SplitMix: RandomNumberGenerator {
     var state: UInt64
+
+    /// A generator whose sequence `seed` decides.
     public init(seed: UInt64) { state = seed }
+
+    /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
@@ -11,7 +15,7 @@ public struct SplitMix: RandomNumberGenerator {
     }
 
     /// A uniform double in 0..<1.
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 
     /// Picks an index with probability proportional to its weight, from cumulative weights.
     mutating func pick(cumulative: [Double]) -> Int {

@@ -2,7 +2,7 @@ import CNcursesw
 import DashboardCore
 
 /// The curses backend: reads keys, mouse and resizes, and draws screen buffers, writing only changed cells.
-public final class TerminalScreen {
+public final class TerminalScreen: DashboardScreen {
     /// Whether the locale is UTF-8, so block characters and wide text can be shown.
     public let unicode: Bool
     /// Whether colours are used (the terminal has them and `NO_COLOR` is not set).

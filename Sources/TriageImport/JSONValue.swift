@@ -1,3 +1,5 @@
+import TriageModel
+
 /// A parsed JSON value. Numbers keep their source text so that 64-bit integers stay exact.
 public enum JSONValue: Equatable, Sendable {
     case null
@@ -98,7 +100,7 @@ public enum JSONValue: Equatable, Sendable {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .number(let n): out += n
-        case .string(let s): JSONValue.writeString(s, to: &out)
+        case .string(let s): JSONString.write(s, to: &out)
         case .array(let a):
             out += "["
             for (i, v) in a.enumerated() {
@@ -110,33 +112,11 @@ public enum JSONValue: Equatable, Sendable {
             out += "{"
             for (i, (k, v)) in m.enumerated() {
                 if i > 0 { out += "," }
-                JSONValue.writeString(k, to: &out)
+                JSONString.write(k, to: &out)
                 out += ":"
                 v.write(to: &out)
             }
             out += "}"
         }
-    }
-
-    /// Writes a string as a JSON string literal, escaping quotes, backslashes and every control character.
-    public static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0) || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
     }
 }

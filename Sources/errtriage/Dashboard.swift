@@ -10,14 +10,14 @@ struct Dashboard: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            guard DashboardLoop.isInteractive else {
+            guard TerminalDashboard.isInteractive else {
                 throw CLIError.usage("the dashboard needs a terminal; for scripts use errtriage report (or show) instead")
             }
             let now = try options.nowTimestamp()
             let path = options.storePath
             // A new store is created where none exists, so the dashboard can say how to fill it.
             let store = FileManager.default.fileExists(atPath: path) ? try options.openForReading(now: now, forMarks: true) : try options.open()
-            try DashboardLoop.run(store: store, now: options.now == nil ? nil : now, storeName: path)
+            try TerminalDashboard.run(store: store, now: options.now == nil ? nil : now, storeName: path)
         }
     }
 }

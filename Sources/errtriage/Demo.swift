@@ -25,12 +25,12 @@ struct Demo: ParsableCommand {
             let storePath = store ?? folder + "/demo.sqlite"
             let store = try DemoStore.prepare(folder: folder, storePath: storePath)
             guard let now = try store.latestEventTime() else { throw CLIError.input("the sample data holds no events") }
-            if report || !DashboardLoop.isInteractive {
+            if report || !TerminalDashboard.isInteractive {
                 let list = try store.issueList(IssueQuery(top: 20), now: now)
                 print(ReportText.list(list), terminator: "")
                 return
             }
-            try DashboardLoop.run(store: store, now: now, storeName: storePath)
+            try TerminalDashboard.run(store: store, now: now, storeName: storePath)
         }
     }
 }

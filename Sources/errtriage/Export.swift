@@ -14,14 +14,14 @@ struct Export: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Option(help: "24h, 7d, 30d, 90d or all.")
+    @Option(help: TimeWindow.help)
     var window: TimeWindow = .d7
 
     @Option(help: "ndjson or csv.")
     var format: Format = .ndjson
 
-    @Option(help: "Only the events of this issue.")
-    var key: String?
+    @Option(help: "Only the events of this issue (its short key).", transform: ShortKeyArgument.parse)
+    var key: ShortKeyArgument?
 
     @Option(help: "The output file; - for standard output.")
     var out: String = "-"
@@ -32,17 +32,13 @@ struct Export: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            var canonical: String?
-            if let key {
-                guard let k = ShortKey.canonical(key) else { throw CLIError.usage("'\(key)' is not a short key (e.g. US14-LO43-AP7-NE8)") }
-                canonical = k
-            }
+            let canonical = key?.canonical
             let now = try options.nowTimestamp()
             let store = try options.openForReading(now: now)
             switch format {
             case .ndjson:
-                let sink = try OutputSink(path: out)
-                try store.exportEvents(window: window, now: now, key: canonical) { try sink.write(Export.native($0)) }
+                let sink = try LineWriter(path: out)
+                try store.exportEvents(window: window, now: now, key: canonical) { try sink.write(NativeEncoder.line($0)) }
                 try sink.close()
             case .csv:
                 guard let stream = OutputStream(toFileAtPath: out == "-" ? "/dev/stdout" : out, append: false) else {
@@ -54,27 +50,6 @@ struct Export: ParsableCommand {
                 writer.stream.close()
             }
         }
-    }
-
-    /// An event as one native NDJSON line.
-    static func native(_ e: ErrorEvent) -> String {
-        func text(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
-        var device: [(String, JSONValue)] = [("model", text(e.deviceModel)), ("orientation", text(e.orientation)), ("app_state", text(e.appState))]
-        if let v = e.freeRAM { device.append(("free_ram", .number(String(v)))) }
-        if let v = e.freeDisk { device.append(("free_disk", .number(String(v)))) }
-        if let v = e.jailbroken { device.append(("jailbroken", .bool(v))) }
-        return JSONValue.object([
-            ("event_id", .string(e.eventID)), ("timestamp", .string(e.timestamp.iso8601)),
-            ("codes", .string(e.chain.shortKey)),
-            ("chain", .array(e.chain.links.map { l in
-                .object([("domain", text(l.domain)), ("short", .string(l.short)), ("code", .number(String(l.code))), ("name", text(l.name))])
-            })),
-            ("app", .object([("version", text(e.appVersion)), ("build", text(e.appBuild))])),
-            ("os", .object([("name", text(e.osName)), ("version", text(e.osVersion))])),
-            ("device", .object(device)), ("platform", text(e.platform)), ("network", text(e.network)),
-            ("user_id", text(e.userID)), ("session_id", text(e.sessionID)), ("environment", text(e.environment)),
-            ("message", text(e.message)), ("keys", .object(e.customKeys.map { ($0.key, .string($0.value)) })),
-        ] + (e.kind.map { [("kind", JSONValue.string($0.rawValue))] } ?? [])).serialized
     }
 
     static func csvRow(_ e: ErrorEvent) -> [String] {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SampleData
+import TriageImport
 import TriageModel
 
 /// `errtriage generate`: realistic native NDJSON for demos, tests and benchmarks.
@@ -21,52 +22,14 @@ struct Generate: ParsableCommand {
             guard events >= 0, issues >= 1, days >= 1 else { throw CLIError.usage("--events must be 0 or more, --issues and --days 1 or more") }
             guard let endTime = Timestamp.parse(end) else { throw CLIError.usage("--end '\(end)' is not a time") }
             let generator = SampleGenerator(.init(events: events, issues: issues, days: days, seed: seed, end: endTime))
-            let sink = try OutputSink(path: out)
+            let sink = try LineWriter(path: out)
             try generator.write { line in try sink.write(line) }
             try sink.close()
             if let decisions {
-                let file = try OutputSink(path: decisions)
+                let file = try LineWriter(path: decisions)
                 for d in generator.decisions { try file.write(DecisionFile.line(d)) }
                 try file.close()
             }
         }
-    }
-}
-
-/// Buffered line output to a file or standard output.
-final class OutputSink {
-    private let handle: FileHandle
-    private var buffer = Data()
-    private let ownsHandle: Bool
-
-    init(path: String) throws {
-        if path == "-" {
-            handle = .standardOutput
-            ownsHandle = false
-        } else {
-            guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
-                throw CLIError.usage("cannot write \(path)")
-            }
-            handle = h
-            ownsHandle = true
-        }
-        buffer.reserveCapacity(1 << 20)
-    }
-
-    func write(_ line: String) throws {
-        buffer.append(contentsOf: line.utf8)
-        buffer.append(0x0A)
-        if buffer.count >= 1 << 20 { try flush() }
-    }
-
-    func flush() throws {
-        guard !buffer.isEmpty else { return }
-        do { try handle.write(contentsOf: buffer) } catch { throw CLIError.usage("cannot write: \(error.localizedDescription)") }
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    func close() throws {
-        try flush()
-        if ownsHandle { try? handle.close() }
     }
 }

@@ -15,7 +15,7 @@ struct Meeting: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Option(help: "24h, 7d, 30d, 90d or all.")
+    @Option(help: TimeWindow.help)
     var window: TimeWindow = .d7
 
     @Option(help: "How many issues the top-by-complaints and top-by-events sections take.")
@@ -28,7 +28,7 @@ struct Meeting: ParsableCommand {
         try runReporting {
             guard top >= 0 else { throw CLIError.usage("--top must be 0 or more") }
             let now = try options.nowTimestamp()
-            let printing = print || !DashboardLoop.isInteractive
+            let printing = print || !TerminalDashboard.isInteractive
             let store = try options.openForReading(now: now, forMarks: !printing)
             let agenda = try store.agenda(window: window, now: now, top: top)
             let unlinked = try store.unlinkedComplaints(window: window, now: now)
@@ -37,8 +37,8 @@ struct Meeting: ParsableCommand {
                 return
             }
             // The dashboard records the meeting's start as it builds the agenda.
-            try DashboardLoop.run(store: store, now: options.now == nil ? nil : now, storeName: options.storePath,
-                                  window: window, meeting: true, top: top)
+            try TerminalDashboard.run(store: store, now: options.now == nil ? nil : now, storeName: options.storePath,
+                                      window: window, meeting: true, top: top)
         }
     }
 }

@@ -5,7 +5,6 @@ import Presentation
 import TriageModel
 import TriageStore
 
-extension TimeWindow: ExpressibleByArgument {}
 extension RankMode: ExpressibleByArgument {}
 extension StatusFilter: ExpressibleByArgument {}
 extension EventKind: ExpressibleByArgument {}
@@ -22,7 +21,7 @@ struct Report: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Option(help: "24h, 7d, 30d, 90d or all.")
+    @Option(help: TimeWindow.help)
     var window: TimeWindow = .d7
 
     @Option(help: "Rank by events, users or complaints.")
@@ -97,10 +96,10 @@ struct Show: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Argument(help: "The issue's short key, e.g. US14-LO43-AP7-NE8.")
-    var key: String
+    @Argument(help: "The issue's short key, e.g. US14-LO43-AP7-NE8.", transform: ShortKeyArgument.parse)
+    var key: ShortKeyArgument
 
-    @Option(help: "24h, 7d, 30d, 90d or all.")
+    @Option(help: TimeWindow.help)
     var window: TimeWindow = .d7
 
     @Option(help: "text or json.")
@@ -108,7 +107,7 @@ struct Show: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            guard let canonical = ShortKey.canonical(key) else { throw CLIError.usage("'\(key)' is not a short key (e.g. US14-LO43-AP7-NE8)") }
+            let canonical = key.canonical
             let now = try options.nowTimestamp()
             let store = try options.openForReading(now: now)
             let detail = try store.issueDetail(key: canonical, window: window, now: now)
@@ -126,12 +125,12 @@ struct Decode: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Argument(help: "The short key, e.g. US4-IN156-TA103-JS1.")
-    var code: String
+    @Argument(help: "The short key, e.g. US4-IN156-TA103-JS1.", transform: ShortKeyArgument.parse)
+    var code: ShortKeyArgument
 
     func run() throws {
         try runReporting {
-            guard let canonical = ShortKey.canonical(code) else { throw CLIError.usage("'\(code)' is not a short key (e.g. US14-LO43-AP7-NE8)") }
+            let canonical = code.canonical
             let store = try options.openForReading(now: options.nowTimestamp())
             let links = try store.decode(canonical)
             print(canonical)
@@ -151,8 +150,8 @@ struct Mark: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Argument(help: "The issue's short key.")
-    var key: String
+    @Argument(help: "The issue's short key.", transform: ShortKeyArgument.parse)
+    var key: ShortKeyArgument
 
     @Argument(help: "resolved, regressed, open or muted.")
     var status: IssueStatus
@@ -180,7 +179,7 @@ struct Mark: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            guard let canonical = ShortKey.canonical(key) else { throw CLIError.usage("'\(key)' is not a short key (e.g. US14-LO43-AP7-NE8)") }
+            let canonical = key.canonical
             if inVersion != nil, status != .resolved { throw CLIError.usage("--in-version goes with resolved") }
             var when = try options.nowTimestamp()
             if let at {

@@ -76,47 +76,6 @@ struct StoreOptions: ParsableArguments {
     }
 }
 
-/// A failure the CLI reports as one sentence on stderr with its documented exit code.
-enum CLIError: Error, CustomStringConvertible {
-    case usage(String)
-    case store(String)
-    case input(String)
-
-    var description: String {
-        switch self {
-        case .usage(let m), .store(let m), .input(let m): m
-        }
-    }
-
-    var exitCode: Int32 {
-        switch self {
-        case .usage: 1
-        case .input: 2
-        case .store: 3
-        }
-    }
-}
-
-/// Runs a command body, printing a failure as `errtriage: sentence` with its exit code.
-func runReporting(_ body: () throws -> Void) throws {
-    do {
-        try body()
-    } catch let error as CLIError {
-        Stderr.write("errtriage: \(error.description)\n")
-        throw ExitCode(error.exitCode)
-    } catch let error as StoreError {
-        Stderr.write("errtriage: \(error.message)\n")
-        throw ExitCode(error.isUnknownKey ? 1 : 3)
-    }
-}
-
-/// Writes to standard error without buffering.
-enum Stderr {
-    static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
-    }
-}
-
 /// Who is making a mark: the login name, else the account's name.
 func loginName() -> String {
     let env = ProcessInfo.processInfo.environment

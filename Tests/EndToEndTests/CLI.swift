@@ -1,16 +1,14 @@
+import ChildProcess
 import Foundation
+import TestSupport
 
 /// Runs the built `errtriage` binary as a user would, in a temporary folder.
 final class CLI {
-    let folder: URL
-    var store: String { folder.appendingPathComponent("store.sqlite").path }
+    let temporary: TemporaryFolder
+    var folder: URL { temporary.url }
+    var store: String { temporary.path("store.sqlite") }
 
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("errtriage-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: folder) }
+    init() throws { temporary = try TemporaryFolder("errtriage-e2e") }
 
     /// The package root, found from this file's path.
     static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -21,46 +19,34 @@ final class CLI {
         return packageRoot.appendingPathComponent(".build/debug/errtriage").path
     }
 
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        /// Standard output parsed as JSON.
-        var json: [String: Any] {
-            (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any] ?? [:]
-        }
-    }
+    typealias Result = ChildProcess.Result
 
     /// Writes a file in the test folder and returns its path.
-    func file(_ name: String, _ contents: String) throws -> String {
-        let path = folder.appendingPathComponent(name).path
-        try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
+    func file(_ name: String, _ contents: String) throws -> String { try temporary.file(name, contents) }
+
+    /// The environment every run gets: the test store, and a fixed user.
+    var environment: [String: String] { ["ERRTRIAGE_STORE": store, "USER": "tester"] }
 
     /// Runs `errtriage ARGS` with the test store in the environment.
     @discardableResult
     func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        var environment = ProcessInfo.processInfo.environment
-        environment["ERRTRIAGE_STORE"] = store
-        environment["USER"] = "tester"
-        environment.merge(extra) { $1 }
-        process.environment = environment
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        try ChildProcess.run([CLI.binary] + arguments, stdin: stdin ?? "", environment: environment.merging(extra) { $1 },
+                             directory: folder.path)
+    }
+
+    /// Starts `errtriage ARGS` without waiting for it; its output is discarded.
+    func start(_ arguments: [String], output: ChildProcess.Output = .discard) throws -> ChildProcess {
+        try ChildProcess([CLI.binary] + arguments, environment: environment, directory: folder.path, output: output)
     }
 }
+
+extension ChildProcess.Result {
+    /// Standard output parsed as JSON.
+    var json: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any] ?? [:]
+    }
+}
+
+/// A tool the tests call (sqlite3, gzip), run to its end; a failure to start it is thrown.
+@discardableResult
+func tool(_ arguments: String...) throws -> ChildProcess.Result { try ChildProcess.run(arguments) }

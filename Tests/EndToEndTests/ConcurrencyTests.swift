@@ -33,13 +33,7 @@ import Testing
         defer { stop() }
         try waitFor("rank: events")
 
-        let ingest = Process()
-        ingest.executableURL = URL(fileURLWithPath: CLI.binary)
-        ingest.arguments = ["ingest", "--store", cli.store, second]
-        let ingestErrors = Pipe()
-        ingest.standardOutput = FileHandle.nullDevice
-        ingest.standardError = ingestErrors
-        try ingest.run()
+        let ingest = try cli.start(["ingest", "--store", cli.store, second], output: .capture)
 
         var previous = 0
         var rounds = 0
@@ -58,9 +52,9 @@ import Testing
             if mark.status != 0 { failures.append("mark: \(mark.stderr)") }
             if rounds > 2000 { break }
         }
-        ingest.waitUntilExit()
-        let errors = String(decoding: ingestErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(ingest.terminationStatus == 0, "ingest: \(errors)")
+        let ended = ingest.wait()
+        let errors = ended.stderr
+        #expect(ended.status == 0, "ingest: \(errors)")
         #expect(failures == [])
         #expect(!errors.contains("locked"))
         print("concurrency: \(rounds) rounds of check, report and mark while the ingest ran")

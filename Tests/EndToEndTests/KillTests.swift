@@ -1,4 +1,5 @@
 import Foundation
+import SampleData
 import Testing
 
 /// Crash safety: an ingest or a mark killed with SIGKILL at random moments leaves a store that
@@ -14,28 +15,15 @@ import Testing
     /// Starts `errtriage ARGS` on the store, kills it with SIGKILL after `delay` seconds (if it is
     /// still running), and returns how it ended.
     static func killed(_ cli: CLI, _ arguments: [String], after delay: Double) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = arguments + ["--store", cli.store]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let child = try cli.start(arguments + ["--store", cli.store])
         Thread.sleep(forTimeInterval: delay)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        return process.terminationStatus
+        child.signal(SIGKILL)
+        return child.wait().status
     }
 
     /// SQLite's integrity check through its own shell, then `errtriage check`.
     static func expectSound(_ cli: CLI, _ moment: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let integrity = Process()
-        integrity.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let pipe = Pipe()
-        integrity.arguments = ["sqlite3", cli.store, "PRAGMA integrity_check;"]
-        integrity.standardOutput = pipe
-        try integrity.run()
-        let answer = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        integrity.waitUntilExit()
+        let answer = try tool("sqlite3", cli.store, "PRAGMA integrity_check;").stdout
         #expect(answer == "ok\n", "integrity after \(moment)", sourceLocation: sourceLocation)
         let check = try cli.run(["check"])
         #expect(check.status == 0, "check after \(moment): \(check.stdout)\(check.stderr)", sourceLocation: sourceLocation)
@@ -57,7 +45,7 @@ import Testing
         let cleanSeconds = Date().timeIntervalSince(started)
         let expected = try KillTests.report(clean)
 
-        var random = SeededRandom(seed: KillTests.seed)
+        var random = SplitMix(seed: KillTests.seed)
         let moments = (0..<10).map { _ in Double(random.next() % 1000) / 1000 * cleanSeconds }
         print("kill moments (KILL_SEED=\(KillTests.seed)): \(moments.map { String(format: "%.2f", $0) }) of a \(String(format: "%.1f", cleanSeconds)) s ingest")
         for (i, moment) in moments.enumerated() {
@@ -78,7 +66,7 @@ import Testing
         let keys = (try KillTests.report(cli)).split(separator: "\"key\":\"").dropFirst().prefix(5).map { String($0.prefix { $0 != "\"" }) }
         #expect(keys.count == 5)
 
-        var random = SeededRandom(seed: KillTests.seed)
+        var random = SplitMix(seed: KillTests.seed)
         let marks: [[String]] = [["resolved", "--in-version", "9.9"], ["muted", "--events", "100"], ["regressed"], ["open"]]
         var landed = 0
         for i in 0..<10 {
@@ -90,18 +78,5 @@ import Testing
             if status == 0 || after != before { landed += 1 }
         }
         print("marks killed: \(10 - landed) of 10 had not landed")
-    }
-}
-
-/// SplitMix64, for moments that a seed repeats.
-struct SeededRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -15,12 +15,8 @@ import Testing
     func oldStore() throws -> CLI {
         let cli = try CLI()
         let packed = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/store-v1.sqlite.gz").path
-        let gunzip = Process()
-        gunzip.executableURL = URL(fileURLWithPath: "/bin/sh")
-        gunzip.arguments = ["-c", "gzip -dc \"$0\" > \"$1\"", packed, cli.store]
-        try gunzip.run()
-        gunzip.waitUntilExit()
-        #expect(gunzip.terminationStatus == 0)
+        let gunzip = try tool("/bin/sh", "-c", "gzip -dc \"$0\" > \"$1\"", packed, cli.store)
+        #expect(gunzip.status == 0, "\(gunzip.stderr)")
         return cli
     }
 
@@ -43,15 +39,9 @@ import Testing
     }
 
     func schemaVersion(_ path: String) throws -> String {
-        let sqlite = Process()
-        let out = Pipe()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        sqlite.arguments = ["sqlite3", path, "PRAGMA user_version;"]
-        sqlite.standardOutput = out
-        try sqlite.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        sqlite.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let sqlite = try tool("sqlite3", path, "PRAGMA user_version;")
+        #expect(sqlite.status == 0, "\(sqlite.stderr)")
+        return sqlite.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test func aV1StoreUpgradesOnItsFirstReadAndPassesItsCheck() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The minutes of the sample data's last week, against a golden file (re-record with SNAPSHOT_RECORD=1).
@@ -7,25 +8,20 @@ import Testing
 
     @Test func theSampleWeeksMinutesMatchTheGoldenFile() throws {
         let cli = try CLI()
-        let result = try cli.run(["report", "--store", SampleStore.path, "--now", SampleStore.end, "--window", "7d", "--format", "markdown"])
+        let result = try cli.run(["report", "--store", try SampleStore.path, "--now", SampleStore.end, "--window", "7d", "--format", "markdown"])
         #expect(result.status == 0, "\(result.stderr)")
-        if ProcessInfo.processInfo.environment["SNAPSHOT_RECORD"] == "1" {
-            try Data(result.stdout.utf8).write(to: MinutesTests.golden)
-            return
-        }
-        let expected = try String(contentsOf: MinutesTests.golden, encoding: .utf8)
-        #expect(result.stdout == expected)
+        Snapshot.expect(result.stdout, matches: MinutesTests.golden)
     }
 
     @Test func theAgendaPutsTheRegressedIssueFirstAndNotTheStragglersFix() throws {
         let cli = try CLI()
-        let agenda = try cli.run(["meeting", "--print", "--store", SampleStore.path, "--now", SampleStore.end])
+        let agenda = try cli.run(["meeting", "--print", "--store", try SampleStore.path, "--now", SampleStore.end])
         let lines = agenda.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("Regressed"))
         let firstItem = lines.first { $0.hasPrefix("   1  ") }
         #expect(firstItem?.contains("US21-IN330-TA150-TB1-HT500-NE29") == true)
         // Resolved in 1.13 three days before the end, with only older versions reporting since: still resolved.
-        let show = try cli.run(["show", "IN240-CA7-CD133", "--store", SampleStore.path, "--now", SampleStore.end, "--format", "json"]).json
+        let show = try cli.run(["show", "IN240-CA7-CD133", "--store", try SampleStore.path, "--now", SampleStore.end, "--format", "json"]).json
         #expect(show["status"] as? String == "resolved")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SampleData
 import Testing
 
 /// The dashboard in a real terminal (tmux) when the terminal misbehaves: resize storms, a 1×1
@@ -25,11 +26,7 @@ import Testing
 
     /// Sends a signal to the dashboard running on `store` (its path is unique to the test).
     func signal(_ name: String, to store: String) throws {
-        let kill = Process()
-        kill.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        kill.arguments = ["pkill", "-\(name)", "-f", store]
-        try kill.run()
-        kill.waitUntilExit()
+        #expect(try tool("pkill", "-\(name)", "-f", store).status == 0)
     }
 
     func expectNoLineWiderThan(_ cols: Int, _ screen: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -55,10 +52,10 @@ import Testing
 
     @Test func aResizeStormAndA1x1TerminalNeitherCrashNorBreakTheGrid() throws {
         let cli = try CLI()
-        try start(try script(cli, store: SampleStore.path), cols: 120, rows: 40)
+        try start(try script(cli, store: try SampleStore.path), cols: 120, rows: 40)
         defer { stop() }
         try waitFor("rank: events")
-        var random = SeededRandom(seed: 7)
+        var random = SplitMix(seed: 7)
         for _ in 0..<40 {
             try resize(cols: 1 + Int(random.next() % 200), rows: 1 + Int(random.next() % 60))
         }
@@ -81,7 +78,7 @@ import Testing
                       ("TERM=no-such-terminal", "TERM=no-such-terminal is unknown")])
     func aTerminalThatCannotShowTheDashboardIsNamedInOneSentence(_ environment: String, _ sentence: String) throws {
         let cli = try CLI()
-        try start(try script(cli, store: SampleStore.path, environment: environment), cols: 200, rows: 20)
+        try start(try script(cli, store: try SampleStore.path, environment: environment), cols: 200, rows: 20)
         defer { stop() }
         let screen = try waitFor("MODES")
         #expect(screen.contains(sentence), "\(screen)")
@@ -91,7 +88,7 @@ import Testing
 
     @Test func aNonUTF8LocaleDrawsInASCII() throws {
         let cli = try CLI()
-        try start(try script(cli, store: SampleStore.path, environment: "LC_ALL=C LANG=C"), cols: 120, rows: 30)
+        try start(try script(cli, store: try SampleStore.path, environment: "LC_ALL=C LANG=C"), cols: 120, rows: 30)
         defer { stop() }
         let screen = try waitFor("rank: events")
         #expect(screen.unicodeScalars.allSatisfy { $0.isASCII }, "\(screen)")
@@ -101,7 +98,7 @@ import Testing
 
     @Test func withoutATerminalItSaysToUseReport() throws {
         let cli = try CLI()
-        let result = try cli.run(["--store", SampleStore.path])
+        let result = try cli.run(["--store", try SampleStore.path])
         #expect(result.status == 1)
         #expect(result.stderr.contains("needs a terminal") && result.stderr.contains("errtriage report"))
     }

@@ -1,7 +1,6 @@
+import ChildProcess
 import Foundation
 import Testing
-
-enum TmuxError: Error { case spawn(Int32) }
 
 /// Drives the real binary in a tmux session: keys in, the screen out.
 protocol TmuxDriving {
@@ -10,30 +9,13 @@ protocol TmuxDriving {
 }
 
 extension TmuxDriving {
-    /// Runs a tmux command and returns what it printed. It spawns and reaps tmux itself
-    /// (posix_spawn + waitpid): Foundation's Process misses the exit of a tmux client that
-    /// started the server when the test runner's threads block SIGCHLD, and then waits forever.
-    /// Output goes to a file, not a pipe, since a server started here would hold a pipe open.
-    /// Each suite talks to its own server (`-L SESSION`): suites run side by side, and two clients
-    /// starting one shared server at once can lose a session.
+    /// Runs a tmux command and returns what it printed. Each suite talks to its own server
+    /// (`-L SESSION`): suites run side by side, and two clients starting one shared server at once
+    /// can lose a session. (The child runner reaps with wait4 and captures into files, which a
+    /// server started here cannot hold open.)
     @discardableResult
     func tmux(_ arguments: [String]) throws -> String {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString).out").path
-        defer { try? FileManager.default.removeItem(atPath: output) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = (["tmux", "-L", session] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid = pid_t()
-        let spawned = posix_spawnp(&pid, "tmux", &actions, nil, argv, environ)
-        guard spawned == 0 else { throw TmuxError.spawn(spawned) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        try ChildProcess.run(["tmux", "-L", session] + arguments).stdout
     }
 
     func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", session]) }

@@ -1,5 +1,6 @@
 import FuzzTargets
 import Foundation
+import SampleData
 import Testing
 import TriageImport
 import TriageModel
@@ -8,42 +9,84 @@ import TriageModel
 /// lines, seeded so that a run repeats. `make fuzz` runs the same targets under libFuzzer for
 /// longer; `FUZZ_SECONDS` (default 2 per target) and `FUZZ_SEED` tune this run.
 ///
-/// A violated property traps; the input that did it is written to `errtriage-fuzz-crash-TARGET`
-/// in the temporary folder first, to replay with `errtriage-fuzz TARGET FILE` and keep as a
-/// regression test below.
+/// A violated property fails the target's test with the input that broke it (also written to
+/// `errtriage-fuzz-finding-TARGET` in the temporary folder, to replay with `errtriage-fuzz TARGET
+/// FILE` and keep as a regression test below). A parser that traps takes the process down; its
+/// input is saved to `errtriage-fuzz-crash-TARGET` first.
 @Suite(.serialized) struct FuzzTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
     static let seconds = Double(ProcessInfo.processInfo.environment["FUZZ_SECONDS"] ?? "") ?? 2
     static let seed = UInt64(ProcessInfo.processInfo.environment["FUZZ_SEED"] ?? "") ?? 20261123
 
+    /// An input and the property it broke.
+    struct Finding {
+        var input: [UInt8]
+        var violation: FuzzViolation
+    }
+
+    /// Runs `check` on every seed, then on mutated inputs until `seconds` pass; stops at the
+    /// first violation and returns it with its input.
+    static func hunt(_ target: FuzzTarget?, _ check: ([UInt8]) throws(FuzzViolation) -> Void, corpus: [[UInt8]],
+                     mutator: inout Mutator, seconds: Double) -> (runs: Int, finding: Finding?) {
+        var runs = 0
+        func attempt(_ input: [UInt8]) -> Finding? {
+            runs += 1
+            do {
+                try CrashInput.running(target, input, check)
+                return nil
+            } catch {
+                return Finding(input: input, violation: error)
+            }
+        }
+        for input in corpus {
+            if let finding = attempt(input) { return (runs, finding) }
+        }
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            for _ in 0..<64 {
+                if let finding = attempt(mutator.next()) { return (runs, finding) }
+            }
+        } while Date() < deadline
+        return (runs, nil)
+    }
+
     @Test(arguments: FuzzTarget.allCases)
     func targetHoldsItsPropertiesOnMutatedInputs(_ target: FuzzTarget) throws {
         let corpus = target.seeds(fixtures: Self.fixtures.path)
-        #expect(!corpus.isEmpty)
-        for input in corpus { CrashInput.running(target, input) }  // every seed passes as it is
+        try #require(!corpus.isEmpty, "no seed inputs for \(target.rawValue) in \(Self.fixtures.path)")
         var mutator = Mutator(seed: Self.seed &+ UInt64(target.rawValue.utf8.reduce(0) { $0 &* 31 &+ Int($1) }), corpus: corpus)
-        let deadline = Date().addingTimeInterval(Self.seconds)
-        var runs = 0
-        repeat {
-            for _ in 0..<64 {
-                CrashInput.running(target, mutator.next())
-                runs += 1
-            }
-        } while Date() < deadline
-        print("fuzz \(target.rawValue): \(runs) inputs in \(Self.seconds) s, no finding")
-        #expect(runs >= 64)
+        let (runs, finding) = Self.hunt(target, target.check, corpus: corpus, mutator: &mutator, seconds: Self.seconds)
+        guard let finding else {
+            print("fuzz \(target.rawValue): \(runs) inputs in \(Self.seconds) s, no finding")
+            return
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("errtriage-fuzz-finding-\(target.rawValue)").path
+        _ = FuzzInput.write(finding.input, to: file)
+        Issue.record("""
+            \(target.rawValue): \(finding.violation) after \(runs) inputs (FUZZ_SEED=\(Self.seed)); the input, saved at \(file):
+            \(finding.input.map { String($0, radix: 16) })
+            """)
+    }
+
+    @Test func aViolatedPropertyEndsTheRunWithTheInputThatBrokeIt() {
+        var mutator = Mutator(seed: 1, corpus: [[0x41]])
+        let (_, finding) = Self.hunt(nil, { bytes throws(FuzzViolation) in
+            if bytes.count > 1 { throw FuzzViolation("longer than one byte") }
+        }, corpus: [[0x41]], mutator: &mutator, seconds: 2)
+        #expect(finding?.violation.description == "longer than one byte")
+        #expect((finding?.input.count ?? 0) > 1)
     }
 }
 
 /// Byte-level mutations in the style of libFuzzer's: flips, inserts of bytes that matter to the
 /// parsers, erasures, copies within an input and splices with another seed.
 struct Mutator {
-    var state: UInt64
+    var generator: SplitMix
     let corpus: [[UInt8]]
 
     init(seed: UInt64, corpus: [[UInt8]]) {
-        state = seed
+        generator = SplitMix(seed: seed)
         self.corpus = corpus
     }
 
@@ -53,14 +96,7 @@ struct Mutator {
         "n", "NS", "Error", "\u{1B}[31m", "\u{202E}", "\u{200B}", "界", "\u{1F600}", "\"\"\"", "@", "+", "(2)",
     ].map { Array($0.utf8) } + [[0x00], [0xFF], [0xC3], [0xE2, 0x82], [0x1F, 0x8B]]
 
-    mutating func random(_ bound: Int) -> Int {
-        // SplitMix64: small, seeded, the same sequence on every machine.
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(max(bound, 1)))
-    }
+    mutating func random(_ bound: Int) -> Int { Int(generator.next() % UInt64(max(bound, 1))) }
 
     mutating func next() -> [UInt8] {
         var input = corpus[random(corpus.count)]
@@ -96,8 +132,8 @@ struct Mutator {
     }
 }
 
-/// Keeps the input under test where a signal handler can save it: a property that traps takes
-/// the test process down, and the input must not be lost with it.
+/// Keeps the input under test where a signal handler can save it: a parser that traps takes the
+/// test process down, and the input must not be lost with it.
 enum CrashInput {
     static let capacity = 1 << 21
     nonisolated(unsafe) static let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
@@ -123,16 +159,17 @@ enum CrashInput {
         }
     }()
 
-    static func running(_ target: FuzzTarget, _ input: [UInt8]) {
+    /// Runs `check` on `input`, kept where the handler can save it should the parser trap.
+    static func running(_ target: FuzzTarget?, _ input: [UInt8], _ check: ([UInt8]) throws(FuzzViolation) -> Void) throws(FuzzViolation) {
         _ = installed
-        if CrashInput.target != target {
+        if let target, CrashInput.target != target {
             CrashInput.target = target
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("errtriage-fuzz-crash-\(target.rawValue)").path
             _ = file.withCString { strncpy(path, $0, 1023) }
         }
         count = min(input.count, capacity)
         if count > 0 { input.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: count) } }
-        target.run(input)
+        try check(input)
     }
 }
 
@@ -141,15 +178,19 @@ enum CrashInput {
     /// A version whose suffix holds a parenthesis: printed with its build, it read back as
     /// another version (the property now leaves such suffixes out; the order still holds).
     @Test func aVersionWithAParenthesisInItsSuffix() {
-        FuzzTarget.version.run([0x30, 0x2E, 0xC2, 0x20, 0x28, 0x34, 0x31, 0x30, 0x31, 0x2E, 0xC2, 0x32, 0x2B, 0x39])
+        #expect(throws: Never.self) {
+            try FuzzTarget.version.check([0x30, 0x2E, 0xC2, 0x20, 0x28, 0x34, 0x31, 0x30, 0x31, 0x2E, 0xC2, 0x32, 0x2B, 0x39])
+        }
     }
 
     /// `1` + U+0603 (a prepended mark) + CR `++3`: printed as `1\u{0603} (3)`, the mark joined the
     /// space into one character, which trimming by characters kept, so the suffix read back
     /// differently. Trimming now works on scalars.
     @Test func aPrependedMarkBeforeTheBuild() {
-        FuzzTarget.version.run([0x31, 0xD8, 0x83, 0x0D, 0x2B, 0x2B, 0x33, 0x0A, 0x2B, 0x2B, 0x33, 0x0A,
-                                0x35, 0xD8, 0x24, 0xFF, 0x28, 0xFF, 0x0A, 0x2B, 0x2B, 0x36])
+        #expect(throws: Never.self) {
+            try FuzzTarget.version.check([0x31, 0xD8, 0x83, 0x0D, 0x2B, 0x2B, 0x33, 0x0A, 0x2B, 0x2B, 0x33, 0x0A,
+                                         0x35, 0xD8, 0x24, 0xFF, 0x28, 0xFF, 0x0A, 0x2B, 0x2B, 0x36])
+        }
         #expect(AppVersion("1\u{0603} (3)") == AppVersion("1\u{0603}\r+3"))
     }
 }

@@ -1,4 +1,5 @@
 import PropertyBased
+import TestSupport
 import Testing
 @testable import TriageModel
 

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyBased
+import SampleData
 import Testing
 import TriageModel
 
@@ -7,18 +8,13 @@ import TriageModel
 /// bursty and slowly rising issues never fire; a quiet issue that jumps tenfold always does.
 @Suite("SpikeRule")
 struct SpikeRuleTests {
-    /// A deterministic Poisson sampler seeded by the property test (SplitMix64).
+    /// A deterministic Poisson sampler seeded by the property test.
     struct Poisson {
-        var state: UInt64
+        var random: SplitMix
 
-        mutating func uniform() -> Double {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            return Double(z >> 11) / Double(1 << 53)
-        }
+        init(seed: UInt64) { random = SplitMix(seed: seed) }
+
+        mutating func uniform() -> Double { random.unit() }
 
         /// One Poisson draw of mean `mean` (Knuth for small means, a rounded normal for large ones).
         mutating func draw(_ mean: Double) -> Int {
@@ -50,7 +46,7 @@ struct SpikeRuleTests {
 
     @Test func aSteadyIssueNeverFiresHoweverBusy() async {
         await propertyCheck(count: 300, input: Self.seed, Self.anyRate) { seed, rate in
-            var poisson = Poisson(state: seed)
+            var poisson = Poisson(seed: seed)
             let hourly = poisson.series { _ in rate }
             #expect(!SpikeRule.fires(hourly: hourly), "steady at \(rate)/h: \(hourly.suffix(24).reduce(0, +)) in the last day")
         }
@@ -59,7 +55,7 @@ struct SpikeRuleTests {
     @Test func aBurstyIssueWhoseBurstsAreItsHabitNeverFires() async {
         // Every day the same few rush hours run five to ten times the base rate.
         await propertyCheck(count: 300, input: Self.seed, Self.anyRate, Gen.int(in: 5...10), Gen.int(in: 1...3)) { seed, rate, factor, rushHours in
-            var poisson = Poisson(state: seed)
+            var poisson = Poisson(seed: seed)
             let hourly = poisson.series { hour in hour % 24 < rushHours ? rate * Double(factor) : rate }
             #expect(!SpikeRule.fires(hourly: hourly), "bursty at \(rate)/h ×\(factor) for \(rushHours)h a day")
         }
@@ -68,7 +64,7 @@ struct SpikeRuleTests {
     @Test func anIssueRisingSlowlyNeverFires() async {
         // Doubling over the eight days: growth, not a spike.
         await propertyCheck(count: 300, input: Self.seed, Self.anyRate) { seed, rate in
-            var poisson = Poisson(state: seed)
+            var poisson = Poisson(seed: seed)
             let hourly = poisson.series { hour in rate * (1 + Double(hour) / 191) }
             #expect(!SpikeRule.fires(hourly: hourly), "rising from \(rate)/h")
         }
@@ -76,7 +72,7 @@ struct SpikeRuleTests {
 
     @Test func aQuietIssueThatJumpsTenfoldAlwaysFires() async {
         await propertyCheck(count: 300, input: Self.seed, Self.quietRate) { seed, rate in
-            var poisson = Poisson(state: seed)
+            var poisson = Poisson(seed: seed)
             let hourly = poisson.series { hour in hour >= 168 ? rate * 10 : rate }
             #expect(SpikeRule.fires(hourly: hourly), "quiet at \(rate)/h, then \(hourly.suffix(24).reduce(0, +)) in the last day")
         }
@@ -85,7 +81,7 @@ struct SpikeRuleTests {
     @Test func aSingleBurstTodayFiresAndTheSameBurstLastWeekDoesNot() async {
         // A quiet issue; one hour holds a burst of ten to forty times its usual day.
         await propertyCheck(count: 300, input: Self.seed, Self.quietRate, Gen.int(in: 10...40), Gen.int(in: 0...23)) { seed, rate, times, hour in
-            var poisson = Poisson(state: seed)
+            var poisson = Poisson(seed: seed)
             let base = poisson.series { _ in rate / 4 }
             let burst = max(SpikeRule.minimumEvents, Int(Double(times) * rate / 4 * 24))
             var today = base

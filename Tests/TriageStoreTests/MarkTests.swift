@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import TriageModel
 @testable import TriageStore
@@ -6,8 +7,8 @@ import TriageModel
     let now = Timestamp.parse("2026-11-10T00:00:00Z")!
 
     @Test func aMarkChangesTheStatusAndWritesAHistoryRow() throws {
-        let f = try StoreFixture()
-        try f.ingest(lines: [StoreFixture.event("e1", "2026-11-01T09:00:00Z", version: "1.9")])
+        let f = try TemporaryStore()
+        try f.ingest(lines: [TemporaryStore.event("e1", "2026-11-01T09:00:00Z", version: "1.9")])
         let receipt = try f.store.mark("US14-LO43-AP7-NE8", .status(.resolved, version: "1.10"), by: "ana", at: now, note: "fixed retry")
         #expect(receipt.previousStatus == .open)
         let detail = try f.store.issueDetail(key: "US14-LO43-AP7-NE8", window: .all, now: now)
@@ -17,8 +18,8 @@ import TriageModel
     }
 
     @Test func undoRestoresThePreviousStatusAndRecordsIt() throws {
-        let f = try StoreFixture()
-        try f.ingest(lines: [StoreFixture.event("e1", "2026-11-01T09:00:00Z")])
+        let f = try TemporaryStore()
+        try f.ingest(lines: [TemporaryStore.event("e1", "2026-11-01T09:00:00Z")])
         let receipt = try f.store.mark("US14-LO43-AP7-NE8", .status(.muted, version: nil), by: "ana", at: now)
         try f.store.undo(receipt, by: "ana", at: now.adding(millis: 1000))
         let detail = try f.store.issueDetail(key: "US14-LO43-AP7-NE8", window: .all, now: now)
@@ -28,8 +29,8 @@ import TriageModel
     }
 
     @Test func undoOfANoteRemovesItAndUndoOfATrackerLinkRestoresTheOldOne() throws {
-        let f = try StoreFixture()
-        try f.ingest(lines: [StoreFixture.event("e1", "2026-11-01T09:00:00Z")])
+        let f = try TemporaryStore()
+        try f.ingest(lines: [TemporaryStore.event("e1", "2026-11-01T09:00:00Z")])
         let key = "US14-LO43-AP7-NE8"
         _ = try f.store.mark(key, .tracker("https://tracker/1"), by: "ana", at: now)
         let tracker = try f.store.mark(key, .tracker("https://tracker/2"), by: "ana", at: now)
@@ -43,7 +44,7 @@ import TriageModel
     }
 
     @Test func anUnknownKeyIsAnUnknownKeyError() throws {
-        let f = try StoreFixture()
+        let f = try TemporaryStore()
         do {
             _ = try f.store.mark("US1-NE1", .status(.resolved, version: nil), by: "ana", at: now)
             Issue.record("marked an unknown key")
@@ -53,16 +54,16 @@ import TriageModel
     }
 
     @Test func aNewerVersionAfterTheFixRegressesButStragglersAndLateUploadsDoNot() throws {
-        let f = try StoreFixture()
+        let f = try TemporaryStore()
         let key = "US14-LO43-AP7-NE8"
-        try f.ingest(lines: [StoreFixture.event("e1", "2026-11-01T09:00:00Z", version: "1.9")])
+        try f.ingest(lines: [TemporaryStore.event("e1", "2026-11-01T09:00:00Z", version: "1.9")])
         _ = try f.store.mark(key, .status(.resolved, version: "1.10"), by: "ana", at: Timestamp.parse("2026-11-05T00:00:00Z")!)
         // A straggler on 1.9 after the fix, and a late upload from before it on 1.10.
-        let quiet = try f.ingest(lines: [StoreFixture.event("e2", "2026-11-06T09:00:00Z", version: "1.9"),
-                                         StoreFixture.event("e3", "2026-11-04T09:00:00Z", version: "1.10")])
+        let quiet = try f.ingest(lines: [TemporaryStore.event("e2", "2026-11-06T09:00:00Z", version: "1.9"),
+                                         TemporaryStore.event("e3", "2026-11-04T09:00:00Z", version: "1.10")])
         #expect(quiet.regressions == 0)
         #expect(try f.store.issueDetail(key: key, window: .all, now: now).summary.status == .resolved)
-        let back = try f.ingest(lines: [StoreFixture.event("e4", "2026-11-07T09:00:00Z", version: "1.10", build: "5")])
+        let back = try f.ingest(lines: [TemporaryStore.event("e4", "2026-11-07T09:00:00Z", version: "1.10", build: "5")])
         #expect(back.regressions == 1)
         let detail = try f.store.issueDetail(key: key, window: .all, now: now)
         #expect(detail.summary.status == .regressed)
@@ -70,20 +71,20 @@ import TriageModel
     }
 
     @Test func resolvingInThePastRegressesAtOnceWhenStoredEventsSaySo() throws {
-        let f = try StoreFixture()
+        let f = try TemporaryStore()
         let key = "US14-LO43-AP7-NE8"
-        try f.ingest(lines: [StoreFixture.event("e1", "2026-11-01T09:00:00Z", version: "1.9"),
-                             StoreFixture.event("e2", "2026-11-08T09:00:00Z", version: "1.11")])
+        try f.ingest(lines: [TemporaryStore.event("e1", "2026-11-01T09:00:00Z", version: "1.9"),
+                             TemporaryStore.event("e2", "2026-11-08T09:00:00Z", version: "1.11")])
         _ = try f.store.mark(key, .status(.resolved, version: "1.10"), by: "ana", at: Timestamp.parse("2026-11-05T00:00:00Z")!)
         #expect(try f.store.issueDetail(key: key, window: .all, now: now).summary.status == .regressed)
     }
 
     @Test func resolvedWithoutAVersionRegressesOnAVersionNotSeenBefore() throws {
-        let f = try StoreFixture()
+        let f = try TemporaryStore()
         let key = "US14-LO43-AP7-NE8"
-        try f.ingest(lines: [StoreFixture.event("e1", "2026-11-01T09:00:00Z", version: "1.9")])
+        try f.ingest(lines: [TemporaryStore.event("e1", "2026-11-01T09:00:00Z", version: "1.9")])
         _ = try f.store.mark(key, .status(.resolved, version: nil), by: "ana", at: Timestamp.parse("2026-11-05T00:00:00Z")!)
-        #expect(try f.ingest(lines: [StoreFixture.event("e2", "2026-11-06T09:00:00Z", version: "1.9")]).regressions == 0)
-        #expect(try f.ingest(lines: [StoreFixture.event("e3", "2026-11-06T10:00:00Z", version: "1.10")]).regressions == 1)
+        #expect(try f.ingest(lines: [TemporaryStore.event("e2", "2026-11-06T09:00:00Z", version: "1.9")]).regressions == 0)
+        #expect(try f.ingest(lines: [TemporaryStore.event("e3", "2026-11-06T10:00:00Z", version: "1.10")]).regressions == 1)
     }
 }

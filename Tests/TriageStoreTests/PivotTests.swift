@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import TriageModel
 @testable import TriageStore
@@ -5,13 +6,13 @@ import TriageModel
 @Suite struct PivotTests {
     let now = Timestamp.parse("2026-11-02T00:00:00Z")!
 
-    func store() throws -> StoreFixture {
-        let f = try StoreFixture()
+    func store() throws -> TemporaryStore {
+        let f = try TemporaryStore()
         try f.ingest(lines: [
-            StoreFixture.event("a1", "2026-11-01T09:00:00Z", codes: "US14-LO43-AP7-NE8"),
-            StoreFixture.event("a2", "2026-11-01T09:01:00Z", codes: "US14-LO43-AP7-NE8"),
-            StoreFixture.event("b1", "2026-11-01T09:00:00Z", codes: "US3-AP7-NE8"),
-            StoreFixture.event("c1", "2026-11-01T09:00:00Z", codes: "US14-TB30-NE29"),
+            TemporaryStore.event("a1", "2026-11-01T09:00:00Z", codes: "US14-LO43-AP7-NE8"),
+            TemporaryStore.event("a2", "2026-11-01T09:01:00Z", codes: "US14-LO43-AP7-NE8"),
+            TemporaryStore.event("b1", "2026-11-01T09:00:00Z", codes: "US3-AP7-NE8"),
+            TemporaryStore.event("c1", "2026-11-01T09:00:00Z", codes: "US14-TB30-NE29"),
             #"{"complaint_id":"t1","timestamp":"2026-11-01T10:00:00Z","text":"US14-TB30-NE29 again"}"#,
         ])
         return f

@@ -1,3 +1,4 @@
+import TestSupport
 import GRDB
 import Testing
 import TriageModel
@@ -5,8 +6,8 @@ import TriageModel
 
 @Suite struct RollupTests {
     @Test func dailyAndHourlyRollupsEqualNaiveCountsOverEvents() throws {
-        let f = try StoreFixture()
-        try f.ingest(lines: StoreFixture.sampleLines(events: 3_000), batch: 317)
+        let f = try TemporaryStore()
+        try f.ingest(lines: TemporaryStore.sampleLines(events: 3_000), batch: 317)
         try f.store.pool.read { db in
             let naiveDays = try Row.fetchAll(db, sql: "SELECT issue_id, ts / 86400000 AS d, COUNT(*) FROM event GROUP BY issue_id, d ORDER BY 1, 2").map { [$0[0], $0[1], $0[2]] as [Int64] }
             let rolledDays = try Row.fetchAll(db, sql: "SELECT issue_id, day, events FROM issue_day WHERE events > 0 ORDER BY 1, 2").map { [$0[0], $0[1], $0[2]] as [Int64] }
@@ -20,8 +21,8 @@ import TriageModel
     }
 
     @Test func dimensionRollupsEqualNaiveCountsForEveryDimension() throws {
-        let f = try StoreFixture()
-        try f.ingest(lines: StoreFixture.sampleLines(events: 2_000))
+        let f = try TemporaryStore()
+        try f.ingest(lines: TemporaryStore.sampleLines(events: 2_000))
         try f.store.pool.read { db in
             for dimension in Dimension.allCases {
                 let expr = TriageStore.expression(dimension)
@@ -37,9 +38,9 @@ import TriageModel
     }
 
     @Test func distinctUsersInTheListEqualNaiveDistinctCounts() throws {
-        let f = try StoreFixture()
-        try f.ingest(lines: StoreFixture.sampleLines(events: 2_000))
-        let now = StoreFixture.sampleEnd
+        let f = try TemporaryStore()
+        try f.ingest(lines: TemporaryStore.sampleLines(events: 2_000))
+        let now = TemporaryStore.sampleEnd
         for window in [TimeWindow.h24, .d7, .d30, .all] {
             let list = try f.store.issueList(IssueQuery(window: window, top: 1_000), now: now)
             try f.store.pool.read { db in
@@ -61,8 +62,8 @@ import TriageModel
     }
 
     @Test func complaintRollupsCountEachLinkedComplaintOncePerIssue() throws {
-        let f = try StoreFixture()
-        try f.ingest(lines: StoreFixture.sampleLines(events: 2_000))
+        let f = try TemporaryStore()
+        try f.ingest(lines: TemporaryStore.sampleLines(events: 2_000))
         try f.store.pool.read { db in
             let naive = try Row.fetchAll(db, sql: """
                 SELECT i.id, COUNT(*) FROM complaint_code k JOIN issue i ON i.key = k.key GROUP BY i.id ORDER BY 1
@@ -75,12 +76,12 @@ import TriageModel
     }
 
     @Test func reingestingTheSameEventsChangesNothing() throws {
-        let f = try StoreFixture()
-        let lines = StoreFixture.sampleLines(events: 1_000)
+        let f = try TemporaryStore()
+        let lines = TemporaryStore.sampleLines(events: 1_000)
         let first = try f.ingest(lines: lines)
-        let before = try f.store.issueList(IssueQuery(window: .all, top: 1_000), now: StoreFixture.sampleEnd)
+        let before = try f.store.issueList(IssueQuery(window: .all, top: 1_000), now: TemporaryStore.sampleEnd)
         let second = try f.ingest(lines: lines, batch: 77)
-        let after = try f.store.issueList(IssueQuery(window: .all, top: 1_000), now: StoreFixture.sampleEnd)
+        let after = try f.store.issueList(IssueQuery(window: .all, top: 1_000), now: TemporaryStore.sampleEnd)
         #expect(first.eventsAdded == 1_000)
         #expect(second.eventsAdded == 0)
         #expect(second.duplicates == 1_000)
@@ -89,9 +90,9 @@ import TriageModel
     }
 
     @Test func aComplaintCitingAKeyBeforeItsFirstEventCountsOnceTheIssueAppears() throws {
-        let f = try StoreFixture()
+        let f = try TemporaryStore()
         try f.ingest(lines: [#"{"complaint_id":"t1","timestamp":"2026-11-01T10:00:00Z","text":"error US14-LO43-AP7-NE8 twice US14-LO43-AP7-NE8"}"#])
-        try f.ingest(lines: [StoreFixture.event("e1", "2026-11-01T09:00:00Z")])
+        try f.ingest(lines: [TemporaryStore.event("e1", "2026-11-01T09:00:00Z")])
         let list = try f.store.issueList(IssueQuery(window: .d7), now: Timestamp.parse("2026-11-02T00:00:00Z")!)
         #expect(list.issues.map(\.complaints) == [1])
     }

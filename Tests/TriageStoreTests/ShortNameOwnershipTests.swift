@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 import TriageModel
 @testable import TriageStore
 
@@ -17,7 +18,7 @@ import TriageModel
     }
 
     /// Each domain's issue key (its newest issue's, where it has several).
-    func keys(_ f: StoreFixture) throws -> [String: String] {
+    func keys(_ f: TemporaryStore) throws -> [String: String] {
         try f.store.pool.read { db in
             Dictionary(try Row.fetchAll(db, sql: "SELECT l.domain, i.key FROM issue i JOIN chain_link l ON l.issue_id = i.id ORDER BY i.id")
                 .map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { $1 })
@@ -26,7 +27,7 @@ import TriageModel
 
     @Test(arguments: [false, true])
     func collidingDomainsEachGetTheirOwnShortNameInEitherOrder(reversed: Bool) throws {
-        let f = try StoreFixture()
+        let f = try TemporaryStore()
         var events = [
             Self.event("a", "EXC_BAD_ACCESS", code: 1, name: "garbage pointer"),
             Self.event("b", "EXC_BREAKPOINT", code: 1, name: "code 1"),
@@ -56,7 +57,7 @@ import TriageModel
     }
 
     @Test func theAppsOwnShortNameTakesItFromADerivedHolderWhoseIssuesMove() throws {
-        let f = try StoreFixture()
+        let f = try TemporaryStore()
         let writer = try IngestWriter(store: f.store)
         try writer.write(events: [Self.event("a", "EXC_BREAKPOINT", code: 6, name: "trap", kind: .crash)], complaints: [
             Complaint(complaintID: "t1", timestamp: Self.now, text: "the app said EB6", codes: ["EB6"]),
@@ -81,7 +82,7 @@ import TriageModel
     }
 
     @Test func anExplicitNameForADomainThatHadADerivedOneLeavesItsEarlierIssuesAlone() throws {
-        let f = try StoreFixture()
+        let f = try TemporaryStore()
         try IngestWriter(store: f.store).write(events: [Self.event("a", "PaymentError", code: 3, name: "declined")], complaints: [])
         try IngestWriter(store: f.store).write(events: [Self.event("b", "PaymentError", code: 3, name: "declined", short: "PY", minute: 1)],
                                                complaints: [])
@@ -94,7 +95,7 @@ import TriageModel
     }
 
     @Test func twoDomainsThatBothGiveOneNameKeepTheDataAsGiven() throws {
-        let f = try StoreFixture()
+        let f = try TemporaryStore()
         try IngestWriter(store: f.store).write(events: [
             Self.event("a", "FirstError", code: 1, name: "one", short: "ZZ"),
             Self.event("b", "SecondError", code: 2, name: "two", short: "ZZ", minute: 1),

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import GRDB
 import Testing
@@ -6,8 +7,8 @@ import TriageModel
 
 @Suite struct StoreTests {
     @Test func migrationsCreateTheSchemaAndReopeningKeepsData() throws {
-        let f = try StoreFixture()
-        try f.ingest(lines: [StoreFixture.event("e1", "2026-11-01T09:00:00Z")])
+        let f = try TemporaryStore()
+        try f.ingest(lines: [TemporaryStore.event("e1", "2026-11-01T09:00:00Z")])
         let reopened = try TriageStore(path: f.path)
         let version = try reopened.pool.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
         #expect(version == TriageStore.schemaVersion)
@@ -15,7 +16,7 @@ import TriageModel
     }
 
     @Test func aStoreFromANewerSchemaIsRefusedWithAClearMessage() throws {
-        let f = try StoreFixture()
+        let f = try TemporaryStore()
         try f.store.pool.write { db in try db.execute(sql: "PRAGMA user_version = 99") }
         #expect(throws: StoreError.self) { try TriageStore(path: f.path) }
         do {
@@ -40,8 +41,8 @@ import TriageModel
     }
 
     @Test func theCodeDictionaryLearnsNamesAndFillsEventsThatCarryOnlyCodes() throws {
-        let f = try StoreFixture()
-        try f.ingest(lines: [StoreFixture.event("e1", "2026-11-01T09:00:00Z", codes: "US4-IN156")])
+        let f = try TemporaryStore()
+        try f.ingest(lines: [TemporaryStore.event("e1", "2026-11-01T09:00:00Z", codes: "US4-IN156")])
         try f.ingest(lines: [#"{"event_id":"e2","timestamp":"2026-11-01T10:00:00Z","codes":"US4-IN156","chain":"UserError.dataUnavailable - InteractorError.loadTaskList"}"#])
         let decoded = try f.store.decode("US4-IN156-TA103")
         #expect(decoded.map { $0.name?.name } == ["dataUnavailable", "loadTaskList", nil])
@@ -50,18 +51,18 @@ import TriageModel
     }
 
     @Test func shortNamesMissingFromTheDataAreDerivedFromTheDomain() throws {
-        let f = try StoreFixture()
+        let f = try TemporaryStore()
         try f.ingest(lines: [#"{"event_id":"e1","timestamp":"2026-11-01T09:00:00Z","chain":[{"domain":"TolokaAPIError","code":202,"name":"taskSuites"},{"domain":"NSURLErrorDomain","code":-1009,"name":"notConnectedToInternet"}]}"#])
         let list = try f.store.issueList(IssueQuery(window: .all), now: Timestamp.parse("2026-11-02T00:00:00Z")!)
         #expect(list.issues.map(\.key) == ["TA202-NSn1009"])
     }
 
     @Test func theListRanksByTheModeAndFiltersByText() throws {
-        let f = try StoreFixture()
+        let f = try TemporaryStore()
         try f.ingest(lines: [
-            StoreFixture.event("a1", "2026-11-01T09:00:00Z", codes: "US1-NE8", user: "u1"),
-            StoreFixture.event("a2", "2026-11-01T09:01:00Z", codes: "US1-NE8", user: "u1"),
-            StoreFixture.event("b1", "2026-11-01T09:00:00Z", codes: "US2-NE9", user: "u2"),
+            TemporaryStore.event("a1", "2026-11-01T09:00:00Z", codes: "US1-NE8", user: "u1"),
+            TemporaryStore.event("a2", "2026-11-01T09:01:00Z", codes: "US1-NE8", user: "u1"),
+            TemporaryStore.event("b1", "2026-11-01T09:00:00Z", codes: "US2-NE9", user: "u2"),
             #"{"complaint_id":"t1","timestamp":"2026-11-01T10:00:00Z","text":"US2-NE9 again"}"#,
         ])
         let now = Timestamp.parse("2026-11-02T00:00:00Z")!

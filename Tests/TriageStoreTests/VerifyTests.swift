@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import GRDB
 import Testing
@@ -7,9 +8,9 @@ import TriageModel
 
 /// `verify` (errtriage check): sound stores pass, and each kind of damage is named.
 @Suite struct VerifyTests {
-    func ingested() throws -> StoreFixture {
-        let fixture = try StoreFixture()
-        let lines = StoreFixture.sampleLines(events: 3000, issues: 25)
+    func ingested() throws -> TemporaryStore {
+        let fixture = try TemporaryStore()
+        let lines = TemporaryStore.sampleLines(events: 3000, issues: 25)
         try fixture.ingest(lines: lines, batch: 400)
         return fixture
     }
@@ -60,11 +61,11 @@ import TriageModel
     }
 
     @Test func aFullDiskFailsTheBatchInProgressAndKeepsTheStoreSound() throws {
-        let fixture = try StoreFixture()
+        let fixture = try TemporaryStore()
         let pages = try fixture.store.pool.read { db in try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 }
         let capped = try TriageStore(path: fixture.path, maxPages: pages + 40)
         let writer = try IngestWriter(store: capped)
-        let lines = StoreFixture.sampleLines(events: 4000, issues: 25)
+        let lines = TemporaryStore.sampleLines(events: 4000, issues: 25)
         var written = 0
         var failure: StoreError?
         for start in stride(from: 0, to: lines.count, by: 250) {

@@ -2,26 +2,27 @@ import Foundation
 import SampleData
 import TriageImport
 import TriageModel
-@testable import TriageStore
+import TriageStore
 
-/// A fresh store in a temporary folder, removed when the fixture goes.
-final class StoreFixture {
-    let folder: URL
-    let path: String
-    let store: TriageStore
+/// A fresh store in a temporary folder, removed when it goes.
+public final class TemporaryStore: @unchecked Sendable {
+    /// The folder the store lives in.
+    public let folder: TemporaryFolder
+    /// The store file's path.
+    public let path: String
+    /// The store, open read-write.
+    public let store: TriageStore
 
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("errtriage-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        path = folder.appendingPathComponent("store.sqlite").path
+    /// Creates an empty store.
+    public init() throws {
+        folder = try TemporaryFolder()
+        path = folder.path("store.sqlite")
         store = try TriageStore(path: path)
     }
 
-    deinit { try? FileManager.default.removeItem(at: folder) }
-
     /// Decodes native lines and writes them in batches, as `ingest` does.
     @discardableResult
-    func ingest(lines: [String], batch: Int = 500) throws -> IngestCounts {
+    public func ingest(lines: [String], batch: Int = 500) throws -> IngestCounts {
         let writer = try IngestWriter(store: store)
         var total = IngestCounts()
         var events: [ErrorEvent] = []
@@ -43,22 +44,28 @@ final class StoreFixture {
     }
 
     /// Generated sample lines.
-    static func sampleLines(events: Int, issues: Int = 30, days: Int = 20, seed: UInt64 = 3) -> [String] {
+    public static func sampleLines(events: Int, issues: Int = 30, days: Int = 20, seed: UInt64 = 3) -> [String] {
         var lines: [String] = []
         SampleGenerator(.init(events: events, issues: issues, days: days, seed: seed, end: sampleEnd)).write { lines.append($0) }
         return lines
     }
 
-    static let sampleEnd = Timestamp.parse("2026-11-20T18:00:00Z")!
+    /// Where the generated sample lines end.
+    public static let sampleEnd = Timestamp.parse("2026-11-20T18:00:00Z")!
 
     /// One native event line.
-    static func event(_ id: String, _ time: String, codes: String = "US14-LO43-AP7-NE8", version: String? = nil,
-                      build: String? = nil, user: String? = nil) -> String {
+    public static func event(_ id: String, _ time: String, codes: String = "US14-LO43-AP7-NE8", version: String? = nil,
+                             build: String? = nil, user: String? = nil) -> String {
         var line = "{\"event_id\":\"\(id)\",\"timestamp\":\"\(time)\",\"codes\":\"\(codes)\""
         if let version {
             line += ",\"app\":{\"version\":\"\(version)\"" + (build.map { ",\"build\":\"\($0)\"" } ?? "") + "}"
         }
         if let user { line += ",\"user_id\":\"\(user)\"" }
         return line + "}"
+    }
+
+    /// One native complaint line citing `codes`.
+    public static func complaint(_ id: String, _ time: String, codes: [String]) -> String {
+        "{\"complaint_id\":\"\(id)\",\"timestamp\":\"\(time)\",\"text\":\"it failed\",\"codes\":[\(codes.map { "\"\($0)\"" }.joined(separator: ","))]}"
     }
 }

@@ -1,22 +1,22 @@
 import PropertyBased
 import Testing
-@testable import TriageModel
+import TriageModel
 
 /// Generators of chains shaped like the ones apps report: `FooBarError` domains, uppercase short
 /// names one to four letters long, codes that are often zero or negative, and names with and
 /// without an associated value in parentheses.
-enum ChainGen {
+public enum ChainGen {
     /// `Foo`, `Bar`: a capital and a few lowercase letters.
-    static let word = Gen.lowercaseLetter.string(of: 1...6).map { $0.prefix(1).uppercased() + $0.dropFirst() }
+    public static let word = Gen.lowercaseLetter.string(of: 1...6).map { $0.prefix(1).uppercased() + $0.dropFirst() }
 
     /// `FooBarError`.
-    static let domain = word.array(of: 1...3).map { $0.joined() + "Error" }
+    public static let domain = word.array(of: 1...3).map { $0.joined() + "Error" }
 
     /// `AP`, `N`, `TBXQ`.
-    static let short = Gen.uppercaseLetter.string(of: 1...4)
+    public static let short = Gen.uppercaseLetter.string(of: 1...4)
 
     /// Zero a fifth of the time, negative two fifths, positive two fifths; up to Int32's magnitude.
-    static let code = zip(Gen.int(in: 0...4), Gen.int(in: 1...Int(Int32.max))).map { kind, n in
+    public static let code = zip(Gen.int(in: 0...4), Gen.int(in: 1...Int(Int32.max))).map { kind, n in
         switch kind {
         case 0: 0
         case 1, 2: -n
@@ -25,7 +25,7 @@ enum ChainGen {
     }
 
     /// `getTokenFailed`, or `validationFailure(ValidationError.valueOutOfBounds)`.
-    static let name = zip(
+    public static let name = zip(
         Gen.lowercaseLetter.string(of: 1...3),
         Gen.letterOrNumber.string(of: 0...10),
         Gen.bool,
@@ -35,23 +35,25 @@ enum ChainGen {
         head + tail + (hasValue ? "(\(assocDomain).\(assocValue))" : "")
     }
 
-    static let link = zip(domain, short, code, name).map { domain, short, code, name in
+    /// A link: domain, short name, code and name.
+    public static let link = zip(domain, short, code, name).map { domain, short, code, name in
         ChainLink(domain: domain, short: short, code: code, name: name)
     }
 
-    static let chain = link.array(of: 1...6).map { ErrorChain(links: $0) }
+    /// A chain of one to six links.
+    public static let chain = link.array(of: 1...6).map { ErrorChain(links: $0) }
 }
 
 extension ErrorChain {
     /// The full form joined by bare dashes, as apps write it into a custom key.
-    var spacelessFullForm: String { links.map(\.fullName).joined(separator: "-") }
+    public var spacelessFullForm: String { links.map(\.fullName).joined(separator: "-") }
 }
 
 /// Runs `body`, recording an error it throws as an issue.
 ///
 /// PropertyBased's `propertyCheck` (2.0.1) swallows an error thrown from its body without recording
 /// it, so a property body that throws would pass silently; bodies call throwing code through this.
-func recordingErrors<T>(sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T) -> T? {
+public func recordingErrors<T>(sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T) -> T? {
     do {
         return try body()
     } catch {

@@ -1,4 +1,4 @@
-import ArgumentParser
+import ChildProcess
 import DashboardCore
 import Foundation
 #if canImport(Glibc)
@@ -9,53 +9,7 @@ import TriageImport
 import TriageModel
 import TriageStore
 
-/// `errtriage bench` (`make bench`): every performance goal measured next to a baseline run in
-/// the same process on the same data, printed as a table and written as JSON.
-struct Bench: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Measure ingest, lists, details, frames and memory against baselines run side by side (make bench).",
-        discussion: """
-            Generates N events (streamed), writes them also as CSV, imports the CSV with the sqlite3 \
-            shell into a bare table (the baseline), ingests the NDJSON with errtriage, then times every \
-            dashboard question against the naive query over the events. Use a release build. \
-            Exits 3 if the rollups do not equal the naive counts.
-            """)
-
-    @Option(help: "How many events (default: $BENCH_EVENTS, else 1000000).")
-    var events: Int = ProcessInfo.processInfo.environment["BENCH_EVENTS"].flatMap { Int($0) } ?? 1_000_000
-    @Option(help: "How many distinct issues.") var issues: Int = 400
-    @Option(help: "How many days the events span.") var days: Int = 90
-    @Option(help: "A folder for the data and stores (default: a new temporary folder, removed after).") var dir: String?
-    @Option(help: "Where the JSON results go.") var out: String = "bench-results"
-
-    func run() throws {
-        try runReporting {
-            guard events > 0 else { throw CLIError.usage("--events must be 1 or more") }
-            let folder = dir ?? FileManager.default.temporaryDirectory.appendingPathComponent("errtriage-bench-\(getpid())").path
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            defer { if dir == nil { try? FileManager.default.removeItem(atPath: folder) } }
-            var bench = BenchRun(folder: folder, events: events, issues: issues, days: days)
-            try bench.measure()
-            print(bench.table())
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            let file = "\(out)/bench-\(events).json"
-            try Data(bench.json().utf8).write(to: URL(fileURLWithPath: file))
-            print("written to \(file)")
-            if !bench.rollupsEqualNaive { throw CLIError.store("the rollups differ from the naive counts (see above)") }
-        }
-    }
-}
-
-/// One measured row: a value next to its baseline and goal.
-struct BenchRow {
-    var what: String
-    var value: String
-    var baseline: String
-    var ratio: String
-    var goal: String
-    var holds: Bool?
-}
-
+/// One bench run: the data generated in a folder, the baseline and errtriage measured on it, row by row.
 struct BenchRun {
     let folder: String
     let events: Int
@@ -70,14 +24,18 @@ struct BenchRun {
     var store: String { "\(folder)/store.sqlite" }
     var bare: String { "\(folder)/bare.sqlite" }
 
-    init(folder: String, events: Int, issues: Int, days: Int) {
+    init(errtriage: String, folder: String, events: Int, issues: Int, days: Int) {
+        self.errtriage = errtriage
         self.folder = folder
         self.events = events
         self.issues = issues
         self.days = days
     }
 
-    static func note(_ text: String) { Stderr.write("bench: \(text)\n") }
+    /// The errtriage binary measured.
+    let errtriage: String
+
+    static func note(_ text: String) { FileHandle.standardError.write(Data("bench: \(text)\n".utf8)) }
 
     mutating func measure() throws {
         for path in [store, bare] { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
@@ -97,12 +55,12 @@ struct BenchRun {
             .import '\(csv)' event
 
             """.write(toFile: script, atomically: true, encoding: .utf8)
-        let imported = try Child.run(["/usr/bin/env", "sqlite3", bare, ".read '\(script)'"])
-        guard imported.status == 0 else { throw CLIError.store("the sqlite3 shell failed the baseline import") }
+        let imported = try ChildProcess.run(["sqlite3", bare, ".read '\(script)'"], output: .discardStdout)
+        guard imported.status == 0 else { throw BenchFailure("the sqlite3 shell failed the baseline import") }
 
         BenchRun.note("errtriage ingest of the NDJSON into a fresh store")
-        let ingested = try Child.run([Child.selfPath, "ingest", "--store", store, ndjson])
-        guard ingested.status == 0 else { throw CLIError.store("errtriage ingest failed (exit \(ingested.status))") }
+        let ingested = try ChildProcess.run([errtriage, "ingest", "--store", store, ndjson], output: .discardStdout)
+        guard ingested.status == 0 else { throw BenchFailure("errtriage ingest failed (exit \(ingested.status))") }
         let ratio = ingested.seconds / imported.seconds
         rows.append(BenchRow(what: "ingest of \(events) events", value: Self.seconds(ingested.seconds),
                              baseline: "sqlite3 .import " + Self.seconds(imported.seconds), ratio: Self.times(ratio),
@@ -130,8 +88,8 @@ struct BenchRun {
         var walls: [Double] = []
         var rss = 0
         for _ in 0..<5 {
-            let report = try Child.run([Child.selfPath, "report", "--store", store, "--now", now.iso8601, "--format", "json"], quiet: true)
-            guard report.status == 0 else { throw CLIError.store("errtriage report failed (exit \(report.status))") }
+            let report = try ChildProcess.run([errtriage, "report", "--store", store, "--now", now.iso8601, "--format", "json"], output: .discard)
+            guard report.status == 0 else { throw BenchFailure("errtriage report failed (exit \(report.status))") }
             walls.append(report.seconds)
             rss = max(rss, report.maxRSSKiB)
         }
@@ -147,7 +105,7 @@ struct BenchRun {
         let listed = try opened.issueList(IssueQuery(window: .all, filter: .all, top: Int.max), now: now).totals.events
         let counted = try opened.naiveEventCount()
         rollupsEqualNaive = check.isSound && listed == counted
-        for problem in check.problems { Stderr.write("bench: rollup problem: \(problem)\n") }
+        for problem in check.problems { BenchRun.note("rollup problem: \(problem)") }
         rows.append(BenchRow(what: "rollup totals", value: "\(listed) events, check \(check.isSound ? "sound" : "UNSOUND")",
                              baseline: "naive count \(counted)", ratio: "-", goal: "exactly equal", holds: rollupsEqualNaive))
     }
@@ -156,8 +114,8 @@ struct BenchRun {
     func generate() throws {
         let generator = SampleGenerator(.init(events: events, issues: issues, days: days, seed: 42,
                                               end: Timestamp.parse("2026-11-20T18:00:00Z")!))
-        let lines = try OutputSink(path: ndjson)
-        let rows = try OutputSink(path: csv)
+        let lines = try LineWriter(path: ndjson)
+        let rows = try LineWriter(path: csv)
         let decoder = NativeDecoder()
         try generator.write { line in
             try lines.write(line)
@@ -221,9 +179,9 @@ struct BenchRun {
         _ = reduce(&state, .listLoaded(list))
         var times: [Double] = []
         for _ in 0..<1000 {
-            let started = Self.clock()
+            let started = ChildProcess.clock()
             _ = render(state, size: size)
-            times.append(Self.clock() - started)
+            times.append(ChildProcess.clock() - started)
         }
         times.sort()
         let p99 = times[times.count * 99 / 100]
@@ -259,109 +217,11 @@ struct BenchRun {
     static func time(runs: Int, _ body: () throws -> Void) throws -> Double {
         var times: [Double] = []
         for _ in 0..<runs {
-            let started = clock()
+            let started = ChildProcess.clock()
             try body()
-            times.append(clock() - started)
+            times.append(ChildProcess.clock() - started)
         }
         return median(times)
     }
 
-    static func clock() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
-
-    static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-    static func seconds(_ s: Double) -> String { String(format: "%.2f s", s) }
-    static func millis(_ s: Double) -> String { String(format: "%.2f ms", s * 1000) }
-    static func times(_ r: Double) -> String { String(format: "%.2fx", r) }
-    static func megabytes(_ b: Int64) -> String { String(format: "%.1f MB", Double(b) / 1_048_576) }
-    static func size(_ path: String) -> Int64 {
-        ["", "-wal"].reduce(0) { sum, suffix in
-            sum + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int64) ?? 0)
-        }
-    }
-
-    func table() -> String {
-        let header = BenchRow(what: "what", value: "errtriage", baseline: "baseline (same run)", ratio: "ratio", goal: "goal", holds: nil)
-        let all = [header] + rows
-        let widths = [all.map(\.what.count).max()!, all.map(\.value.count).max()!, all.map(\.baseline.count).max()!,
-                      all.map(\.ratio.count).max()!, all.map(\.goal.count).max()!]
-        func pad(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: max(0, w - s.count)) }
-        var lines = ["errtriage bench: \(events) events, \(issues) issues, \(days) days; \(Self.machine())"]
-        for row in all {
-            let verdict = row.holds.map { $0 ? "holds" : "MISSES" } ?? "verdict"
-            lines.append([pad(row.what, widths[0]), pad(row.value, widths[1]), pad(row.baseline, widths[2]),
-                          pad(row.ratio, widths[3]), pad(row.goal, widths[4]), verdict].joined(separator: "  "))
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    func json() -> String {
-        var out = "{\"events\":\(events),\"issues\":\(issues),\"days\":\(days),\"machine\":"
-        JSONValue.writeString(Self.machine(), to: &out)
-        out += ",\"date\":"
-        JSONValue.writeString(Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000)).iso8601, to: &out)
-        out += ",\"rows\":["
-        for (i, row) in rows.enumerated() {
-            if i > 0 { out += "," }
-            out += "{"
-            for (j, (name, value)) in [("what", row.what), ("value", row.value), ("baseline", row.baseline),
-                                       ("ratio", row.ratio), ("goal", row.goal)].enumerated() {
-                if j > 0 { out += "," }
-                JSONValue.writeString(name, to: &out)
-                out += ":"
-                JSONValue.writeString(value, to: &out)
-            }
-            out += ",\"holds\":\(row.holds ?? false)}"
-        }
-        out += "],\"figures\":{"
-        out += details.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\(String(format: "%.3f", $0.value))" }.joined(separator: ",")
-        return out + "}}\n"
-    }
-
-    static func machine() -> String {
-        var name = utsname()
-        uname(&name)
-        let machine = withUnsafeBytes(of: &name.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        let release = withUnsafeBytes(of: &name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB, \(machine) Linux \(release)"
-    }
-}
-
-/// A child process timed from spawn to exit, with its peak memory (wait4's rusage).
-enum Child {
-    struct Result {
-        var status: Int32
-        var seconds: Double
-        var maxRSSKiB: Int
-    }
-
-    /// This executable, to run its own subcommands as a user would.
-    static var selfPath: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    }
-
-    static func run(_ arguments: [String], quiet: Bool = false) throws -> Result {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid = pid_t()
-        let started = BenchRun.clock()
-        guard posix_spawn(&pid, arguments[0], &actions, nil, argv, environ) == 0 else {
-            throw CLIError.usage("cannot start \(arguments[0])")
-        }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
-        let seconds = BenchRun.clock() - started
-        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Result(status: code, seconds: seconds, maxRSSKiB: Int(usage.ru_maxrss))
-    }
 }

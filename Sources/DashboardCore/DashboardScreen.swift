@@ -1,0 +1,16 @@
+/// What the dashboard loop reads input from and draws on: the terminal, or a fake in tests
+/// (bubbletea's `WithInput`/`WithOutput`).
+public protocol DashboardScreen: AnyObject {
+    /// The screen's size now.
+    var size: Size { get }
+    /// Whether block characters and wide text can be shown.
+    var unicode: Bool { get }
+    /// Whether colours are used.
+    var color: Bool { get }
+    /// Waits up to `timeoutMillis` (negative: forever) for input; nil on timeout or for ignored input.
+    func nextEvent(timeoutMillis: Int32) -> TerminalEvent?
+    /// Draws a frame.
+    func draw(_ buffer: ScreenBuffer)
+    /// Repaints everything from scratch (Ctrl-L).
+    func forceRedraw()
+}

@@ -1,0 +1,111 @@
+import DashboardCore
+import Foundation
+import TriageModel
+
+/// Runs the dashboard on a screen: input becomes actions, the reducer's effects are carried out
+/// off the input loop, and their results come back as actions (bubbletea's loop). The screen and
+/// the effects are parameters, so tests drive the loop with a fake screen.
+public final class DashboardLoop<Screen: DashboardScreen> {
+    /// How often the loop looks for writes by other processes (an ingest in another terminal).
+    public static var pollMillis: Int32 { 500 }
+    /// How soon the loop looks again while the store works on a load or a mark: one frame.
+    public static var frameMillis: Int32 { 16 }
+
+    /// The dashboard's state; after `run`, as the program left it.
+    public private(set) var state: DashboardState
+    let screen: Screen
+    let effects: any EffectPerformer
+    let worker: EffectWorker
+    let fixedNow: Timestamp?
+    /// Keys and clicks that came while the store worked, waiting in order for its answer.
+    var typeahead: [DashboardAction] = []
+    var revision: Int64
+    var lastTick = Date()
+
+    /// A loop on `screen` starting from `state`; `now` fixes the clock (`--now`, the demo), else it runs.
+    public init(screen: Screen, effects: any EffectPerformer, state: DashboardState, now: Timestamp? = nil) {
+        self.screen = screen
+        self.effects = effects
+        self.state = state
+        worker = EffectWorker(effects)
+        fixedNow = now
+        revision = effects.revision() ?? 0
+    }
+
+    /// The time effects are carried out at.
+    func now() -> Timestamp { fixedNow ?? Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000)) }
+
+    /// Runs until the user quits; marks still on their way land first (`drain`).
+    public func run() {
+        var pending = state.start(size: screen.size)
+        while true {
+            for effect in pending {
+                switch effect {
+                case .quit:
+                    drain()
+                    return
+                case .redraw: screen.forceRedraw()
+                default: worker.submit(effect, now: now())
+                }
+            }
+            var queue = takeResults()
+            if queue.isEmpty { queue = nextInput() }
+            pending = queue.flatMap { reduce(&state, $0) }
+        }
+    }
+
+    /// The results of finished effects, as actions.
+    func takeResults() -> [DashboardAction] {
+        worker.take().map { result, revisionAfter in
+            // Our own writes raise the revision too: they need no reload.
+            if let revisionAfter { revision = revisionAfter }
+            return result
+        }
+    }
+
+    /// Draws the frame, then waits for what comes next: a key typed earlier once the store is
+    /// idle, input, another process's write, or a second's tick.
+    func nextInput() -> [DashboardAction] {
+        var queue: [DashboardAction] = []
+        screen.draw(render(state, size: screen.size))
+        let busy = worker.isBusy
+        if !busy, !typeahead.isEmpty {
+            queue.append(typeahead.removeFirst())
+        } else if let event = screen.nextEvent(timeoutMillis: busy ? Self.frameMillis : Self.pollMillis) {
+            // Keys and clicks while the store works wait for its answer, in order, as if it
+            // had been instant (`s` then Enter opens the new top issue); a resize is drawn at once.
+            if case .resize = event {
+                queue.append(event.action)
+            } else if busy || !typeahead.isEmpty {
+                typeahead.append(event.action)
+            } else {
+                queue.append(event.action)
+            }
+        } else if !busy, let current = effects.revision(), current != revision {
+            revision = current
+            queue.append(.storeChanged)
+        }
+        if Date().timeIntervalSince(lastTick) >= 1 {
+            lastTick = Date()
+            queue.append(.tick)
+        }
+        return queue
+    }
+
+    /// At quit: waits for every effect in flight and reduces its result, carrying out the marks
+    /// and undos those results set off (an undo typed before its mark was confirmed), so that no
+    /// decision is lost; the loads they ask for are not needed any more.
+    func drain() {
+        while worker.isBusy {
+            worker.finish()
+            for (result, _) in worker.take() {
+                for next in reduce(&state, result) {
+                    switch next {
+                    case .mark, .undo: worker.submit(next, now: now())
+                    default: break
+                    }
+                }
+            }
+        }
+    }
+}

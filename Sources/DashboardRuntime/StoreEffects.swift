@@ -1,0 +1,47 @@
+import DashboardCore
+import TriageModel
+import TriageStore
+
+/// The dashboard's effects carried out against the store, with decisions made by `user`.
+public struct StoreEffects: EffectPerformer {
+    let store: TriageStore
+    let user: String
+
+    /// Effects on `store`; marks, undos and meetings are recorded as `user`'s.
+    public init(store: TriageStore, user: String) {
+        self.store = store
+        self.user = user
+    }
+
+    /// Carries out one effect against the store; a failure comes back as `.failed`.
+    public func perform(_ effect: DashboardEffect, now: Timestamp) -> DashboardAction {
+        do {
+            switch effect {
+            case .loadList(let query):
+                return .listLoaded(try store.issueList(query, now: now))
+            case .loadDetail(let key, let window):
+                return .detailLoaded(try store.issueDetail(key: key, window: window, now: now))
+            case .loadPivot(let query, let layer):
+                return .pivotLoaded(layer: layer, query: query, groups: try store.layerPivot(query, by: layer, now: now))
+            case .loadAgenda(let window, let top, let record):
+                if record { try store.recordMeeting(at: now, by: user) }
+                return .agendaLoaded(try store.agenda(window: window, now: now, top: top),
+                                     unlinked: try store.unlinkedComplaints(window: window, now: now))
+            // Decisions carry the dashboard's time: with --now (and in the demo) the clock stands
+            // still at the data's end, so that the minutes of that window hold them.
+            case .mark(let key, let mark):
+                return .marked(try store.mark(key, mark, by: user, at: now))
+            case .undo(let receipt):
+                try store.undo(receipt, by: user, at: now)
+                return .undone(receipt)
+            case .redraw, .quit:
+                return .tick
+            }
+        } catch {
+            return .failed(error.message)
+        }
+    }
+
+    /// The store's revision counter.
+    public func revision() -> Int64? { try? store.revision() }
+}

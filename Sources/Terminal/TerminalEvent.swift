@@ -1,8 +1,0 @@
-import DashboardCore
-
-/// Input from the terminal, decoded for the dashboard.
-public enum TerminalEvent: Hashable, Sendable {
-    case key(Key)
-    case mouse(MouseEvent)
-    case resize(Size)
-}

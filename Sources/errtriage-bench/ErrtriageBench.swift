@@ -1,0 +1,63 @@
+import ArgumentParser
+import ChildProcess
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `errtriage-bench` (`make bench`): every performance goal of errtriage measured next to a
+/// baseline run in the same process on the same data, printed as a table and written as JSON.
+/// A measuring tool beside the app, not part of it: the shipped `errtriage` holds no baseline.
+@main
+struct ErrtriageBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "errtriage-bench",
+        abstract: "Measure errtriage's ingest, lists, details, frames and memory against baselines run side by side (make bench).",
+        discussion: """
+            Generates N events (streamed), writes them also as CSV, imports the CSV with the sqlite3 \
+            shell into a bare table (the baseline), ingests the NDJSON with errtriage, then times every \
+            dashboard question against the naive query over the events. Use a release build. \
+            Exits 3 if the rollups do not equal the naive counts.
+            """)
+
+    @Option(help: "How many events (default: $BENCH_EVENTS, else 1000000).")
+    var events: Int = ProcessInfo.processInfo.environment["BENCH_EVENTS"].flatMap { Int($0) } ?? 1_000_000
+    @Option(help: "How many distinct issues.") var issues: Int = 400
+    @Option(help: "How many days the events span.") var days: Int = 90
+    @Option(help: "A folder for the data and stores (default: a new temporary folder, removed after).") var dir: String?
+    @Option(help: "Where the JSON results go.") var out: String = "bench-results"
+    @Option(help: "The errtriage binary to measure (default: the one beside this program).") var errtriage: String?
+
+    func validate() throws {
+        guard events > 0 else { throw ValidationError("--events must be 1 or more") }
+    }
+
+    func run() throws {
+        let binary = errtriage ?? URL(fileURLWithPath: ChildProcess.selfPath).deletingLastPathComponent().appendingPathComponent("errtriage").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw ValidationError("no errtriage at \(binary): build it (swift build --product errtriage) or give --errtriage PATH")
+        }
+        let folder = dir ?? FileManager.default.temporaryDirectory.appendingPathComponent("errtriage-bench-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { if dir == nil { try? FileManager.default.removeItem(atPath: folder) } }
+        do {
+            var bench = BenchRun(errtriage: binary, folder: folder, events: events, issues: issues, days: days)
+            try bench.measure()
+            print(bench.table())
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            let file = "\(out)/bench-\(events).json"
+            try Data(bench.json().utf8).write(to: URL(fileURLWithPath: file))
+            print("written to \(file)")
+            if !bench.rollupsEqualNaive { throw BenchFailure("the rollups differ from the naive counts (see above)") }
+        } catch {
+            FileHandle.standardError.write(Data("errtriage-bench: \(error)\n".utf8))
+            throw ExitCode(3)
+        }
+    }
+}
+
+/// A step of the bench that failed, said in one sentence.
+struct BenchFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

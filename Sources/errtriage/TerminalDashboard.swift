@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import DashboardCore
+import DashboardRuntime
+import Terminal
+import TriageModel
+import TriageStore
+
+/// The dashboard on the terminal: checks that there is one, enters curses, and runs the loop on it.
+enum TerminalDashboard {
+    /// Whether standard input and output are a terminal.
+    static var isInteractive: Bool { isatty(0) != 0 && isatty(1) != 0 }
+
+    /// Opens the dashboard; with `meeting` it starts on the meeting's agenda (`top` issues in each top section).
+    static func run(store: TriageStore, now: Timestamp?, storeName: String, window: TimeWindow = .d7,
+                    meeting: Bool = false, top: Int = 5) throws {
+        guard isInteractive else {
+            throw CLIError.usage("the dashboard needs a terminal; for scripts use errtriage report (or show) instead")
+        }
+        let screen: TerminalScreen
+        do {
+            screen = try TerminalScreen()
+        } catch {
+            throw CLIError.usage("\(error); set TERM (for example TERM=xterm-256color), or use errtriage report instead")
+        }
+        defer { screen.close() }
+        var state = DashboardState(storeName: storeName, query: IssueQuery(window: window), unicode: screen.unicode,
+                                   color: screen.color, readOnly: store.readOnly)
+        state.startsMeeting = meeting
+        state.meetingTop = top
+        DashboardLoop(screen: screen, effects: StoreEffects(store: store, user: loginName()), state: state, now: now).run()
+    }
+}

@@ -1,0 +1,117 @@
+import DashboardCore
+@testable import DashboardRuntime
+import TestSupport
+import Testing
+import TriageModel
+import TriageStore
+
+/// The loop's rules, on a fake screen and a real store: keys typed while the store works wait
+/// for its answer, in order; a resize is drawn at once; frames go on while the store works; a
+/// write by another process reloads the list; quitting lands every mark still on its way.
+@Suite struct DashboardLoopTests {
+    static let now = Timestamp.parse("2026-11-20T18:00:00Z")!
+    /// Five events from one user: first by events.
+    static let busy = "US14-LO43-AP7-NE8"
+    /// Three events from three users and a complaint: first by complaints and by users.
+    static let cited = "IN500-TA202-TB30-HT400-NE29"
+
+    let temporary: TemporaryStore
+
+    init() throws {
+        temporary = try TemporaryStore()
+        var lines = (1...5).map { TemporaryStore.event("a\($0)", "2026-11-20T10:0\($0):00Z", codes: Self.busy, user: "u1") }
+        lines += (1...3).map { TemporaryStore.event("b\($0)", "2026-11-20T11:0\($0):00Z", codes: Self.cited, user: "u\($0)") }
+        lines.append(TemporaryStore.complaint("T-1", "2026-11-20T12:00:00Z", codes: [Self.cited]))
+        try temporary.ingest(lines: lines)
+    }
+
+    func makeLoop(_ screen: FakeScreen, _ effects: HeldEffects) -> DashboardLoop<FakeScreen> {
+        DashboardLoop(screen: screen, effects: effects, state: DashboardState(storeName: "test.sqlite", readOnly: false), now: Self.now)
+    }
+
+    func heldEffects(holding holds: @escaping @Sendable (DashboardEffect) -> Bool = { _ in false }) -> HeldEffects {
+        HeldEffects(StoreEffects(store: temporary.store, user: "tester"), holding: holds)
+    }
+
+    static func isList(_ effect: DashboardEffect) -> Bool {
+        if case .loadList = effect { return true }
+        return false
+    }
+
+    @Test func keysTypedWhileTheListLoadsWaitForItAndRunInOrder() {
+        let effects = heldEffects(holding: Self.isList)
+        let screen = FakeScreen(steps: [
+            { effects.waitUntilHeld(); return .key(.down) },  // to the second issue, once there is a list
+            { .key(.enter) },  // and open it
+            { effects.open(); return nil },
+        ])
+        let loop = makeLoop(screen, effects)
+        loop.run()
+        #expect(effects.performed == ["list by events", "detail \(Self.cited)"])
+        #expect(loop.state.detailKey == Self.cited)
+    }
+
+    @Test func framesGoOnWhileTheStoreWorks() {
+        let effects = heldEffects(holding: Self.isList)
+        let screen = FakeScreen(steps: [{ effects.waitUntilHeld(); return nil }, { nil }, { effects.open(); return nil }])
+        makeLoop(screen, effects).run()
+        let whileLoading = screen.frames.prefix(3).map { $0.lines.joined(separator: "\n") }
+        #expect(whileLoading.count == 3)
+        #expect(whileLoading.allSatisfy { $0.contains("loading") }, "\(whileLoading.last ?? "")")
+    }
+
+    @Test func aResizeWhileTheListLoadsIsDrawnAtOnce() {
+        let effects = heldEffects(holding: Self.isList)
+        let screen = FakeScreen(steps: [])
+        var drawnWhileLoading: Size?
+        screen.steps = [
+            { effects.waitUntilHeld(); return .resize(Size(rows: 30, cols: 120)) },
+            { drawnWhileLoading = screen.frames.last?.size; effects.open(); return nil },
+        ]
+        makeLoop(screen, effects).run()
+        #expect(drawnWhileLoading == Size(rows: 30, cols: 120))
+    }
+
+    @Test func quittingWaitsForTheMarkOnItsWayAndTheMarkLands() throws {
+        let effects = heldEffects { if case .mark = $0 { return true } else { return false } }
+        let screen = FakeScreen(steps: [
+            { .key(.char("m")) },  // mute the top issue
+            { effects.waitUntilHeld(); return .key(.char("q")) },
+            { effects.open(); return nil },
+        ])
+        let loop = makeLoop(screen, effects)
+        loop.run()
+        #expect(effects.performed.contains("mark \(Self.busy)"))
+        #expect(loop.state.pending.isEmpty)
+        #expect(try temporary.store.issueDetail(key: Self.busy, window: .all, now: Self.now).summary.status == .muted)
+    }
+
+    @Test func theDrainLandsEveryMarkInFlightAndSkipsTheLoadsTheirConfirmationsAskFor() throws {
+        let effects = heldEffects()
+        let loop = makeLoop(FakeScreen(steps: []), effects)
+        for key in [Self.busy, Self.cited] {
+            loop.worker.submit(.mark(key: key, .status(.resolved, version: nil)), now: Self.now)
+        }
+        loop.drain()
+        #expect(effects.performed == ["mark \(Self.busy)", "mark \(Self.cited)"])
+        #expect(!loop.worker.isBusy)
+        for key in [Self.busy, Self.cited] {
+            #expect(try temporary.store.issueDetail(key: key, window: .all, now: Self.now).summary.status == .resolved)
+        }
+    }
+
+    @Test func aWriteByAnotherProcessReloadsTheList() throws {
+        let effects = heldEffects()
+        let other = "DB3-SQ5"
+        let screen = FakeScreen(steps: [
+            { effects.waitUntilFinished(1); return nil },
+            { _ = recordingErrors { try temporary.ingest(lines: [TemporaryStore.event("c1", "2026-11-20T13:00:00Z", codes: other)]) }; return nil },
+            { nil },
+            { nil },
+        ])
+        let loop = makeLoop(screen, effects)
+        loop.run()
+        #expect(effects.performed.filter { $0.hasPrefix("list") }.count >= 2)
+        #expect(loop.state.list?.issues.contains { $0.key == other } == true)
+    }
+}

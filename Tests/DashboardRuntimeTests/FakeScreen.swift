@@ -1,0 +1,101 @@
+import DashboardCore
+import DashboardRuntime
+import Foundation
+import TriageModel
+
+/// A screen for the loop in tests: each wait for input runs the next scripted step (which may
+/// act on the test's effects first), and every frame drawn is kept. When the script is over it
+/// presses Ctrl-C, so that every run ends.
+final class FakeScreen: DashboardScreen {
+    var size: Size
+    let unicode = true
+    let color = false
+    /// Every frame drawn, in order.
+    private(set) var frames: [ScreenBuffer] = []
+    /// What each wait for input does, in order.
+    var steps: [() -> TerminalEvent?]
+
+    init(size: Size = Size(rows: 24, cols: 100), steps: [() -> TerminalEvent?]) {
+        self.size = size
+        self.steps = steps
+    }
+
+    func nextEvent(timeoutMillis: Int32) -> TerminalEvent? {
+        guard !steps.isEmpty else { return .key(.ctrl("c")) }
+        let event = steps.removeFirst()()
+        if case .resize(let newSize) = event { size = newSize }
+        return event
+    }
+
+    func draw(_ buffer: ScreenBuffer) { frames.append(buffer) }
+
+    func forceRedraw() {}
+
+    /// The last frame, as text.
+    var lastFrame: String { frames.last?.lines.joined(separator: "\n") ?? "" }
+}
+
+/// The store's effects, recorded in order, with the first effect a test picks held until it opens the gate.
+final class HeldEffects: EffectPerformer, @unchecked Sendable {
+    private let inner: StoreEffects
+    private let lock = NSLock()
+    private var log: [DashboardEffect] = []
+    private var holding = false
+    private var held = false
+    private var finished = 0
+    private let gate = DispatchSemaphore(value: 0)
+    private let holds: @Sendable (DashboardEffect) -> Bool
+
+    /// Holds the first effect `holds` picks (none by default).
+    init(_ inner: StoreEffects, holding holds: @escaping @Sendable (DashboardEffect) -> Bool = { _ in false }) {
+        self.inner = inner
+        self.holds = holds
+    }
+
+    func revision() -> Int64? { inner.revision() }
+
+    func perform(_ effect: DashboardEffect, now: Timestamp) -> DashboardAction {
+        let hold = lock.withLock {
+            log.append(effect)
+            guard !held, holds(effect) else { return false }
+            held = true
+            holding = true
+            return true
+        }
+        if hold {
+            gate.wait()
+            lock.withLock { holding = false }
+        }
+        let result = inner.perform(effect, now: now)
+        lock.withLock { finished += 1 }
+        return result
+    }
+
+    /// The effects carried out so far, said short: `list by events`, `detail KEY`, `mark KEY`.
+    var performed: [String] {
+        lock.withLock {
+            log.map { effect in
+                switch effect {
+                case .loadList(let query): "list by \(query.mode.rawValue)"
+                case .loadDetail(let key, _): "detail \(key)"
+                case .mark(let key, _): "mark \(key)"
+                default: "\(effect)"
+                }
+            }
+        }
+    }
+
+    /// Lets the held effect go on.
+    func open() { gate.signal() }
+
+    /// Waits (up to five seconds) until the worker is blocked on the held effect.
+    func waitUntilHeld() { waitUntil { holding } }
+
+    /// Waits (up to five seconds) until `count` effects have been carried out.
+    func waitUntilFinished(_ count: Int) { waitUntil { finished >= count } }
+
+    private func waitUntil(_ condition: () -> Bool) {
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, !lock.withLock(condition) { Thread.sleep(forTimeInterval: 0.002) }
+    }
+}
