@@ -15,16 +15,21 @@ MANUAL := .build/manual/errtriage.1
 
 .PHONY: setup build release test demo sample-data clean fuzz bench install manual
 
-## setup: install the system packages (ncursesw, SQLite and its shell, zlib, tmux, pkg-config) where missing
+## setup: install the system packages (ncursesw, SQLite and its shell, zlib, tmux, pkg-config, and
+## PostgreSQL's client library and server, which the team-store tests start) where missing
 setup:
 	@if [ "$$(uname)" = Darwin ]; then \
 	  command -v tmux >/dev/null || brew install tmux; \
 	  command -v sqlite3 >/dev/null || brew install sqlite; \
 	  brew list ncurses >/dev/null 2>&1 || brew install ncurses; \
-	elif ! (pkg-config --exists ncursesw sqlite3 zlib 2>/dev/null && command -v tmux >/dev/null && command -v sqlite3 >/dev/null); then \
-	  echo "installing system packages: libncurses-dev libsqlite3-dev sqlite3 zlib1g-dev tmux pkg-config"; \
+	  brew list libpq >/dev/null 2>&1 || brew install libpq; \
+	  command -v initdb >/dev/null || brew install postgresql@15; \
+	elif ! (pkg-config --exists ncursesw sqlite3 zlib libpq 2>/dev/null && command -v tmux >/dev/null \
+	        && command -v sqlite3 >/dev/null && [ -x "$$(pg_config --bindir 2>/dev/null)/initdb" ]); then \
+	  echo "installing system packages: libncurses-dev libsqlite3-dev sqlite3 zlib1g-dev tmux pkg-config libpq-dev postgresql"; \
 	  $(SUDO) apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libncurses-dev libsqlite3-dev sqlite3 zlib1g-dev tmux pkg-config; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libncurses-dev libsqlite3-dev sqlite3 zlib1g-dev \
+	    tmux pkg-config libpq-dev postgresql; \
 	fi
 
 build: setup

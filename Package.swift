@@ -31,6 +31,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             // SQLite's C API, for the few statements ingest runs per event (see BoundStatement).
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            "CLibpq",
         ]),
         // Model values as display text for every output: sanitiser, cell widths, sparkline, formatters.
         .target(name: "Presentation", dependencies: ["TriageModel"]),
@@ -42,6 +43,9 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["DashboardCore", "CNcursesw"]),
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw",
                        providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]),
+        // PostgreSQL's client library, for the team store.
+        .systemLibrary(name: "CLibpq", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .executableTarget(name: "errtriage", dependencies: [

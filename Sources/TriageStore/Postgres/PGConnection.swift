@@ -1,0 +1,272 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLibpq
+
+/// A PostgreSQL failure: one sentence that names the server (`host:port/dbname`, never a password).
+public struct PGError: Error, Sendable, CustomStringConvertible {
+    /// The sentence to show.
+    public var message: String
+    /// The server's SQLSTATE (`23505` unique violation, `40P01` deadlock, …) where it sent one.
+    public var sqlState: String?
+    /// The connection is gone (server down, network cut): reconnecting may help, retrying on it will not.
+    public var connectionLost: Bool
+
+    public init(_ message: String, sqlState: String? = nil, connectionLost: Bool = false) {
+        self.message = message
+        self.sqlState = sqlState
+        self.connectionLost = connectionLost
+    }
+    public var description: String { message }
+}
+
+/// The rows one statement returned, in PostgreSQL's text format, with the rows it changed.
+public struct PGRows: Sendable {
+    /// The column names, in order.
+    public let columns: [String]
+    /// Each row's values as the server printed them; nil is SQL NULL.
+    public let rows: [[String?]]
+    /// The rows an INSERT, UPDATE, DELETE or COPY changed (0 for a query).
+    public let changed: Int
+}
+
+/// A notification another session sent with `NOTIFY channel, 'payload'`.
+public struct PGNotification: Sendable, Equatable {
+    public let channel: String
+    public let payload: String
+    /// The server process that sent it: a session can tell its own notifications from others'.
+    public let senderPID: Int32
+}
+
+/// One connection to a PostgreSQL server through libpq, synchronous like the GRDB code beside it.
+///
+/// Connection settings are libpq's own: a `postgres://` URI or `key=value` string, completed by
+/// the `PG*` environment variables, `~/.pgpass` and service files, as `psql` users expect. Not for
+/// use from two threads at once.
+public final class PGConnection {
+    private let handle: OpaquePointer
+    /// `host:port/dbname`, for messages: the socket folder stands for the host on a local socket.
+    public let target: String
+
+    /// Connects, or throws one sentence naming the server and libpq's reason.
+    public init(_ conninfo: String) throws(PGError) {
+        guard let connection = PQconnectdb(conninfo) else { throw PGError("cannot connect to PostgreSQL: out of memory") }
+        let target = Self.describe(connection)
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let reason = Self.lastError(connection)
+            PQfinish(connection)
+            throw PGError("cannot connect to \(target): \(reason)", connectionLost: true)
+        }
+        // Notices ("relation already exists, skipping") are the server talking to itself, not to the user.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        self.handle = connection
+        self.target = target
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// The server's version as a number: 150018 for 15.18.
+    public var serverVersion: Int { Int(PQserverVersion(handle)) }
+
+    /// This session's server process id (the sender of its own notifications).
+    public var backendPID: Int32 { PQbackendPID(handle) }
+
+    /// Whether the connection still works as far as libpq knows.
+    public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Runs one statement with `$1 …` parameters sent apart from the SQL (nil is NULL), and returns its rows.
+    @discardableResult
+    public func execute(_ sql: String, _ parameters: [String?] = []) throws(PGError) -> PGRows {
+        let result = run(sql, parameters)
+        defer { PQclear(result) }
+        return try rows(of: result, sql: sql)
+    }
+
+    /// Runs several statements separated by semicolons, without parameters (migrations, DDL).
+    public func executeScript(_ sql: String) throws(PGError) {
+        var result = PQexec(handle, sql)
+        while let current = result {
+            defer { PQclear(current) }
+            _ = try rows(of: current, sql: sql)
+            result = PQgetResult(handle)
+        }
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            if isConnected { _ = try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Streams rows into `COPY … FROM STDIN` (text format): `body` writes them through the writer.
+    @discardableResult
+    public func copyIn(_ sql: String, _ body: (inout PGCopyWriter) throws -> Void) throws -> Int {
+        let start = PQexec(handle, sql)
+        defer { PQclear(start) }
+        guard PQresultStatus(start) == PGRES_COPY_IN else { _ = try rows(of: start, sql: sql); throw failure(start, sql) }
+        var writer = PGCopyWriter(send: { [handle] bytes throws(PGError) in
+            let sent = bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { PQputCopyData(handle, $0.baseAddress, Int32($0.count)) }
+            }
+            guard sent == 1 else { throw PGError("COPY failed: \(Self.lastError(handle))", connectionLost: PQstatus(handle) != CONNECTION_OK) }
+        })
+        do {
+            try body(&writer)
+            try writer.flush()
+        } catch {
+            _ = PQputCopyEnd(handle, "errtriage stopped the copy")
+            drainResults()
+            throw error
+        }
+        guard PQputCopyEnd(handle, nil) == 1 else { throw PGError("COPY failed: \(Self.lastError(handle))", connectionLost: true) }
+        var changed = 0
+        var firstError: PGError?
+        while let result = PQgetResult(handle) {
+            defer { PQclear(result) }
+            do { changed += try rows(of: result, sql: sql).changed } catch { firstError = firstError ?? error }
+        }
+        if let firstError { throw firstError }
+        return changed
+    }
+
+    /// Starts listening on `channel`: its notifications arrive through `notifications(waitingUpTo:)`.
+    public func listen(_ channel: String) throws(PGError) {
+        try execute("LISTEN \(quoteIdentifier(channel))")
+    }
+
+    /// The notifications received so far, waiting up to `milliseconds` for the first when there are none.
+    public func notifications(waitingUpTo milliseconds: Int32 = 0) throws(PGError) -> [PGNotification] {
+        var received = try pendingNotifications()
+        if received.isEmpty, milliseconds > 0, errtriage_pq_wait_readable(handle, milliseconds) == 1 {
+            received = try pendingNotifications()
+        }
+        return received
+    }
+
+    /// `name` quoted as an SQL identifier.
+    public func quoteIdentifier(_ name: String) -> String {
+        guard let quoted = PQescapeIdentifier(handle, name, name.utf8.count) else { return "\"\"" }
+        defer { PQfreemem(quoted) }
+        return String(cString: quoted)
+    }
+
+    private func pendingNotifications() throws(PGError) -> [PGNotification] {
+        guard PQconsumeInput(handle) == 1 else {
+            throw PGError("lost the connection to \(target): \(Self.lastError(handle))", connectionLost: true)
+        }
+        var received: [PGNotification] = []
+        while let notify = PQnotifies(handle) {
+            received.append(PGNotification(channel: String(cString: notify.pointee.relname),
+                                           payload: String(cString: notify.pointee.extra),
+                                           senderPID: notify.pointee.be_pid))
+            PQfreemem(notify)
+        }
+        return received
+    }
+
+    private func run(_ sql: String, _ parameters: [String?]) -> OpaquePointer? {
+        guard !parameters.isEmpty else { return PQexec(handle, sql) }
+        let values: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.flatMap { strdup($0) } }
+        defer { values.forEach { free($0) } }
+        return values.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { pointers in
+                PQexecParams(handle, sql, Int32(parameters.count), nil, pointers.baseAddress, nil, nil, 0)
+            }
+        }
+    }
+
+    private func rows(of result: OpaquePointer?, sql: String) throws(PGError) -> PGRows {
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_COPY_IN:
+            return PGRows(columns: [], rows: [], changed: Int(String(cString: PQcmdTuples(result))) ?? 0)
+        case PGRES_TUPLES_OK:
+            let fields = Int32(PQnfields(result))
+            let columns = (0..<fields).map { String(cString: PQfname(result, $0)) }
+            let rows = (0..<PQntuples(result)).map { row in
+                (0..<fields).map { field in
+                    PQgetisnull(result, row, field) == 1 ? nil : String(cString: PQgetvalue(result, row, field))
+                }
+            }
+            return PGRows(columns: columns, rows: rows, changed: 0)
+        default:
+            throw failure(result, sql)
+        }
+    }
+
+    private func failure(_ result: OpaquePointer?, _ sql: String) -> PGError {
+        let lost = PQstatus(handle) != CONNECTION_OK
+        if lost { return PGError("lost the connection to \(target): \(Self.lastError(handle))", connectionLost: true) }
+        // PG_DIAG_SQLSTATE is a character macro, which Swift does not import.
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+        let message = PQresultErrorMessage(result).map { String(cString: $0) } ?? ""
+        let reason = message.isEmpty ? Self.lastError(handle) : Self.firstLine(message)
+        return PGError("\(target): \(reason)", sqlState: state)
+    }
+
+    private func drainResults() {
+        while let result = PQgetResult(handle) { PQclear(result) }
+    }
+
+    private static func describe(_ connection: OpaquePointer) -> String {
+        let host = PQhost(connection).map { String(cString: $0) } ?? ""
+        let port = PQport(connection).map { String(cString: $0) } ?? ""
+        let database = PQdb(connection).map { String(cString: $0) } ?? ""
+        return "\(host.isEmpty ? "localhost" : host):\(port.isEmpty ? "5432" : port)/\(database)"
+    }
+
+    private static func lastError(_ connection: OpaquePointer) -> String {
+        firstLine(PQerrorMessage(connection).map { String(cString: $0) } ?? "")
+    }
+
+    /// libpq's messages end in a newline and may carry a `DETAIL:` line; the first line says it.
+    private static func firstLine(_ message: String) -> String {
+        let line = message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? ""
+        let trimmed = line.hasPrefix("ERROR:  ") ? String(line.dropFirst(8)) : line
+        return trimmed.isEmpty ? "unknown error" : trimmed
+    }
+}
+
+/// Writes rows in COPY's text format, in chunks, for `PGConnection.copyIn`.
+public struct PGCopyWriter {
+    private var buffer: [UInt8] = []
+    private let send: ([UInt8]) throws(PGError) -> Void
+
+    init(send: @escaping ([UInt8]) throws(PGError) -> Void) {
+        self.send = send
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    /// Appends one row; nil is NULL. Tabs, newlines and backslashes in values are escaped.
+    public mutating func row(_ values: [String?]) throws(PGError) {
+        for (i, value) in values.enumerated() {
+            if i > 0 { buffer.append(0x09) }
+            guard let value else { buffer.append(contentsOf: [0x5C, 0x4E]); continue }  // \N
+            for byte in value.utf8 {
+                switch byte {
+                case 0x5C: buffer.append(contentsOf: [0x5C, 0x5C])
+                case 0x09: buffer.append(contentsOf: [0x5C, 0x74])
+                case 0x0A: buffer.append(contentsOf: [0x5C, 0x6E])
+                case 0x0D: buffer.append(contentsOf: [0x5C, 0x72])
+                default: buffer.append(byte)
+                }
+            }
+        }
+        buffer.append(0x0A)
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    mutating func flush() throws(PGError) {
+        guard !buffer.isEmpty else { return }
+        try send(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
