@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import TriageStore
 
 /// libpq through `PGConnection`, against the run's throwaway PostgreSQL cluster.
