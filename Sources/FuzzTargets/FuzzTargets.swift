@@ -138,6 +138,10 @@ enum FuzzChecks {
             for key in complaint.codes {
                 try fuzzCheck(ShortKey.canonical(key) == key, "cited key \(key) is not canonical")
             }
+        case .adoption(let row):
+            if case .daily(_, let version, let users, _) = row {
+                try fuzzCheck(!version.isEmpty && users >= 0, "an adoption row without a version or with negative users")
+            }
         }
     }
 

@@ -1,0 +1,45 @@
+import TriageModel
+
+extension Format {
+    /// Users affected per 1,000 users, one decimal: `12.4‰` (`12.4/1000` in ASCII).
+    public static func perMille(_ value: Double, unicode: Bool = true) -> String {
+        tenths(value) + (unicode ? "‰" : "/1000")
+    }
+
+    /// A rate against the previous version's: `3.1‰ → 12.4‰` (`->` in ASCII).
+    public static func rateChange(_ before: Double, _ now: Double, unicode: Bool = true) -> String {
+        perMille(before, unicode: unicode) + (unicode ? " → " : " -> ") + perMille(now, unicode: unicode)
+    }
+
+    /// Error-free users of a version, `99.2%`, or `-` where adoption is unknown.
+    public static func errorFree(_ days: UserDays?) -> String {
+        days?.errorFreePercent.map(percent) ?? "-"
+    }
+
+    /// What the rates of a comparison are per, and the warning when adoption is unknown.
+    public static func releaseDenominator(_ c: ReleaseComparison) -> String {
+        if c.adoptionKnown {
+            return "rates per 1,000 active users of the version (adoption data), counted per day"
+        }
+        return "no adoption data: rates are per 1,000 users who reported any error in the version, counted per day, so they overstate (errtriage ingest adoption.csv)"
+    }
+
+    /// The heading of one section of a comparison: `New in 1.13`, `Worse than 1.12`, …
+    public static func releaseSection(_ change: ReleaseRule.Change, _ c: ReleaseComparison) -> String {
+        let previous = c.previous ?? "the previous version"
+        switch change {
+        case .new: return "New in \(c.version)"
+        case .worse: return "Worse than \(previous)"
+        case .better: return "Better than \(previous)"
+        case .gone: return "Gone since \(previous)"
+        case .same: return "Unchanged"
+        }
+    }
+
+    /// The minutes' one line on the latest release: `Release 1.13: 4 new, 1 regressed, error-free users 99.2%`.
+    public static func releaseLine(_ r: ReleaseSummary) -> String {
+        var line = "Release \(r.version): \(r.newIssues) new, \(r.regressions) regressed"
+        if let free = r.adoption?.errorFreePercent { line += ", error-free users \(percent(free))" }
+        return line
+    }
+}
