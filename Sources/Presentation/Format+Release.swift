@@ -2,8 +2,16 @@ import TriageModel
 
 extension Format {
     /// Users affected per 1,000 users, one decimal: `12.4‰` (`12.4/1000` in ASCII).
+    /// Below 1‰, two decimals (`0.04‰`), so that a small rate does not read as none.
     public static func perMille(_ value: Double, unicode: Bool = true) -> String {
-        tenths(value) + (unicode ? "‰" : "/1000")
+        let text: String
+        if value > 0 && value < 1 {
+            let hundredths = Int((value * 100).rounded())
+            text = hundredths < 10 ? "0.0\(hundredths)" : "0.\(hundredths)"
+        } else {
+            text = tenths(value)
+        }
+        return text + (unicode ? "‰" : "/1000")
     }
 
     /// A rate against the previous version's: `3.1‰ → 12.4‰` (`->` in ASCII).

@@ -34,7 +34,7 @@ enum ReleaseText {
     static func comparison(_ c: ReleaseComparison, markdown: Bool) -> String {
         let against = c.previous.map { " against \($0)" } ?? " (no earlier version)"
         var out = (markdown ? "## " : "") + "errtriage release \(TextSanitizer.sanitize(c.version))\(TextSanitizer.sanitize(against)), window \(c.window.rawValue)\n"
-        out += "\(Format.grouped(c.users)) users of \(TextSanitizer.sanitize(c.version))"
+        out += "\(Format.grouped(c.users)) user-days of \(TextSanitizer.sanitize(c.version))"
         if let previous = c.previous { out += " · \(Format.grouped(c.previousUsers)) of \(TextSanitizer.sanitize(previous))" }
         out += "  (\(Format.releaseDenominator(c)))\n"
         let sections: [(ReleaseRule.Change, [ReleaseIssue])] = [(.new, c.new), (.worse, c.worse), (.better, c.better), (.gone, c.gone)]

@@ -1,0 +1,76 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `releases`, `release` and the adoption file, on the built binary.
+@Suite struct ReleaseCLITests {
+    /// Two versions over two days; a worse issue in 1.2, and an adoption file for both.
+    func prepared() throws -> CLI {
+        let cli = try CLI()
+        var lines: [String] = []
+        for (version, prefix) in [("1.1", "a"), ("1.2", "b")] {
+            for u in 0..<100 {
+                lines.append(TemporaryStore.event("\(prefix)\(u)", "2026-11-19T10:00:00Z", codes: "US1-NE1", version: version, user: "\(prefix)\(u)"))
+            }
+        }
+        for u in 0..<60 {
+            lines.append(TemporaryStore.event("w\(u)", "2026-11-20T10:00:00Z", codes: "US2-NE2", version: "1.2", user: "b\(u)"))
+        }
+        for u in 0..<10 {
+            lines.append(TemporaryStore.event("v\(u)", "2026-11-20T10:00:00Z", codes: "US2-NE2", version: "1.1", user: "a\(u)"))
+        }
+        let events = try cli.file("events.ndjson", lines.joined(separator: "\n") + "\n")
+        #expect(try cli.run(["ingest", events]).status == 0)
+        return cli
+    }
+
+    @Test func releasesListsEveryVersionWithErrorFreeUsersOnceAdoptionIsIngested() throws {
+        let cli = try prepared()
+        let before = try cli.run(["releases"])
+        #expect(before.status == 0, "\(before.stderr)")
+        #expect(before.stdout.contains("No adoption data"))
+        let adoption = try cli.file("adoption.csv", "date,version,users\n2026-11-19,1.1,1000\n2026-11-20,1.1,1000\n2026-11-19,1.2,500\n2026-11-20,1.2,500\n")
+        let ingest = try cli.run(["ingest", adoption])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        #expect(ingest.stdout.contains("4 adoption rows"))
+        let json = try cli.run(["releases", "--format", "json"]).json
+        let rows = try #require(json["releases"] as? [[String: Any]])
+        #expect(rows.map { $0["version"] as? String } == ["1.1", "1.2"])
+        // 1.2: 100 users with an error on the 19th, 60 on the 20th, of 500 active each day.
+        #expect(rows[1]["error_free_users_percent"] as? Double == 84.0)
+        #expect(rows[1]["new_issues"] as? Int == 0)
+        let text = try cli.run(["releases"]).stdout
+        #expect(text.split(separator: "\n").contains { $0.hasPrefix("1.2 ") && $0.hasSuffix("84.0%") })
+    }
+
+    @Test func releaseComparesWithThePreviousVersionAndNamesTheWorseIssue() throws {
+        let cli = try prepared()
+        let result = try cli.run(["release", "latest", "--now", "2026-11-20T18:00:00Z", "--window", "7d"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("errtriage release 1.2 against 1.1, window 7d\n"))
+        #expect(result.stdout.contains("no adoption data"))
+        let json = try cli.run(["release", "1.2", "--now", "2026-11-20T18:00:00Z", "--format", "json"]).json
+        let worse = try #require(json["worse"] as? [[String: Any]])
+        #expect(worse.map { $0["key"] as? String } == ["US2-NE2"])
+        #expect(worse.first?["users"] as? Int == 60 && worse.first?["previous_users"] as? Int == 10)
+        let markdown = try cli.run(["release", "1.2", "--against", "1.1", "--format", "markdown"]).stdout
+        #expect(markdown.contains("### Worse than 1.1 (1)"))
+    }
+
+    @Test func anUnknownVersionIsAUsageErrorInOneSentence() throws {
+        let cli = try prepared()
+        let result = try cli.run(["release", "9.9"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "errtriage: no event names version 9.9; errtriage releases lists the versions\n")
+        let against = try cli.run(["release", "1.2", "--against", "0.1"])
+        #expect(against.status == 1)
+        #expect(against.stderr == "errtriage: no event names version 0.1; errtriage releases lists the versions\n")
+    }
+
+    @Test func aBadAdoptionRowIsReportedWithItsFileAndLine() throws {
+        let cli = try prepared()
+        let adoption = try cli.file("adoption.csv", "date,version,users\n2026-11-19,1.1,lots\n")
+        let result = try cli.run(["ingest", adoption])
+        #expect(result.stderr.contains("adoption.csv:2: users 'lots' is not a count\n"))
+    }
+}
