@@ -53,9 +53,9 @@ extension SampleGenerator {
         try write(ReleaseStory.beforeRefactor, kind: "non-fatal", count: 160, version: nil, from: start)
         try write(ReleaseStory.afterRefactor, kind: "non-fatal", count: 45, version: latest, from: start)
         try write(ReleaseStory.newCrash, kind: "crash", count: 60, version: latest, from: start)
-        try write(ReleaseStory.worse, kind: "non-fatal", count: 15, version: previous, from: week)
+        try write(ReleaseStory.worse, kind: "non-fatal", count: 45, version: previous, from: start)
         try write(ReleaseStory.worse, kind: "non-fatal", count: 110, version: latest, from: week)
-        try write(ReleaseStory.better, kind: "non-fatal", count: 120, version: previous, from: week)
+        try write(ReleaseStory.better, kind: "non-fatal", count: 330, version: previous, from: start)
         try write(ReleaseStory.better, kind: "non-fatal", count: 8, version: latest, from: week)
     }
 

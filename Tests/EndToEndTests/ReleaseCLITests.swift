@@ -19,6 +19,9 @@ import Testing
         for u in 0..<10 {
             lines.append(TemporaryStore.event("v\(u)", "2026-11-20T10:00:00Z", codes: "US2-NE2", version: "1.1", user: "a\(u)"))
         }
+        for u in 0..<5 {
+            lines.append(TemporaryStore.event("n\(u)", "2026-11-20T11:00:00Z", codes: "US5-NE5", version: "1.2", user: "b\(u)"))
+        }
         let events = try cli.file("events.ndjson", lines.joined(separator: "\n") + "\n")
         #expect(try cli.run(["ingest", events]).status == 0)
         return cli
@@ -38,7 +41,7 @@ import Testing
         #expect(rows.map { $0["version"] as? String } == ["1.1", "1.2"])
         // 1.2: 100 users with an error on the 19th, 60 on the 20th, of 500 active each day.
         #expect(rows[1]["error_free_users_percent"] as? Double == 84.0)
-        #expect(rows[1]["new_issues"] as? Int == 0)
+        #expect(rows[1]["new_issues"] as? Int == 1)
         let text = try cli.run(["releases"]).stdout
         #expect(text.split(separator: "\n").contains { $0.hasPrefix("1.2 ") && $0.hasSuffix("84.0%") })
     }
@@ -55,6 +58,13 @@ import Testing
         #expect(worse.first?["users"] as? Int == 60 && worse.first?["previous_users"] as? Int == 10)
         let markdown = try cli.run(["release", "1.2", "--against", "1.1", "--format", "markdown"]).stdout
         #expect(markdown.contains("### Worse than 1.1 (1)"))
+    }
+
+    @Test func theReportMarksIssuesNewInTheLatestVersion() throws {
+        let cli = try prepared()
+        let issues = try #require(try cli.run(["report", "--format", "json", "--window", "all", "--now", "2026-11-20T18:00:00Z"]).json["issues"] as? [[String: Any]])
+        #expect(issues.filter { $0["new_in"] != nil }.map { $0["key"] as? String } == ["US5-NE5"])
+        #expect(issues.first { $0["key"] as? String == "US5-NE5" }?["new_in"] as? String == "1.2")
     }
 
     @Test func anUnknownVersionIsAUsageErrorInOneSentence() throws {
