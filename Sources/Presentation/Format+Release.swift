@@ -51,3 +51,23 @@ extension Format {
         return line
     }
 }
+
+extension Format {
+    /// An issue's users in a comparison: `77` when new, `144→398` when moved, `was 12` when gone.
+    public static func releaseUsers(_ i: ReleaseIssue, _ change: ReleaseRule.Change, unicode: Bool = true) -> String {
+        moved(i.previousUsers, i.users, change, unicode: unicode)
+    }
+
+    /// An issue's events in a comparison, as `releaseUsers` writes users.
+    public static func releaseEvents(_ i: ReleaseIssue, _ change: ReleaseRule.Change, unicode: Bool = true) -> String {
+        moved(i.previousEvents, i.events, change, unicode: unicode)
+    }
+
+    static func moved(_ before: Int, _ now: Int, _ change: ReleaseRule.Change, unicode: Bool) -> String {
+        switch change {
+        case .gone: "was \(before)"
+        case .new: String(now)
+        default: "\(before)\(unicode ? "→" : "->")\(now)"
+        }
+    }
+}

@@ -52,7 +52,7 @@ public struct UserDays: Sendable, Equatable {
 }
 
 /// One issue's figures in a version and in the version it is compared with.
-public struct ReleaseIssue: Sendable, Equatable {
+public struct ReleaseIssue: Hashable, Sendable {
     public var key: String
     public var chain: ErrorChain
     public var kind: EventKind?
@@ -82,7 +82,7 @@ public struct ReleaseIssue: Sendable, Equatable {
 }
 
 /// A version against the one before it (or a named one): `errtriage release V`.
-public struct ReleaseComparison: Sendable, Equatable {
+public struct ReleaseComparison: Hashable, Sendable {
     public var version: String
     public var previous: String?
     public var window: TimeWindow
@@ -112,6 +112,11 @@ public struct ReleaseComparison: Sendable, Equatable {
 
     /// Every issue the comparison names, in the order the screens show them.
     public var all: [ReleaseIssue] { new + worse + better + gone }
+
+    /// The four sections in the order the screens show them.
+    public var sections: [(change: ReleaseRule.Change, issues: [ReleaseIssue])] {
+        [(.new, new), (.worse, worse), (.better, better), (.gone, gone)]
+    }
 }
 
 /// How an issue moved between two versions: the release rules, in one place.

@@ -37,14 +37,13 @@ enum ReleaseText {
         out += "\(Format.grouped(c.users)) user-days of \(TextSanitizer.sanitize(c.version))"
         if let previous = c.previous { out += " · \(Format.grouped(c.previousUsers)) of \(TextSanitizer.sanitize(previous))" }
         out += "  (\(Format.releaseDenominator(c)))\n"
-        let sections: [(ReleaseRule.Change, [ReleaseIssue])] = [(.new, c.new), (.worse, c.worse), (.better, c.better), (.gone, c.gone)]
-        for (change, issues) in sections {
+        for (change, issues) in c.sections {
             out += "\n" + (markdown ? "### " : "") + Format.releaseSection(change, c) + " (\(issues.count))\n"
             if issues.isEmpty { out += markdown ? "\nNone.\n" : "  none\n"; continue }
             if markdown {
                 out += "\n| Key | Title | Users | Events | Per 1,000 users | Trend |\n|---|---|---:|---:|---|---|\n"
                 for i in issues {
-                    out += "| `\(MarkdownText.inline(i.key))` | \(MarkdownText.inline(Format.title(i.chain))) | \(users(i, change)) | \(events(i, change)) | "
+                    out += "| `\(MarkdownText.inline(i.key))` | \(MarkdownText.inline(Format.title(i.chain))) | \(Format.releaseUsers(i, change)) | \(Format.releaseEvents(i, change)) | "
                         + "\(Format.rateChange(i.previousPerMille, i.perMille)) | \(Sparkline.line(i.series, width: 14)) |\n"
                 }
             } else {
@@ -52,21 +51,12 @@ enum ReleaseText {
                 out += "  " + Format.fit("KEY", keyWidth) + "  " + Format.right("USERS", 9) + "  " + Format.right("EVENTS", 9) + "  "
                     + Format.fit("PER 1,000 USERS", 19) + "  " + Format.fit("TREND", 14) + "  TITLE\n"
                 for i in issues {
-                    out += "  " + Format.fit(TextSanitizer.sanitize(i.key), keyWidth) + "  " + Format.right(users(i, change), 9) + "  "
-                        + Format.right(events(i, change), 9) + "  " + Format.fit(Format.rateChange(i.previousPerMille, i.perMille), 19) + "  "
+                    out += "  " + Format.fit(TextSanitizer.sanitize(i.key), keyWidth) + "  " + Format.right(Format.releaseUsers(i, change), 9) + "  "
+                        + Format.right(Format.releaseEvents(i, change), 9) + "  " + Format.fit(Format.rateChange(i.previousPerMille, i.perMille), 19) + "  "
                         + Format.fit(Sparkline.line(i.series, width: 14), 14) + "  " + TextSanitizer.sanitize(Format.title(i.chain)) + "\n"
                 }
             }
         }
         return out
-    }
-
-    /// Users in the version; for a gone issue, the users it had in the previous one (`was 12`).
-    static func users(_ i: ReleaseIssue, _ change: ReleaseRule.Change) -> String {
-        change == .gone ? "was \(i.previousUsers)" : change == .new ? String(i.users) : "\(i.previousUsers)→\(i.users)"
-    }
-
-    static func events(_ i: ReleaseIssue, _ change: ReleaseRule.Change) -> String {
-        change == .gone ? "was \(i.previousEvents)" : change == .new ? String(i.events) : "\(i.previousEvents)→\(i.events)"
     }
 }
