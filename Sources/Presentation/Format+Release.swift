@@ -71,3 +71,15 @@ extension Format {
         }
     }
 }
+
+extension Format {
+    /// Why two issues may be one: `one layer added: RE3 RepositoryError.reserveFailed`.
+    public static func mergeReason(_ reason: MergeSuggestion.Reason) -> String {
+        switch reason {
+        case .layerAdded(let link): "one layer added: \(link.shortCode) \(link.fullName)"
+        case .layerRemoved(let link): "one layer removed: \(link.shortCode) \(link.fullName)"
+        case .domainRenamed(let from, let to): "the same codes, domain \(from) renamed \(to)"
+        case .succeeds(let last, let first): "first seen in \(first) right after the other's last version \(last), same user-facing error and root cause"
+        }
+    }
+}

@@ -84,3 +84,26 @@ import Testing
         #expect(result.stderr.contains("adoption.csv:2: users 'lots' is not a count\n"))
     }
 }
+
+/// `merge --suggest` on the built binary and the sample data.
+@Suite struct MergeSuggestCLITests {
+    @Test func theRefactoredChainOfTheSampleIsTheFirstSuggestion() throws {
+        let cli = try CLI()
+        let result = try cli.run(["merge", "--suggest", "--store", try SampleStore.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[2].hasPrefix("US9-IN240-TA120-HT429 "))
+        #expect(lines[3].hasPrefix("US9-IN240-RE3-TA120-HT429 "))
+        #expect(lines[4] == "  why: one layer added: RE3 RepositoryError.reserveFailed")
+        let json = try cli.run(["merge", "--suggest", "--format", "json", "--store", try SampleStore.path]).json
+        let first = (json["suggestions"] as? [[String: Any]])?.first
+        #expect((first?["newer"] as? [String: Any])?["first_version"] as? String == "1.13")
+    }
+
+    @Test func mergeWithoutSuggestIsAUsageError() throws {
+        let cli = try CLI()
+        let result = try cli.run(["merge"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("merge takes --suggest"))
+    }
+}
