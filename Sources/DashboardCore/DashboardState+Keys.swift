@@ -143,12 +143,17 @@ extension DashboardState {
     mutating func openDetail() -> [DashboardEffect] {
         guard let issue = selectedIssue else { return [] }
         screens.append(.detail)
-        if detail?.summary.key != issue.key { detail = nil }
-        detailKey = issue.key
+        return showDetail(issue.key)
+    }
+
+    /// Points the detail screen at an issue, at its first pane, and loads it.
+    mutating func showDetail(_ key: String) -> [DashboardEffect] {
+        if detail?.summary.key != key { detail = nil }
+        detailKey = key
         pane = .chain
         paneScroll = 0
         eventIndex = 0
-        return [.loadDetail(key: issue.key, window: query.window)]
+        return [.loadDetail(key: key, window: query.window)]
     }
 
     mutating func closeDetail() {

@@ -73,11 +73,6 @@ extension DashboardState {
     mutating func openReleaseIssue() -> [DashboardEffect] {
         guard let issue = release.selectedIssue else { return [] }
         screens = [.list, .release, .detail]
-        if detail?.summary.key != issue.key { detail = nil }
-        detailKey = issue.key
-        pane = .chain
-        paneScroll = 0
-        eventIndex = 0
-        return [.loadDetail(key: issue.key, window: query.window)]
+        return showDetail(issue.key)
     }
 }
