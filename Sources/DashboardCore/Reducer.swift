@@ -69,6 +69,7 @@ extension DashboardState {
         var effects: [DashboardEffect] = [.loadList(query)]
         if let key = detailKey { effects.append(.loadDetail(key: key, window: query.window)) }
         if screens.contains(.pivot) { effects.append(.loadPivot(query, pivot.layer)) }
+        if screens.contains(.release) { effects.append(.loadRelease(window: release.window)) }
         return effects
     }
 

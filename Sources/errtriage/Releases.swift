@@ -41,7 +41,7 @@ struct Release: ParsableCommand {
     var against: String?
 
     @Option(help: TimeWindow.help)
-    var window: TimeWindow = .all
+    var window: TimeWindow = .d7
 
     @Option(help: "text, markdown or json.")
     var format: OutputFormat = .text

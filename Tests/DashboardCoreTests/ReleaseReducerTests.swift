@@ -66,6 +66,15 @@ import TriageModel
         #expect(effects == [.loadRelease(window: .d30)])
     }
 
+    @Test func anotherProcessesIngestReloadsTheReleaseKeepingTheSelection() {
+        var state = Self.releaseState()
+        _ = reduce(&state, .key(.down))
+        let effects = reduce(&state, .storeChanged)
+        #expect(effects.contains(.loadRelease(window: state.release.window)))
+        _ = reduce(&state, .releaseLoaded(Self.comparison, window: state.release.window))
+        #expect(state.release.selectedIssue?.key == Fixtures.syncChain.shortKey)
+    }
+
     @Test func marksDoNothingOnTheReleaseScreen() {
         var state = Self.releaseState()
         #expect(reduce(&state, .key(.char("r"))).isEmpty)

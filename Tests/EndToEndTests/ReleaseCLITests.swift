@@ -42,6 +42,8 @@ import Testing
         // 1.2: 100 users with an error on the 19th, 60 on the 20th, of 500 active each day.
         #expect(rows[1]["error_free_users_percent"] as? Double == 84.0)
         #expect(rows[1]["new_issues"] as? Int == 1)
+        let markdown = try cli.run(["releases", "--format", "markdown"]).stdout
+        #expect(markdown.contains("| 1.2 | 2026-11-19 | 2026-11-20 | 100 | 165 | 3 | 1 | 0 | 84.0% |"))
         let text = try cli.run(["releases"]).stdout
         #expect(text.split(separator: "\n").contains { $0.hasPrefix("1.2 ") && $0.hasSuffix("84.0%") })
     }
@@ -56,7 +58,7 @@ import Testing
         let worse = try #require(json["worse"] as? [[String: Any]])
         #expect(worse.map { $0["key"] as? String } == ["US2-NE2"])
         #expect(worse.first?["users"] as? Int == 60 && worse.first?["previous_users"] as? Int == 10)
-        let markdown = try cli.run(["release", "1.2", "--against", "1.1", "--format", "markdown"]).stdout
+        let markdown = try cli.run(["release", "1.2", "--against", "1.1", "--now", "2026-11-20T18:00:00Z", "--format", "markdown"]).stdout
         #expect(markdown.contains("### Worse than 1.1 (1)"))
     }
 
