@@ -18,7 +18,7 @@ struct Ingest: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Option(help: "Read every file as this source: native, crashlytics, sentry, elk or desk (default: detected per file).")
+    @Option(help: "Read every file as this source: native, crashlytics, sentry, elk, desk, adoption or sessions (default: a CSV file by its header, each JSON line by its own members).")
     var source: SourceKind?
 
     @Argument(help: "Files to read; - reads standard input.")
