@@ -38,7 +38,8 @@ enum ReleaseText {
         if let previous = c.previous { out += " · \(Format.grouped(c.previousUsers)) of \(TextSanitizer.sanitize(previous))" }
         out += "  (\(Format.releaseDenominator(c)))\n"
         for (change, issues) in c.sections {
-            out += "\n" + (markdown ? "### " : "") + Format.releaseSection(change, c) + " (\(issues.count))\n"
+            let heading = Format.releaseSection(change, c)
+            out += "\n" + (markdown ? "### " + MarkdownText.inline(heading) : TextSanitizer.sanitize(heading)) + " (\(issues.count))\n"
             if issues.isEmpty { out += markdown ? "\nNone.\n" : "  none\n"; continue }
             if markdown {
                 out += "\n| Key | Title | Users | Events | Per 1,000 users | Trend |\n|---|---|---:|---:|---|---|\n"
