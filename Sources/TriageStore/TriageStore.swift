@@ -108,6 +108,20 @@ public final class TriageStore: @unchecked Sendable {
         return found > 0 && found < schemaVersion
     }
 
+    /// Whether the file at `path` is a store whose creation was cut short before its first
+    /// migration committed (schema 0, no table but the migrator's): a writer's open completes it.
+    public static func isUnfinished(_ path: String) -> Bool {
+        guard access(path, F_OK) == 0 else { return false }
+        var config = Configuration()
+        config.readonly = true
+        guard let queue = try? DatabaseQueue(path: path, configuration: config) else { return false }
+        defer { try? queue.close() }
+        return (try? queue.read { db in
+            try Int.fetchOne(db, sql: "PRAGMA user_version") == 0
+                && Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'grdb%'") == 0
+        }) ?? false
+    }
+
     /// A counter that every committed write raises: the dashboard polls it to reload.
     public func revision() throws(StoreError) -> Int64 {
         try read { db in try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'revision'") ?? 0 }
