@@ -21,6 +21,7 @@ extension DashboardState {
         case .help: return helpKey(key)
         case .pivot: return pivotKey(key)
         case .meetingEnd: return meetingEndKey(key)
+        case .release: return releaseKey(key)
         }
     }
 
@@ -39,6 +40,7 @@ extension DashboardState {
             if !query.text.isEmpty { return changeQuery { $0.text = "" } }
             if query.scope != nil { return changeQuery { $0.scope = nil } }
         case .char("p"): return openPivot()
+        case .char("v"): return openRelease()
         case .char("q"): return [.quit]
         case .char("s"): return changeQuery { $0.mode = $0.mode.cycled() }
         case .char("w"): return changeQuery { $0.window = $0.window.cycled() }
@@ -141,16 +143,21 @@ extension DashboardState {
     mutating func openDetail() -> [DashboardEffect] {
         guard let issue = selectedIssue else { return [] }
         screens.append(.detail)
-        if detail?.summary.key != issue.key { detail = nil }
-        detailKey = issue.key
+        return showDetail(issue.key)
+    }
+
+    /// Points the detail screen at an issue, at its first pane, and loads it.
+    mutating func showDetail(_ key: String) -> [DashboardEffect] {
+        if detail?.summary.key != key { detail = nil }
+        detailKey = key
         pane = .chain
         paneScroll = 0
         eventIndex = 0
-        return [.loadDetail(key: issue.key, window: query.window)]
+        return [.loadDetail(key: key, window: query.window)]
     }
 
     mutating func closeDetail() {
-        screens = [.list]
+        screens = screens.starts(with: [.list, .release]) ? [.list, .release] : [.list]
         detail = nil
         detailKey = nil
         pane = .chain

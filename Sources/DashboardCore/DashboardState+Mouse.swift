@@ -54,6 +54,10 @@ extension DashboardState {
         case .meetingEnd:
             scrollMeetingEnd(by: wheel)
             return []
+        case .release:
+            let count = release.comparison?.all.count ?? 0
+            if wheel != 0 { selectReleaseIssue(release.selected + wheel, count: count) }
+            return []
         }
     }
 }

@@ -11,12 +11,14 @@ public enum Screen: Hashable, Sendable {
     case pivot
     /// The meeting's closing page: the complaints no code explains.
     case meetingEnd
+    /// What the newest version brought against the one before it.
+    case release
 
     /// Whether the mark keys act here: on the list's selection or the open issue.
     var takesMarks: Bool {
         switch self {
         case .list, .detail, .event: true
-        case .help, .pivot, .meetingEnd: false
+        case .help, .pivot, .meetingEnd, .release: false
         }
     }
 }
@@ -160,6 +162,8 @@ public struct DashboardState: Hashable, Sendable {
 
     /// The root-cause pivot screen: its layer, groups and selection.
     public var pivot = PivotState()
+    /// The release screen: its comparison, window and selection.
+    public var release = ReleaseScreenState()
     /// The meeting being walked, if one was started (`M`, or `errtriage meeting`).
     public var meeting: MeetingWalk?
     /// How many issues the agenda's top-by-complaints and top-by-events sections take.
@@ -210,7 +214,7 @@ public struct DashboardState: Hashable, Sendable {
 
     /// The issue marks apply to: the open detail's, or the selected row's.
     var markTarget: IssueSummary? {
-        if screen == .pivot || screen == .meetingEnd { return nil }
+        if screen == .pivot || screen == .meetingEnd || screen == .release { return nil }
         if screen != .list, screen != .help, let key = detailKey {
             return detail?.summary ?? list?.issues.first { $0.key == key }
         }

@@ -23,6 +23,7 @@ enum HelpView {
                 ("f", "status open+regressed, regressed, resolved, muted, all"),
                 ("/", "filter text: Enter keeps it, Esc clears it"),
                 ("p", "root-cause pivot: issues grouped by one link"),
+                ("v", "release: the newest version against the one before"),
             ]),
             ("Marks", [
                 ("r", "resolved, in a version (prompt; empty: no version)"),
@@ -44,6 +45,11 @@ enum HelpView {
                 ("d", "group by a domain's link (prompt), e.g. TolokaBackendError"),
                 ("Enter", "the list, narrowed to the group's issues (Esc widens)"),
                 ("s w f", "rank, window, status, as in the list"),
+            ]),
+            ("Release", [
+                ("", "new, worse, better and gone issues, users per 1,000 of each version"),
+                ("Enter", "open the issue (Esc comes back here)"),
+                ("w", "window"),
             ]),
             ("Meeting", [
                 ("M", "start the meeting: the agenda of the window, item by item"),

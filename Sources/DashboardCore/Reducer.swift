@@ -23,6 +23,9 @@ public func reduce(_ state: inout DashboardState, _ action: DashboardAction) -> 
     case .pivotLoaded(let layer, let query, let groups):
         state.pivotLoaded(layer: layer, query: query, groups: groups)
         return []
+    case .releaseLoaded(let comparison, let window):
+        state.releaseLoaded(comparison, window: window)
+        return []
     case .agendaLoaded(let agenda, let unlinked):
         return state.agendaLoaded(agenda, unlinked: unlinked)
     case .marked(let receipt):
@@ -66,6 +69,7 @@ extension DashboardState {
         var effects: [DashboardEffect] = [.loadList(query)]
         if let key = detailKey { effects.append(.loadDetail(key: key, window: query.window)) }
         if screens.contains(.pivot) { effects.append(.loadPivot(query, pivot.layer)) }
+        if screens.contains(.release) { effects.append(.loadRelease(window: release.window)) }
         return effects
     }
 
@@ -82,6 +86,7 @@ extension DashboardState {
         if case .event = screen { eventScroll = Scrolling.clamp(eventScroll, visible: height, count: lines) }
         pivot.scroll = Scrolling.keep(pivot.selected, visible: PivotView.visibleRows(size), scroll: pivot.scroll,
                                       count: pivot.groups?.count ?? 0)
+        release.scroll = ReleaseView.scroll(self)
         if var walk = meeting {
             walk.endScroll = Scrolling.clamp(walk.endScroll, visible: MeetingEndView.bodyHeight(size),
                                              count: MeetingEndView.lines(walk, unicode: unicode).count)

@@ -63,7 +63,7 @@ enum StatusBar {
         case .list:
             var list: [(String, String)] = [(arrows, "move"), ("Enter", "open")]
             if state.meeting != nil { list.append(("]", "resume meeting")) }
-            list += [("s", "rank"), ("w", "window"), ("f", "status"), ("/", "filter"), ("p", "pivot"), ("M", "meeting"),
+            list += [("s", "rank"), ("w", "window"), ("f", "status"), ("/", "filter"), ("p", "pivot"), ("M", "meeting"), ("v", "release"),
                      ("r e o m", "mark"), ("n", "note"), ("t", "link"), ("u", "undo"), ("?", "help"), ("q", "quit")]
             pairs = list
         case .detail:
@@ -81,6 +81,8 @@ enum StatusBar {
         case .pivot:
             pairs = [(arrows, "move"), ("Enter", "its issues"), ("l", "root/user-facing"), ("d", "domain"), ("s", "rank"),
                      ("w", "window"), ("f", "status"), ("Esc", "back"), ("?", "help")]
+        case .release:
+            pairs = [(arrows, "move"), ("Enter", "open"), ("w", "window"), ("Esc", "back"), ("?", "help")]
         case .meetingEnd:
             pairs = [("[", "last item"), (arrows, "scroll"), ("M", "new agenda"), ("Esc", "list"), ("?", "help")]
         }

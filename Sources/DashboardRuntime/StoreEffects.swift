@@ -23,6 +23,9 @@ public struct StoreEffects: EffectPerformer {
                 return .detailLoaded(try store.issueDetail(key: key, window: window, now: now))
             case .loadPivot(let query, let layer):
                 return .pivotLoaded(layer: layer, query: query, groups: try store.layerPivot(query, by: layer, now: now))
+            case .loadRelease(let window):
+                guard let latest = try store.versions().last else { return .releaseLoaded(nil, window: window) }
+                return .releaseLoaded(try store.compareRelease(latest, window: window, now: now), window: window)
             case .loadAgenda(let window, let top, let record):
                 if record { try store.recordMeeting(at: now, by: user) }
                 return .agendaLoaded(try store.agenda(window: window, now: now, top: top),

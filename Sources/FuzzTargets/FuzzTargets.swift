@@ -21,6 +21,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case deskJSON = "desk-json"
     /// A whole support-desk CSV file (header, quoting, records spanning lines) through the reader.
     case deskCSV = "desk-csv"
+    /// A whole adoption CSV (`date,version,users`) through the reader.
+    case adoptionCSV = "adoption-csv"
+    /// One row of Firebase's sessions export.
+    case sessions
     /// A whole file of any source through the reader: detection, gzip, line splitting, every decoder.
     case reader
     /// Short keys, full forms and their zip.
@@ -47,6 +51,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .elk: try FuzzChecks.line(bytes, ELKDecoder())
         case .deskJSON: try FuzzChecks.line(bytes, SupportDeskDecoder())
         case .deskCSV: try FuzzChecks.file(bytes, source: .desk)
+        case .adoptionCSV: try FuzzChecks.file(bytes, source: .adoption)
+        case .sessions: try FuzzChecks.line(bytes, SessionsDecoder())
         case .reader: try FuzzChecks.file(bytes, source: nil)
         case .chain: try FuzzChecks.chain(bytes)
         case .version: try FuzzChecks.version(bytes)
@@ -64,7 +70,8 @@ extension FuzzTarget {
         func lines(_ name: String) -> [[UInt8]] {
             file(name).split(separator: 0x0A).prefix(40).map(Array.init)
         }
-        let sources = ["native.ndjson", "crashlytics.ndjson", "sentry.ndjson", "elk.ndjson", "desk.ndjson", "desk.csv"]
+        let sources = ["native.ndjson", "crashlytics.ndjson", "sentry.ndjson", "elk.ndjson", "desk.ndjson", "desk.csv",
+                       "adoption.csv", "firebase-sessions.ndjson"]
         switch self {
         case .json, .native:
             return sources.filter { $0.hasSuffix(".ndjson") }.flatMap { lines($0).prefix(8) }
@@ -73,6 +80,8 @@ extension FuzzTarget {
         case .elk: return lines("elk.ndjson")
         case .deskJSON: return lines("desk.ndjson")
         case .deskCSV: return [Array(file("desk.csv").prefix(4000))]
+        case .adoptionCSV: return [file("adoption.csv")]
+        case .sessions: return lines("firebase-sessions.ndjson")
         case .reader: return sources.map { Array(file($0).prefix(3000)) }.filter { !$0.isEmpty }
         case .chain: return FuzzTarget.chainSeeds.map { Array($0.utf8) }
         case .version: return FuzzTarget.versionSeeds.map { Array($0.utf8) }
@@ -137,6 +146,10 @@ enum FuzzChecks {
             try fuzzCheck(!complaint.complaintID.isEmpty, "a complaint without an id")
             for key in complaint.codes {
                 try fuzzCheck(ShortKey.canonical(key) == key, "cited key \(key) is not canonical")
+            }
+        case .adoption(let row):
+            if case .daily(_, let version, let users, _) = row {
+                try fuzzCheck(!version.isEmpty && users >= 0, "an adoption row without a version or with negative users")
             }
         }
     }

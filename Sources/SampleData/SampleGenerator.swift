@@ -17,12 +17,15 @@ public struct SampleGenerator {
         public var days: Int
         public var seed: UInt64
         public var end: Timestamp
-        public init(events: Int, issues: Int, days: Int, seed: UInt64, end: Timestamp) {
+        /// Adds the release story (`ReleaseStory`) after the rest: the sample's, not every test's.
+        public var releaseStory: Bool
+        public init(events: Int, issues: Int, days: Int, seed: UInt64, end: Timestamp, releaseStory: Bool = false) {
             self.events = events
             self.issues = issues
             self.days = days
             self.seed = seed
             self.end = end
+            self.releaseStory = releaseStory
         }
     }
 
@@ -153,6 +156,7 @@ public struct SampleGenerator {
         for n in 0..<complaints {
             try emit(complaintLine(number: n, random: &random))
         }
+        if settings.releaseStory { try writeReleaseStory(emit) }
     }
 
     func eventLine(number: Int, random: inout SplitMix) -> String {
@@ -170,7 +174,12 @@ public struct SampleGenerator {
                 issue = random.pick(cumulative: cumulativeWeights)
             } while !isActive(issue, version: version)
         }
-        let chain = chains[issue]
+        return line(number: number, chain: chains[issue], kind: SampleGenerator.kind(ofIssue: issue), version: version, time: time,
+                    random: &random)
+    }
+
+    /// One event of a chain in a version at a time; the rest of its fields drawn from `random`.
+    func line(number: Int, chain: ErrorChain, kind: String, version: Int, time: Timestamp, random: inout SplitMix) -> String {
         let user = pickUser(random: &random)
         let device = Devices.device(forUser: user)
         let root = chain.links.last!
@@ -202,7 +211,7 @@ public struct SampleGenerator {
         out += ",\"free_disk\":\(lowDisk && random.unit() < 0.7 ? 20_000_000 + Int(random.next() % 300_000_000) : 500_000_000 + Int(random.next() % 60_000_000_000))"
         out += ",\"jailbroken\":\(random.unit() < 0.015)}"
         out += ",\"network\":\"\(network)\",\"user_id\":\"u\(pad5(user))\",\"session_id\":\"s-\(pad5(user))-\(time.day % 1000)\""
-        out += ",\"environment\":\"production\",\"kind\":\"\(SampleGenerator.kind(ofIssue: issue))\",\"message\":"
+        out += ",\"environment\":\"production\",\"kind\":\"\(kind)\",\"message\":"
         JSONString.write("\(root.fullName) while \(chain.links.first!.name ?? "?")", to: &out)
         out += ",\"keys\":{\"screen\":\"\(Screens.screen(for: chain))\",\"locale\":\"\(random.weighted([("ru_RU", 0.5), ("en_US", 0.35), ("tr_TR", 0.15)]))\"}}"
         return out

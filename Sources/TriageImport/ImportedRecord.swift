@@ -4,6 +4,8 @@ import TriageModel
 public enum ImportedRecord: Sendable {
     case event(ErrorEvent)
     case complaint(Complaint)
+    /// Active users of a version on a day, or one app session.
+    case adoption(AdoptionRecord)
 }
 
 /// Why one line was rejected; the file and line are added by the caller.

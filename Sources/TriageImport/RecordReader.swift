@@ -4,7 +4,7 @@ import TriageModel
 /// The sources errtriage reads; `ingest --source NAME` forces one, otherwise each JSON line's
 /// members decide (a line that shows no source is read as the file's first line was).
 public enum SourceKind: String, CaseIterable, Sendable {
-    case native, crashlytics, sentry, elk, desk
+    case native, crashlytics, sentry, elk, desk, adoption, sessions
 
     /// The decoder for NDJSON lines of this source.
     public var decoder: any RecordDecoder {
@@ -14,8 +14,13 @@ public enum SourceKind: String, CaseIterable, Sendable {
         case .sentry: SentryDecoder()
         case .elk: ELKDecoder()
         case .desk: SupportDeskDecoder()
+        case .adoption: AdoptionDecoder()
+        case .sessions: SessionsDecoder()
         }
     }
+
+    /// Whether the source holds error events (complaints and adoption rows are not).
+    var readsEvents: Bool { ![.desk, .adoption, .sessions].contains(self) }
 
     /// Tells the source of one JSON object by its members; nil when none shows.
     public static func detect(object value: JSONValue) -> SourceKind? {
@@ -23,6 +28,7 @@ public enum SourceKind: String, CaseIterable, Sendable {
         if names.contains("complaint_id") || (names.contains("event_id") && (names.contains("codes") || names.contains("chain"))) {
             return .native
         }
+        if SessionsDecoder.recognizes(names) { return .sessions }
         if names.contains("issue_title") || names.contains("event_timestamp") || names.contains("firebase_session_id") {
             return .crashlytics
         }
@@ -33,11 +39,13 @@ public enum SourceKind: String, CaseIterable, Sendable {
             return .sentry
         }
         if names.contains("reported_at") || (names.contains("domain") && names.contains("mobile")) { return .elk }
+        if AdoptionDecoder.recognizes(columns: Array(names)) { return .adoption }
         if SupportDeskDecoder.recognizes(columns: Array(names)) { return .desk }
         return nil
     }
 
-    /// Tells the source from a file's first line: a JSON object by its members, else a CSV header.
+    /// Tells the source from a file's first line: a JSON object by its members, else a CSV header
+    /// (adoption's `date,version,users`, or a support desk's).
     public static func detect(firstLine: [UInt8]) -> (kind: SourceKind, csv: Bool)? {
         guard let first = firstLine.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }) else { return nil }
         if first == UInt8(ascii: "{") {
@@ -45,8 +53,9 @@ public enum SourceKind: String, CaseIterable, Sendable {
             return (detect(object: value) ?? .native, false)
         }
         guard first != UInt8(ascii: "["),
-              let header = try? CSVReader(string: String(decoding: firstLine, as: UTF8.self)).next(),
-              SupportDeskDecoder.recognizes(columns: header) else { return nil }
+              let header = try? CSVReader(string: String(decoding: firstLine, as: UTF8.self)).next() else { return nil }
+        if AdoptionDecoder.recognizes(columns: header) { return (.adoption, true) }
+        guard SupportDeskDecoder.recognizes(columns: header) else { return nil }
         return (.desk, true)
     }
 }
@@ -88,12 +97,12 @@ public final class RecordReader {
         let detected = first.tooLong ? nil : SourceKind.detect(firstLine: first.bytes)
         if let source {
             kind = source
-            csv = source == .desk && (detected?.csv ?? false)
+            csv = (source == .desk || source == .adoption) && (detected?.csv ?? false)
         } else if let detected {
             kind = detected.kind
             csv = detected.csv
         } else {
-            throw InputError(path: path, reason: "cannot tell which source this is (line 1 is neither a JSON object nor a support-desk CSV header); use --source")
+            throw InputError(path: path, reason: "cannot tell which source this is (line 1 is neither a JSON object nor a support-desk or adoption CSV header); use --source")
         }
         if csv {
             header = (try? CSVReader(string: String(decoding: first.bytes, as: UTF8.self)).next()) ?? []
@@ -138,7 +147,7 @@ public final class RecordReader {
 
     /// When a line fails as one source but another source of events reads it: which, and how to force it.
     static func hint(_ value: JSONValue, failed: SourceKind) -> String {
-        for other in SourceKind.allCases where other != failed && other != .desk {
+        for other in SourceKind.allCases where other != failed && other.readsEvents {
             if (try? other.decoder.decode(value)) != nil {
                 return " (the line reads as a \(other.rawValue) record: --source \(other.rawValue))"
             }
@@ -148,7 +157,7 @@ public final class RecordReader {
 
     /// A CSV record ends at a line break outside quotes: lines join while the count of quotes is odd.
     private func nextCSV() throws(InputError) -> RecordResult? {
-        let decoder = SupportDeskDecoder()
+        let desk = SupportDeskDecoder(), adoption = AdoptionDecoder()
         while true {
             guard let first = try lines.next() else { return nil }
             if first.bytes.isEmpty { continue }
@@ -176,7 +185,9 @@ public final class RecordReader {
                 return .rejected(line: first.number, reason: "not a valid CSV record", raw: record)
             }
             do {
-                return .record(line: first.number, try decoder.decode(header: header ?? [], row: fields))
+                let record = kind == .adoption ? try adoption.decode(header: header ?? [], row: fields)
+                                               : try desk.decode(header: header ?? [], row: fields)
+                return .record(line: first.number, record)
             } catch {
                 return .rejected(line: first.number, reason: error.reason, raw: record)
             }

@@ -110,7 +110,7 @@ extension String {
     /// The string without leading and trailing spaces, tabs and line breaks.
     /// Works on scalars, not characters: a space after a prepended mark (U+0600…U+0605) or a CR
     /// before an LF is part of one character, and must still be trimmed.
-    func trimmingASCIIWhitespace() -> String {
+    public func trimmingASCIIWhitespace() -> String {
         let scalars = unicodeScalars
         let isSpace = { (s: Unicode.Scalar) in s == " " || s == "\t" || s == "\n" || s == "\r" }
         guard let start = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }

@@ -9,6 +9,8 @@ public struct IngestCounts: Equatable, Sendable {
     public var complaintDuplicates = 0
     public var issuesCreated = 0
     public var regressions = 0
+    /// Adoption rows (a day's figures or a session) stored or changed.
+    public var adoptionRows = 0
     public init() {}
 
     public static func += (a: inout IngestCounts, b: IngestCounts) {
@@ -18,6 +20,7 @@ public struct IngestCounts: Equatable, Sendable {
         a.complaintDuplicates += b.complaintDuplicates
         a.issuesCreated += b.issuesCreated
         a.regressions += b.regressions
+        a.adoptionRows += b.adoptionRows
     }
 }
 
@@ -64,6 +67,8 @@ public final class IngestWriter {
     public struct Batch: Sendable {
         public var events: [ErrorEvent]
         public var complaints: [Complaint]
+        /// Adoption rows (active users per version and day, or sessions).
+        public var adoption: [AdoptionRecord] = []
         /// Per event, filled by `prepare()`: its issue key when the chain names every short name
         /// (else nil, and the writer resolves it), and its custom keys as stored.
         var keys: [String?] = []
@@ -112,6 +117,7 @@ public final class IngestWriter {
     }
 
     private func add(_ db: Database, _ batch: Batch, counts: inout IngestCounts, rollups: inout Rollups) throws {
+        counts.adoptionRows += try TriageStore.writeAdoption(db, batch.adoption)
         var insertEvent = try BoundStatement(db, sql: """
             INSERT OR IGNORE INTO event (event_id, issue_id, ts, app_version, app_build, platform, os_name, os_version,
                 device_model, network, orientation, app_state, free_ram, free_disk, jailbroken, user_id, session_id,

@@ -32,7 +32,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 /// process; a power loss may cost the last transactions, never consistency.
 public final class TriageStore: @unchecked Sendable {
     /// The schema version this build writes; a store with a higher one is refused.
-    public static let schemaVersion = 3
+    public static let schemaVersion = 5
 
     public let path: String
     public let readOnly: Bool
@@ -106,6 +106,20 @@ public final class TriageStore: @unchecked Sendable {
     public static func needsUpgrade(_ path: String) -> Bool {
         guard let found = try? storedVersion(path) else { return false }
         return found > 0 && found < schemaVersion
+    }
+
+    /// Whether the file at `path` is a store whose creation was cut short before its first
+    /// migration committed (schema 0, no table but the migrator's): a writer's open completes it.
+    public static func isUnfinished(_ path: String) -> Bool {
+        guard access(path, F_OK) == 0 else { return false }
+        var config = Configuration()
+        config.readonly = true
+        guard let queue = try? DatabaseQueue(path: path, configuration: config) else { return false }
+        defer { try? queue.close() }
+        return (try? queue.read { db in
+            try Int.fetchOne(db, sql: "PRAGMA user_version") == 0
+                && Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'grdb%'") == 0
+        }) ?? false
     }
 
     /// A counter that every committed write raises: the dashboard polls it to reload.

@@ -19,7 +19,11 @@ struct Check: ParsableCommand {
         try runReporting {
             let path = options.storePath
             guard FileManager.default.fileExists(atPath: path) else { throw CLIError.store("no store at \(path)") }
-            let store = try options.open(readOnly: true)
+            // An older schema (a store of an older errtriage, or one whose creation was killed between
+            // two migrations or before the first) is brought up to date first where the file is
+            // writable, as every reading command upgrades an older store.
+            let upgrade = StoreOptions.isWritable(path) && (TriageStore.needsUpgrade(path) || TriageStore.isUnfinished(path))
+            let store = try options.open(readOnly: !upgrade)
             let check = try store.verify()
             guard check.isSound else {
                 for problem in check.problems { print("problem: \(TextSanitizer.sanitize(problem))") }

@@ -61,7 +61,7 @@ enum SampleFolder {
 enum DemoStore {
     static func prepare(folder: String, storePath: String) throws -> TriageStore {
         let fm = FileManager.default
-        let sources = [folder + "/events.ndjson.gz", folder + "/decisions.ndjson"]
+        let sources = [folder + "/events.ndjson.gz", folder + "/decisions.ndjson", folder + "/adoption.csv"]
         func modified(_ path: String) -> Date? { (try? fm.attributesOfItem(atPath: path))?[.modificationDate] as? Date }
         let newestSource = sources.compactMap(modified).max() ?? .distantPast
         if let built = modified(storePath), built >= newestSource, let store = try? TriageStore(path: storePath),
@@ -74,6 +74,7 @@ enum DemoStore {
         do { store = try TriageStore(path: storePath) } catch { throw CLIError.store(error.message) }
         var ingestion = try Ingestion(store: store)
         try ingestion.ingest(file: sources[0])
+        if fm.fileExists(atPath: sources[2]) { try ingestion.ingest(file: sources[2]) }
         if fm.fileExists(atPath: sources[1]) {
             let reader = try LineReader(path: sources[1])
             while let line = try reader.next() {
@@ -83,7 +84,7 @@ enum DemoStore {
                 try DecisionFile.apply(decision, to: store)
             }
         }
-        Stderr.write("errtriage: \(ingestion.summary(files: 1))\n")
+        Stderr.write("errtriage: \(ingestion.summary(files: fm.fileExists(atPath: sources[2]) ? 2 : 1))\n")
         return store
     }
 }

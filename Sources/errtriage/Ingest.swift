@@ -18,7 +18,7 @@ struct Ingest: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Option(help: "Read every file as this source: native, crashlytics, sentry, elk or desk (default: a CSV file by its header, each JSON line by its own members).")
+    @Option(help: "Read every file as this source: native, crashlytics, sentry, elk, desk, adoption or sessions (default: a CSV file by its header, each JSON line by its own members).")
     var source: SourceKind?
 
     @Argument(help: "Files to read; - reads standard input.")
@@ -108,7 +108,7 @@ struct Ingestion {
                     case .batch(let batch):
                         rejects += batch.rejects
                         seen += batch.records.events.count
-                        inTransaction += batch.records.events.count + batch.records.complaints.count + batch.rejects.count
+                        inTransaction += batch.records.events.count + batch.records.complaints.count + batch.records.adoption.count + batch.rejects.count
                         progress.update(bytes: batch.bytesRead, events: seen)
                         return batch.records
                     }
@@ -150,6 +150,7 @@ struct Ingestion {
                      "\(counts.complaintsAdded) complaints added", "\(counts.issuesCreated) new issues"]
         if counts.complaintDuplicates > 0 { parts.append("\(counts.complaintDuplicates) duplicate complaints") }
         if counts.regressions > 0 { parts.append("\(counts.regressions) issues regressed") }
+        if counts.adoptionRows > 0 { parts.append("\(counts.adoptionRows) adoption rows") }
         parts.append("\(rejected) rejected lines" + (rejected > 0 ? " (copied to \(rejectsPath))" : ""))
         return "ingest: " + parts.joined(separator: ", ")
     }
@@ -218,9 +219,10 @@ struct DecodedBatch: Sendable {
                 switch result {
                 case .record(_, .event(let e)): batch.records.events.append(e)
                 case .record(_, .complaint(let c)): batch.records.complaints.append(c)
+                case .record(_, .adoption(let a)): batch.records.adoption.append(a)
                 case .rejected(let line, let reason, let raw): batch.rejects.append((line, reason, raw))
                 }
-                if batch.records.events.count + batch.records.complaints.count >= Ingestion.batchSize
+                if batch.records.events.count + batch.records.complaints.count + batch.records.adoption.count >= Ingestion.batchSize
                     || batch.rejects.count >= maxRejects {
                     batch.bytesRead = reader.bytesRead
                     batch.records.prepare()
@@ -230,7 +232,7 @@ struct DecodedBatch: Sendable {
             }
             batch.bytesRead = reader.bytesRead
             batch.records.prepare()
-            if !batch.records.events.isEmpty || !batch.records.complaints.isEmpty || !batch.rejects.isEmpty {
+            if !batch.records.events.isEmpty || !batch.records.complaints.isEmpty || !batch.records.adoption.isEmpty || !batch.rejects.isEmpty {
                 _ = channel.put(.batch(batch))
             }
         } catch {

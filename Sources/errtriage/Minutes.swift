@@ -13,6 +13,8 @@ enum Minutes {
         var agenda: Agenda
         var decisions: [Decision]
         var unlinked: UnlinkedComplaints
+        /// The latest version's figures (`Format.releaseLine`), nil when no event names a version.
+        var release: ReleaseSummary? = nil
     }
 
     /// Gathers what the minutes need from the store.
@@ -26,7 +28,7 @@ enum Minutes {
         return Input(window: window, now: now, since: since, current: current, previous: previous ?? nil,
                      agenda: Agenda.build(from: current.issues, top: top),
                      decisions: try store.decisions(from: start, to: now),
-                     unlinked: try store.unlinkedComplaints(window: window, now: now))
+                     unlinked: try store.unlinkedComplaints(window: window, now: now), release: try store.releases().last)
     }
 
     static func render(_ m: Input) -> String {
@@ -43,6 +45,7 @@ enum Minutes {
             out += "| \(label) | \(now) | \(before.map(String.init) ?? "–") | \(change(now, before)) |\n"
         }
         out += "\nEvents per \(m.window.isHourly ? "hour" : "day"): \(Sparkline.line(t.series, width: 60))\n"
+        if let release = m.release { out += "\n" + MarkdownText.inline(Format.releaseLine(release)) + "\n" }
         out += "\n## Agenda (\(m.agenda.items.count) issues)\n"
         for section in Agenda.Section.allCases {
             let items = m.agenda.items(in: section)

@@ -83,7 +83,7 @@ struct Report: ParsableCommand {
             let list = try store.issueList(IssueQuery(window: window, mode: by, filter: status, top: top, kind: kind), now: now)
             let unlinked = try store.unlinkedComplaints(window: window, now: now)
             switch format {
-            case .json: print(ReportJSON.list(list, unlinked: unlinked).serialized)
+            case .json: print(ReportJSON.list(list, unlinked: unlinked, latestVersion: try store.versions().last).serialized)
             case .text, .markdown: print(ReportText.list(list) + ReportText.unlinked(unlinked, window: window), terminator: "")
             }
         }

@@ -4,7 +4,8 @@ import TriageModel
 
 /// The JSON of `report` and `show`: a contract scripts and tests rely on (README, "CLI").
 enum ReportJSON {
-    static func list(_ list: IssueList, unlinked: UnlinkedComplaints) -> JSONValue {
+    /// `latestVersion` marks the issues first seen in it (`new_in`).
+    static func list(_ list: IssueList, unlinked: UnlinkedComplaints, latestVersion: String? = nil) -> JSONValue {
         .object([
             ("window", .string(list.query.window.rawValue)),
             ("now", .string(list.now.iso8601)),
@@ -17,7 +18,7 @@ enum ReportJSON {
                 ("users", int(list.totals.users)), ("complaints", int(list.totals.complaints)),
                 ("daily", .array(list.totals.series.map(int))),
             ])),
-            ("issues", .array(list.issues.enumerated().map { summary($0.element, rank: $0.offset + 1) })),
+            ("issues", .array(list.issues.enumerated().map { summary($0.element, rank: $0.offset + 1, latestVersion: latestVersion) })),
             ("unlinked_complaints", .object([
                 ("total", int(unlinked.total)),
                 ("by_category", .array(unlinked.groups.map { g in
@@ -28,7 +29,7 @@ enum ReportJSON {
         ])
     }
 
-    static func summary(_ s: IssueSummary, rank: Int?) -> JSONValue {
+    static func summary(_ s: IssueSummary, rank: Int?, latestVersion: String? = nil) -> JSONValue {
         var members: [(String, JSONValue)] = []
         if let rank { members.append(("rank", int(rank))) }
         members += [
@@ -42,6 +43,7 @@ enum ReportJSON {
             ("tracker", s.trackerURL.map(JSONValue.string) ?? .null),
             ("daily", .array(s.series.map(int))),
         ]
+        if let latestVersion, s.firstVersion == latestVersion { members.append(("new_in", .string(latestVersion))) }
         return .object(members)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TriageStore
 
 /// A store written by an older errtriage (schema v1) opens, upgrades itself once (to v3), and then
 /// answers exactly as a store built fresh from the same input and decisions.
@@ -49,7 +50,7 @@ import Testing
         #expect(try schemaVersion(old.store) == "1")
         let report = try old.run(["report", "--now", Self.now])
         #expect(report.status == 0, "\(report.stderr)")
-        #expect(try schemaVersion(old.store) == "3")
+        #expect(try schemaVersion(old.store) == "\(TriageStore.schemaVersion)")
         let check = try old.run(["check"])
         #expect(check.status == 0, "\(check.stdout)")
         #expect(check.stdout.contains("800 events in 29 issues"), "\(check.stdout)")

@@ -36,6 +36,7 @@ public final class TemporaryStore: @unchecked Sendable {
             switch try NativeDecoder().decode(line: Array(line.utf8)) {
             case .event(let e): events.append(e)
             case .complaint(let c): complaints.append(c)
+            case .adoption: break
             }
             if events.count + complaints.count >= batch { try flush() }
         }

@@ -1,0 +1,141 @@
+import Presentation
+import TriageModel
+
+/// The release screen: what the newest version brought against the one before it, in four
+/// sections (new, worse, better, gone), one issue a row with its users in both versions, the
+/// users affected per 1,000 users of each, its trend in the new version and its title.
+enum ReleaseView {
+    /// One line of the body: a section's heading, or an issue (its index in `comparison.all`).
+    enum Line: Equatable {
+        case heading(ReleaseRule.Change, count: Int)
+        case issue(Int, ReleaseRule.Change)
+    }
+
+    /// The body's lines: each section's heading, then its issues.
+    static func lines(_ c: ReleaseComparison) -> [Line] {
+        var result: [Line] = []
+        var index = 0
+        for (change, issues) in c.sections {
+            result.append(.heading(change, count: issues.count))
+            for _ in issues {
+                result.append(.issue(index, change))
+                index += 1
+            }
+        }
+        return result
+    }
+
+    /// The line an issue stands on.
+    static func line(ofIssue index: Int, in c: ReleaseComparison) -> Int {
+        lines(c).firstIndex { if case .issue(index, _) = $0 { true } else { false } } ?? 0
+    }
+
+    /// The first line shown that keeps the selected issue (and its section's heading, at the top) in view.
+    static func scroll(_ state: DashboardState) -> Int {
+        guard let c = state.release.comparison else { return 0 }
+        let visible = ListLayout(size: state.size).visibleIssues
+        let line = line(ofIssue: state.release.selected, in: c)
+        let kept = Scrolling.keep(line, visible: visible, scroll: state.release.scroll, count: lines(c).count)
+        return line == kept + 1 && kept > 0 ? kept - 1 : kept
+    }
+
+    static func render(_ state: DashboardState, into buffer: inout ScreenBuffer) {
+        let layout = ListLayout(size: buffer.size)
+        let width = buffer.size.cols
+        let dot = state.unicode ? " · " : " | "
+        buffer.fill(row: layout.headerRow, style: .header)
+        var header = " \(state.storeName)\(dot)Release"
+        if let c = state.release.comparison { header += " \(c.version)" + (c.previous.map { " against \($0)" } ?? "") }
+        header += "\(dot)\(state.release.window.rawValue)"
+        if let list = state.list { header += " to \(list.now.minuteText)" }
+        buffer.write(header, row: layout.headerRow, col: 0, style: .header)
+        defer { StatusBar.render(state, row: layout.statusRow, into: &buffer) }
+
+        guard state.release.loaded else {
+            buffer.write(state.unicode ? "loading…" : "loading...", row: layout.firstIssueRow, col: 1, style: .dim)
+            return
+        }
+        guard let c = state.release.comparison else {
+            buffer.write("No event names an app version.", row: layout.firstIssueRow, col: 1, width: width - 1)
+            return
+        }
+        var controls = [Span(" " + Format.grouped(c.users), .ranked), Span(" user-days of \(c.version)", .dim)]
+        if let previous = c.previous { controls += [Span(dot + Format.grouped(c.previousUsers)), Span(" of \(previous)", .dim)] }
+        controls.append(c.adoptionKnown ? Span(dot + "adoption data", .dim) : Span(dot + "no adoption data: rates overstate", .error))
+        buffer.write(controls, row: layout.controlsRow, col: 0, width: width)
+
+        let columns = Columns(width: width, keys: c.all.map(\.key))
+        writeHeadings(columns, unicode: state.unicode, row: layout.columnsRow, into: &buffer)
+        let all = c.all, body = lines(c)
+        for offset in 0..<layout.visibleIssues {
+            let index = state.release.scroll + offset
+            guard index < body.count else { break }
+            let row = layout.firstIssueRow + offset
+            switch body[index] {
+            case let .heading(change, count):
+                buffer.write(" \(Format.releaseSection(change, c)) (\(count))", row: row, col: 0, width: width, style: .heading)
+            case let .issue(i, change):
+                writeRow(all[i], change: change, columns: columns, unicode: state.unicode, row: row, into: &buffer)
+                if i == state.release.selected { buffer.paint(row: row, col: 0, width: width, style: .selected) }
+            }
+        }
+    }
+
+    /// Column widths: the title takes what the figures leave; the rates and the trend give way first.
+    /// From 120 columns the whole key and the events show.
+    struct Columns {
+        var key = 14
+        var fullKeys = false
+        let users = 9
+        var events = 0
+        var rate: Int
+        let trend = 7
+        var showsTrend: Bool
+        var title: Int
+
+        init(width: Int, keys: [String]) {
+            if width < 60 { key = 11 }
+            if width >= 120 {
+                fullKeys = true
+                key = max(14, keys.map { TextSanitizer.width($0, limit: 40) }.max() ?? 14)
+                events = 9
+            }
+            rate = width >= 72 ? 17 : 0
+            showsTrend = width >= 72
+            let used = 2 + key + 1 + (users + 1) + (events > 0 ? events + 1 : 0) + (rate > 0 ? rate + 1 : 0) + (showsTrend ? trend + 1 : 0)
+            title = max(4, width - used)
+        }
+
+        var titleX: Int { 2 + key + 1 }
+        var usersX: Int { titleX + title + 1 }
+        var eventsX: Int { usersX + users + 1 }
+        var rateX: Int { eventsX + (events > 0 ? events + 1 : 0) }
+        var trendX: Int { rateX + (rate > 0 ? rate + 1 : 0) }
+    }
+
+    static func writeHeadings(_ c: Columns, unicode: Bool, row: Int, into buffer: inout ScreenBuffer) {
+        buffer.write("KEY", row: row, col: 2, width: c.key, style: .heading)
+        buffer.write("TITLE", row: row, col: c.titleX, width: c.title, style: .heading)
+        buffer.write(Format.right("USERS", c.users), row: row, col: c.usersX, style: .heading)
+        if c.events > 0 { buffer.write(Format.right("EVENTS", c.events), row: row, col: c.eventsX, style: .heading) }
+        if c.rate > 0 { buffer.write(Format.right("PER 1,000", c.rate), row: row, col: c.rateX, style: .heading) }
+        if c.showsTrend { buffer.write("TREND", row: row, col: c.trendX, width: c.trend, style: .heading) }
+    }
+
+    static func writeRow(_ issue: ReleaseIssue, change: ReleaseRule.Change, columns c: Columns, unicode: Bool, row: Int,
+                         into buffer: inout ScreenBuffer) {
+        buffer.write(c.fullKeys ? issue.key : Format.compactKey(issue.key, unicode: unicode), row: row, col: 2, width: c.key, style: .key)
+        buffer.write(Format.fittedTitle(issue.chain, width: c.title, unicode: unicode), row: row, col: c.titleX, width: c.title)
+        buffer.write(Format.right(Format.releaseUsers(issue, change, unicode: unicode), c.users), row: row, col: c.usersX)
+        if c.events > 0 {
+            buffer.write(Format.right(Format.releaseEvents(issue, change, unicode: unicode), c.events), row: row, col: c.eventsX)
+        }
+        if c.rate > 0 {
+            buffer.write(Format.right(Format.rateChange(issue.previousPerMille, issue.perMille, unicode: unicode), c.rate),
+                         row: row, col: c.rateX, style: change == .worse || change == .new ? .badgeRegressed : .normal)
+        }
+        if c.showsTrend {
+            buffer.write(Sparkline.line(issue.series, width: c.trend, unicode: unicode), row: row, col: c.trendX, style: .sparkline)
+        }
+    }
+}
