@@ -17,12 +17,15 @@ public struct SampleGenerator {
         public var days: Int
         public var seed: UInt64
         public var end: Timestamp
-        public init(events: Int, issues: Int, days: Int, seed: UInt64, end: Timestamp) {
+        /// The order the events come in (complaints follow them).
+        public var order: EventOrder
+        public init(events: Int, issues: Int, days: Int, seed: UInt64, end: Timestamp, order: EventOrder = .day) {
             self.events = events
             self.issues = issues
             self.days = days
             self.seed = seed
             self.end = end
+            self.order = order
         }
     }
 
@@ -146,8 +149,13 @@ public struct SampleGenerator {
     /// Writes every event, then the complaints, one NDJSON line per call.
     public func write(_ emit: (String) throws -> Void) rethrows {
         var random = SplitMix(seed: settings.seed ^ 0x5EED_5EED)
-        for n in 0..<settings.events {
-            try emit(eventLine(number: n, random: &random))
+        switch settings.order {
+        case .shuffled:
+            for n in 0..<settings.events {
+                try emit(eventLine(number: n, random: &random))
+            }
+        case .day, .time:
+            try writeByDay(sorted: settings.order == .time, random: &random, emit)
         }
         let complaints = settings.events == 0 ? 0 : max(1, settings.events / 40)
         for n in 0..<complaints {
@@ -170,6 +178,10 @@ public struct SampleGenerator {
                 issue = random.pick(cumulative: cumulativeWeights)
             } while !isActive(issue, version: version)
         }
+        return eventLine(number: number, time: time, issue: issue, version: version, random: &random)
+    }
+
+    func eventLine(number: Int, time: Timestamp, issue: Int, version: Int, random: inout SplitMix) -> String {
         let chain = chains[issue]
         let user = pickUser(random: &random)
         let device = Devices.device(forUser: user)
@@ -257,9 +269,14 @@ public struct SampleGenerator {
 
     /// A time in the window: growing slightly toward the end, with a daily rhythm peaking in the evening (UTC).
     func pickTime(random: inout SplitMix) -> Timestamp {
+        pickTime(from: 0, to: Double(settings.end.millis - start.millis), random: &random)
+    }
+
+    /// A time between two offsets (milliseconds after the start), with the same rhythm and growth.
+    func pickTime(from low: Double, to high: Double, random: inout SplitMix) -> Timestamp {
         let span = Double(settings.end.millis - start.millis)
         while true {
-            let offset = random.unit() * span
+            let offset = low + random.unit() * (high - low)
             let t = start.adding(millis: Int64(offset))
             let hour = Double((t.millis / Timestamp.millisPerHour) % 24)
             let rhythm = 0.55 + 0.45 * sin((hour - 9) / 24 * 2 * Double.pi)
