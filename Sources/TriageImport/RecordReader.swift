@@ -121,6 +121,9 @@ public final class RecordReader {
                 return .rejected(line: line.number, reason: "line longer than \(LineReader.maxLineBytes >> 20) MiB", raw: line.bytes)
             }
             if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            if !forced || kind == .native, let event = NativeLineDecoder.event(line.bytes, forced: forced) {
+                return .record(line: line.number, .event(event))
+            }
             let value: JSONValue, source: SourceKind
             do {
                 value = try parseObject(line: line.bytes)
