@@ -120,7 +120,7 @@ enum FuzzChecks {
     /// A native line's checks, and the byte reader (`NativeLineDecoder`) reading no line otherwise than the tree.
     static func native(_ bytes: [UInt8]) throws(FuzzViolation) {
         try line(bytes, NativeDecoder())
-        guard let fast = NativeLineDecoder.event(bytes, forced: true) else { return }
+        guard let fast = NativeLineDecoder().event(bytes, forced: true) else { return }
         let tree = try? NativeDecoder().decode(line: bytes)
         guard case .event(let event)? = tree else { throw FuzzViolation("the byte reader read a line the tree does not read as an event") }
         try fuzzCheck(event == fast, "the byte reader and the tree read the line differently")

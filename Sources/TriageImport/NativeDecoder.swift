@@ -17,7 +17,7 @@ public struct NativeDecoder: RecordDecoder {
     /// `kind`: `crash`, `non-fatal` or `anr` (the spellings `EventKind(source:)` reads too).
     static func kind(_ value: JSONValue?) throws(LineRejection) -> EventKind? {
         guard let text = try optionalText(value, field: "kind") else { return nil }
-        guard let kind = EventKind(source: text) else {
+        guard let kind = EventKind(rawValue: text) ?? EventKind(source: text) else {
             throw LineRejection("kind '\(text.prefix(30))' is not crash, non-fatal or anr")
         }
         return kind

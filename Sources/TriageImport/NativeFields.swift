@@ -56,11 +56,14 @@ struct NativeFields {
         kind = v["kind"]
     }
 
-    /// The event these members make, or the first reason to reject the line.
-    func event(source: String) throws(LineRejection) -> ErrorEvent {
+    /// The event these members make, or the first reason to reject the line; `chain` reads the
+    /// chain from `codes` and `chain` (`NativeDecoder.chain`, or a memo of it).
+    func event(source: String,
+               chain readChain: (JSONValue?, JSONValue?) throws(LineRejection) -> ErrorChain = NativeDecoder.chain)
+        throws(LineRejection) -> ErrorEvent {
         guard let eventID = try optionalText(eventID, field: "event_id") else { throw LineRejection("missing event_id") }
         let time = try TriageImport.timestamp(timestamp, field: "timestamp")
-        let chain = try NativeDecoder.chain(codes: codes, chain: chain)
+        let chain = try readChain(codes, chain)
         var customKeys: [(key: String, value: String)] = []
         if let k = keys {
             guard case .object(let members) = k else { throw LineRejection("keys must be an object, found \(k.kindName)") }

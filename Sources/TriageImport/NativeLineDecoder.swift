@@ -2,19 +2,48 @@ import TriageModel
 
 /// The native format's events read straight from a line's bytes, without a value tree: member
 /// names are matched as bytes, and only leaf values (and the small `chain` and `keys` members)
-/// are parsed, by `JSONParser`'s own functions. It accepts what `NativeDecoder` accepts and makes
+/// are parsed, by `JSONParser`'s own functions; chains seen before are not read again. It accepts what `NativeDecoder` accepts and makes
 /// the same event (`NativeFields` turns both into events). Anything else — a complaint, a line to
 /// reject, an escaped or repeated member name — answers nil, and the tree path decides and gives
 /// the reason (`RecordReader`); those lines are rare, so the tree costs nothing there.
-public enum NativeLineDecoder {
+public final class NativeLineDecoder {
+    /// Chains already read, by their short key and full form: a file repeats a few hundred chains
+    /// millions of times, and reading a full form costs more than the rest of the line.
+    private var chains: [ChainText: ErrorChain] = [:]
+    /// Past this many distinct chains the memo starts over, so memory stays bounded.
+    static let memoCapacity = 4096
+
+    struct ChainText: Hashable {
+        var codes: String
+        var fullForm: String?
+    }
+
+    public init() {}
+
     /// The event a native line holds, or nil when the tree path must read it. `forced`: the line is
     /// native whatever its members say (`--source native`); otherwise it must show itself native.
-    public static func event(_ line: [UInt8], forced: Bool) -> ErrorEvent? {
-        line.withUnsafeBufferPointer { buffer in
+    public func event(_ line: [UInt8], forced: Bool) -> ErrorEvent? {
+        let fields: NativeFields? = line.withUnsafeBufferPointer { buffer in
             var reader = LineScan(parser: JSONParser(bytes: buffer))
-            guard let fields = try? reader.fields(forced: forced) else { return nil }
-            return try? fields.event(source: "native")
+            return try? reader.fields(forced: forced)
         }
+        guard let fields else { return nil }
+        return try? fields.event(source: "native", chain: chain)
+    }
+
+    /// `NativeDecoder.chain`, remembered for a short key with a full form or alone.
+    func chain(codes: JSONValue?, chain: JSONValue?) throws(LineRejection) -> ErrorChain {
+        let key: ChainText
+        switch (codes, chain) {
+        case (.string(let c)?, .string(let f)?): key = ChainText(codes: c, fullForm: f)
+        case (.string(let c)?, nil), (.string(let c)?, .null?): key = ChainText(codes: c, fullForm: nil)
+        default: return try NativeDecoder.chain(codes: codes, chain: chain)
+        }
+        if let known = chains[key] { return known }
+        let made = try NativeDecoder.chain(codes: codes, chain: chain)
+        if chains.count >= NativeLineDecoder.memoCapacity { chains.removeAll(keepingCapacity: true) }
+        chains[key] = made
+        return made
     }
 }
 

@@ -108,7 +108,8 @@ extension BenchRun {
         let memoryBytes = Double(start)
         let tree = NativeDecoder()
         let fast = try Self.time(runs: 3) {
-            for line in lines where NativeLineDecoder.event(line, forced: false) == nil { _ = try? tree.decode(line: line) }
+            let bytes = NativeLineDecoder()
+            for line in lines where bytes.event(line, forced: false) == nil { _ = try? tree.decode(line: line) }
         }
         let slow = try Self.time(runs: 1) { for line in lines { _ = try? tree.decode(line: line) } }
         let rate = fileBytes / thread / 1_048_576
