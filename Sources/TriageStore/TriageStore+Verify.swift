@@ -15,7 +15,7 @@ extension TriageStore {
     /// Checks the whole store: `PRAGMA integrity_check` and foreign keys, then each rollup against
     /// a naive count over the events and complaints, each issue's counts and first/last seen, and
     /// each issue's status against its history. Reads one snapshot; every recount is SQL over the
-    /// events (`GROUP BY`, then `EXCEPT` both ways), so it takes seconds on millions (the dashboard never calls it).
+    /// events (`GROUP BY`, then the rows only one side holds), so it takes seconds on millions (the dashboard never calls it).
     public func verify(limit: Int = 20) throws(StoreError) -> StoreCheck {
         // SQLite may list damage and then stop on it: keep the lines it gave and say it stopped.
         // Outside a transaction, whose commit would fail on the same damage.
@@ -86,9 +86,12 @@ extension TriageStore {
                  "SELECT issue_id, dim, value, day, events FROM issue_day_dim WHERE events != 0"),
             ]
             for rollup in rollups {
+                // The rows only one side holds (as EXCEPT both ways counts them), with the recount run once.
+                let columns = (1...(try db.makeStatement(sql: rollup.rollup).columnCount)).map(String.init).joined(separator: ", ")
                 let differ = try Int.fetchOne(db, sql: """
-                    SELECT (SELECT COUNT(*) FROM (\(rollup.naive) EXCEPT \(rollup.rollup)))
-                         + (SELECT COUNT(*) FROM (\(rollup.rollup) EXCEPT \(rollup.naive)))
+                    SELECT COUNT(*) FROM (
+                      SELECT * FROM (SELECT *, 1 AS side FROM (\(rollup.naive)) UNION ALL SELECT *, 2 FROM (\(rollup.rollup)))
+                      GROUP BY \(columns) HAVING MIN(side) = MAX(side))
                     """) ?? 0
                 if differ > 0 { problem("the \(rollup.name) rollup differs from a recount of the rows in \(differ) places") }
             }
@@ -113,7 +116,6 @@ extension TriageStore {
     /// Each issue's events per breakdown value and day, counted in SQL: a value is what
     /// `Dimension.value(of:)` gives (the OS as name and version), `unknown` where the event has none.
     static func breakdownRecount(day: String) -> String {
-        // One SELECT of a compound, so that `EXCEPT` on either side applies to the whole union.
         let counts = Dimension.allCases.map { dim in
             let value = switch dim {
             case .device: "device_model"
@@ -126,7 +128,7 @@ extension TriageStore {
             }
             return "SELECT issue_id, '\(dim.rawValue)', COALESCE(\(value), 'unknown'), \(day), COUNT(*) FROM event GROUP BY 1, 3, 4"
         }
-        return "SELECT * FROM (" + counts.joined(separator: " UNION ALL ") + ")"
+        return counts.joined(separator: " UNION ALL ")
     }
 
     /// Each issue's kind against the most severe of its events'.
