@@ -18,6 +18,7 @@ public final class NativeLineDecoder {
         var fullForm: String?
     }
 
+    /// A reader with an empty memo; one per file read (`RecordReader` keeps one).
     public init() {}
 
     /// The event a native line holds, or nil when the tree path must read it. `forced`: the line is
