@@ -49,7 +49,7 @@ demo: release
 
 ## sample-data: regenerate the committed sample (deterministic)
 sample-data: build
-	$(DEBUG_BIN) generate --events 60000 --issues 160 --days 90 --seed 7 --end 2026-11-20T18:00:00Z --release-story \
+	$(DEBUG_BIN) generate --events 60000 --issues 160 --days 90 --seed 7 --end 2026-11-20T18:00:00Z --order shuffled --release-story \
 	  --out sample-data/events.ndjson --decisions sample-data/decisions.ndjson --adoption sample-data/adoption.csv
 	gzip -9nf sample-data/events.ndjson
 

@@ -45,7 +45,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     public func check(_ bytes: [UInt8]) throws(FuzzViolation) {
         switch self {
         case .json: try FuzzChecks.json(bytes)
-        case .native: try FuzzChecks.line(bytes, NativeDecoder())
+        case .native: try FuzzChecks.native(bytes)
         case .crashlytics: try FuzzChecks.line(bytes, CrashlyticsDecoder())
         case .sentry: try FuzzChecks.line(bytes, SentryDecoder())
         case .elk: try FuzzChecks.line(bytes, ELKDecoder())
@@ -124,6 +124,15 @@ enum FuzzChecks {
         // What parses serializes, and the serialization parses back to the same value.
         let again = try? JSONParser.parse(value.serialized)
         try fuzzCheck(again == value, "JSON round trip of \(value.serialized.prefix(200))")
+    }
+
+    /// A native line's checks, and the byte reader (`NativeLineDecoder`) reading no line otherwise than the tree.
+    static func native(_ bytes: [UInt8]) throws(FuzzViolation) {
+        try line(bytes, NativeDecoder())
+        guard let fast = NativeLineDecoder().event(bytes, forced: true) else { return }
+        let tree = try? NativeDecoder().decode(line: bytes)
+        guard case .event(let event)? = tree else { throw FuzzViolation("the byte reader read a line the tree does not read as an event") }
+        try fuzzCheck(event == fast, "the byte reader and the tree read the line differently")
     }
 
     static func line(_ bytes: [UInt8], _ decoder: some RecordDecoder) throws(FuzzViolation) {

@@ -19,13 +19,17 @@ public struct SampleGenerator {
         public var end: Timestamp
         /// Adds the release story (`ReleaseStory`) after the rest: the sample's, not every test's.
         public var releaseStory: Bool
-        public init(events: Int, issues: Int, days: Int, seed: UInt64, end: Timestamp, releaseStory: Bool = false) {
+        /// The order the events come in (complaints follow them).
+        public var order: EventOrder
+        public init(events: Int, issues: Int, days: Int, seed: UInt64, end: Timestamp, releaseStory: Bool = false,
+                    order: EventOrder = .day) {
             self.events = events
             self.issues = issues
             self.days = days
             self.seed = seed
             self.end = end
             self.releaseStory = releaseStory
+            self.order = order
         }
     }
 
@@ -149,8 +153,13 @@ public struct SampleGenerator {
     /// Writes every event, then the complaints, one NDJSON line per call.
     public func write(_ emit: (String) throws -> Void) rethrows {
         var random = SplitMix(seed: settings.seed ^ 0x5EED_5EED)
-        for n in 0..<settings.events {
-            try emit(eventLine(number: n, random: &random))
+        switch settings.order {
+        case .shuffled:
+            for n in 0..<settings.events {
+                try emit(eventLine(number: n, random: &random))
+            }
+        case .day, .time:
+            try writeByDay(sorted: settings.order == .time, random: &random, emit)
         }
         let complaints = settings.events == 0 ? 0 : max(1, settings.events / 40)
         for n in 0..<complaints {
@@ -174,8 +183,13 @@ public struct SampleGenerator {
                 issue = random.pick(cumulative: cumulativeWeights)
             } while !isActive(issue, version: version)
         }
-        return line(number: number, chain: chains[issue], kind: SampleGenerator.kind(ofIssue: issue), version: version, time: time,
-                    random: &random)
+        return eventLine(number: number, time: time, issue: issue, version: version, random: &random)
+    }
+
+    /// One event of an issue in a version at a time.
+    func eventLine(number: Int, time: Timestamp, issue: Int, version: Int, random: inout SplitMix) -> String {
+        line(number: number, chain: chains[issue], kind: SampleGenerator.kind(ofIssue: issue), version: version, time: time,
+             random: &random)
     }
 
     /// One event of a chain in a version at a time; the rest of its fields drawn from `random`.
@@ -266,9 +280,14 @@ public struct SampleGenerator {
 
     /// A time in the window: growing slightly toward the end, with a daily rhythm peaking in the evening (UTC).
     func pickTime(random: inout SplitMix) -> Timestamp {
+        pickTime(from: 0, to: Double(settings.end.millis - start.millis), random: &random)
+    }
+
+    /// A time between two offsets (milliseconds after the start), with the same rhythm and growth.
+    func pickTime(from low: Double, to high: Double, random: inout SplitMix) -> Timestamp {
         let span = Double(settings.end.millis - start.millis)
         while true {
-            let offset = random.unit() * span
+            let offset = low + random.unit() * (high - low)
             let t = start.adding(millis: Int64(offset))
             let hour = Double((t.millis / Timestamp.millisPerHour) % 24)
             let rhythm = 0.55 + 0.45 * sin((hour - 9) / 24 * 2 * Double.pi)

@@ -11,40 +11,13 @@ public struct NativeDecoder: RecordDecoder {
     }
 
     func event(_ v: JSONValue) throws(LineRejection) -> ErrorEvent {
-        guard let eventID = try optionalText(v["event_id"], field: "event_id") else { throw LineRejection("missing event_id") }
-        let time = try timestamp(v["timestamp"], field: "timestamp")
-        let chain = try NativeDecoder.chain(codes: v["codes"], chain: v["chain"])
-        let device = v["device"]
-        var keys: [(key: String, value: String)] = []
-        if let k = v["keys"] {
-            guard case .object(let members) = k else { throw LineRejection("keys must be an object, found \(k.kindName)") }
-            keys = members.map { ($0.0, $0.1.text ?? $0.1.serialized) }
-        }
-        return ErrorEvent(
-            eventID: eventID, timestamp: time, chain: chain,
-            appVersion: try optionalText(v.at("app.version"), field: "app.version"),
-            appBuild: try optionalText(v.at("app.build"), field: "app.build"),
-            platform: try optionalText(v["platform"], field: "platform"),
-            osName: try optionalText(v.at("os.name"), field: "os.name"),
-            osVersion: try optionalText(v.at("os.version"), field: "os.version"),
-            deviceModel: try optionalText(device?["model"], field: "device.model"),
-            network: try optionalText(v["network"], field: "network"),
-            orientation: try optionalText(device?["orientation"], field: "device.orientation"),
-            appState: try optionalText(device?["app_state"], field: "device.app_state"),
-            freeRAM: try optionalInt(device?["free_ram"], field: "device.free_ram"),
-            freeDisk: try optionalInt(device?["free_disk"], field: "device.free_disk"),
-            jailbroken: device?["jailbroken"]?.bool,
-            userID: try optionalText(v["user_id"], field: "user_id"),
-            sessionID: try optionalText(v["session_id"], field: "session_id"),
-            environment: try optionalText(v["environment"], field: "environment"),
-            message: try optionalText(v["message"], field: "message"),
-            customKeys: keys, source: source, kind: try NativeDecoder.kind(v["kind"]))
+        try NativeFields(tree: v).event(source: source)
     }
 
     /// `kind`: `crash`, `non-fatal` or `anr` (the spellings `EventKind(source:)` reads too).
     static func kind(_ value: JSONValue?) throws(LineRejection) -> EventKind? {
         guard let text = try optionalText(value, field: "kind") else { return nil }
-        guard let kind = EventKind(source: text) else {
+        guard let kind = EventKind(rawValue: text) ?? EventKind(source: text) else {
             throw LineRejection("kind '\(text.prefix(30))' is not crash, non-fatal or anr")
         }
         return kind

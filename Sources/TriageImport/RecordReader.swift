@@ -76,6 +76,8 @@ public final class RecordReader {
     private let forced: Bool
     /// One decoder per source, made once.
     private let decoders = Dictionary(uniqueKeysWithValues: SourceKind.allCases.map { ($0, $0.decoder) })
+    /// Native events straight from their bytes; the rest goes to `decoders`.
+    private let lineDecoder = NativeLineDecoder()
     private var pendingFirst: InputLine?
     private var header: [String]?
 
@@ -130,6 +132,9 @@ public final class RecordReader {
                 return .rejected(line: line.number, reason: "line longer than \(LineReader.maxLineBytes >> 20) MiB", raw: line.bytes)
             }
             if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            if !forced || kind == .native, let event = lineDecoder.event(line.bytes, forced: forced) {
+                return .record(line: line.number, .event(event))
+            }
             let value: JSONValue, source: SourceKind
             do {
                 value = try parseObject(line: line.bytes)

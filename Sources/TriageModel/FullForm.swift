@@ -29,6 +29,14 @@ public enum FullForm {
 
     /// Splits at `separator` where it stands outside parentheses.
     static func splitTopLevel(_ text: String, separator: Character, maxSplits: Int = .max) throws(ChainError) -> [String] {
+        if let byte = separator.asciiValue, text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return try splitTopLevel(ascii: text, separator: byte, maxSplits: maxSplits)
+        }
+        return try splitTopLevel(characters: text, separator: separator, maxSplits: maxSplits)
+    }
+
+    /// The split character by character, for any text.
+    static func splitTopLevel(characters text: String, separator: Character, maxSplits: Int) throws(ChainError) -> [String] {
         var parts: [String] = []
         var current = ""
         var depth = 0
@@ -49,6 +57,35 @@ public enum FullForm {
         }
         guard depth == 0 else { throw .unbalancedParentheses(text) }
         parts.append(current)
+        return parts
+    }
+
+    /// The same split over ASCII text, byte by byte (in ASCII a byte is a character, and `\r\n`,
+    /// the one two-byte character, holds neither a separator nor a parenthesis), without the cost
+    /// of breaking text into characters: ingest reads a full form per event.
+    static func splitTopLevel(ascii text: String, separator: UInt8, maxSplits: Int) throws(ChainError) -> [String] {
+        var parts: [String] = []
+        var depth = 0
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var i = start
+        while i != utf8.endIndex {
+            let b = utf8[i]
+            if b == UInt8(ascii: "(") {
+                depth += 1
+            } else if b == UInt8(ascii: ")") {
+                depth -= 1
+                if depth < 0 { throw .unbalancedParentheses(text) }
+            }
+            let next = utf8.index(after: i)
+            if b == separator, depth == 0, parts.count < maxSplits {
+                parts.append(String(text[start..<i]))
+                start = next
+            }
+            i = next
+        }
+        guard depth == 0 else { throw .unbalancedParentheses(text) }
+        parts.append(String(text[start..<utf8.endIndex]))
         return parts
     }
 }

@@ -14,9 +14,10 @@ struct ErrtriageBench: ParsableCommand {
         commandName: "errtriage-bench",
         abstract: "Measure errtriage's ingest, lists, details, frames and memory against baselines run side by side (make bench).",
         discussion: """
-            Generates N events (streamed), writes them also as CSV, imports the CSV with the sqlite3 \
-            shell into a bare table (the baseline), ingests the NDJSON with errtriage, then times every \
-            dashboard question against the naive query over the events. Use a release build. \
+            Generates N events (streamed) in day order and in shuffled order, writes them also as CSV, \
+            imports each CSV with the sqlite3 shell into a bare table (the baseline), ingests each NDJSON \
+            with errtriage, then times every dashboard question against the naive query over the events, \
+            check, and the decoding thread. Use a release build. \
             Exits 3 if the rollups do not equal the naive counts.
             """)
 

@@ -14,6 +14,8 @@ struct Generate: ParsableCommand {
     @Option(help: "How many days the events span.") var days: Int = 90
     @Option(help: "The random seed.") var seed: UInt64 = 1
     @Option(help: "When the data ends (ISO 8601; default 2026-11-20T18:00:00Z).") var end: String = "2026-11-20T18:00:00Z"
+    @Option(help: "The events' order: day (days in order, shuffled within each day, as daily exports arrive), time, or shuffled (random times across the span).")
+    var order: EventOrder = .day
     @Option(help: "The output file; - for standard output.") var out: String = "-"
     @Option(help: "Also write the sample's decisions (marks) as NDJSON to this file.") var decisions: String?
     @Flag(name: .customLong("release-story"), help: "Add the latest release's story: a new crash, a worse and a better issue, a chain that gained a layer.")
@@ -25,7 +27,7 @@ struct Generate: ParsableCommand {
             guard events >= 0, issues >= 1, days >= 1 else { throw CLIError.usage("--events must be 0 or more, --issues and --days 1 or more") }
             guard let endTime = Timestamp.parse(end) else { throw CLIError.usage("--end '\(end)' is not a time") }
             let generator = SampleGenerator(.init(events: events, issues: issues, days: days, seed: seed, end: endTime,
-                                                  releaseStory: releaseStory))
+                                                  releaseStory: releaseStory, order: order))
             let sink = try LineWriter(path: out)
             try generator.write { line in try sink.write(line) }
             try sink.close()
@@ -42,3 +44,5 @@ struct Generate: ParsableCommand {
         }
     }
 }
+
+extension EventOrder: ExpressibleByArgument {}

@@ -82,4 +82,22 @@ struct FullFormTests {
             #expect(names.map(\.name) == chain.links.map(\.name))
         }
     }
+
+    /// ASCII text of the characters that matter to a split: separators, parentheses, \r\n, letters.
+    static let asciiText = Gen<Int>.value(in: 0...7).map { ["-", ".", "(", ")", " ", "\r\n", "a", "B"][$0] }
+        .array(of: 0...30).map { $0.joined() }
+
+    @Test func theByteSplitOfASCIITextEqualsTheCharacterSplit() async {
+        await propertyCheck(count: 500, input: zip(Self.asciiText, Gen<Int>.value(in: 1...3))) { text, maxSplits in
+            for separator in ["-", "."] as [Character] {
+                let bytes = Result { () throws(ChainError) in
+                    try FullForm.splitTopLevel(ascii: text, separator: separator.asciiValue!, maxSplits: maxSplits)
+                }
+                let characters = Result { () throws(ChainError) in
+                    try FullForm.splitTopLevel(characters: text, separator: separator, maxSplits: maxSplits)
+                }
+                #expect(String(describing: bytes) == String(describing: characters), "\(text.debugDescription)")
+            }
+        }
+    }
 }
