@@ -32,7 +32,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 /// process; a power loss may cost the last transactions, never consistency.
 public final class TriageStore: @unchecked Sendable {
     /// The schema version this build writes; a store with a higher one is refused.
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
 
     public let path: String
     public let readOnly: Bool

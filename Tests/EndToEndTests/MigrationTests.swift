@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// A store written by an older errtriage (schema v1) opens, upgrades itself once (to v3), and then
+/// A store written by an older errtriage (schema v1) opens, upgrades itself once (to v4), and then
 /// answers exactly as a store built fresh from the same input and decisions.
 ///
 /// Tests/Fixtures/store-v1.sqlite.gz was written by errtriage at schema v1 (commit 9af9875) from
@@ -49,7 +49,7 @@ import Testing
         #expect(try schemaVersion(old.store) == "1")
         let report = try old.run(["report", "--now", Self.now])
         #expect(report.status == 0, "\(report.stderr)")
-        #expect(try schemaVersion(old.store) == "3")
+        #expect(try schemaVersion(old.store) == "4")
         let check = try old.run(["check"])
         #expect(check.status == 0, "\(check.stdout)")
         #expect(check.stdout.contains("800 events in 29 issues"), "\(check.stdout)")
