@@ -85,11 +85,10 @@ extension TriageStore {
         return known.filter { term.admitsDimension($0) != term.negated }
     }
 
-    /// Recounts events, users and series of the candidates over the events the terms let through.
-    /// One term over days reads the breakdown rollup for events; users always come from events.
-    static func restrict(_ db: Database, _ terms: [SearchTerm], _ candidates: inout [Candidate],
-                         buckets: Buckets) throws -> Restriction {
-        var clauses: [String] = [], arguments = StatementArguments()
+    /// SQL over the event table for the events dimension terms let through, with its arguments
+    /// and each term's matching values.
+    static func eventCondition(_ db: Database, _ terms: [SearchTerm]) throws -> (String, StatementArguments, [[String]]) {
+        var clauses: [String] = ["1 = 1"], arguments = StatementArguments()
         var values: [[String]] = []
         for term in terms {
             let matched = try matchingValues(db, term)
@@ -97,7 +96,14 @@ extension TriageStore {
             clauses.append(matched.isEmpty ? "1 = 0" : "\(column(term.field!)) IN (\(databaseQuestionMarks(count: matched.count)))")
             arguments += StatementArguments(matched)
         }
-        let condition = clauses.joined(separator: " AND ")
+        return (clauses.joined(separator: " AND "), arguments, values)
+    }
+
+    /// Recounts events, users and series of the candidates over the events the terms let through.
+    /// One term over days reads the breakdown rollup for events; users always come from events.
+    static func restrict(_ db: Database, _ terms: [SearchTerm], _ candidates: inout [Candidate],
+                         buckets: Buckets) throws -> Restriction {
+        let (condition, arguments, values) = try eventCondition(db, terms)
         var index: [Int64: Int] = [:]
         for (i, c) in candidates.enumerated() {
             index[c.id] = i

@@ -36,6 +36,9 @@ struct Report: ParsableCommand {
     @Option(help: "Only issues of this kind (their most severe event's): crash, non-fatal or anr.")
     var kind: EventKind?
 
+    @Option(help: QueryArgument.help, transform: QueryArgument.parse)
+    var query: QueryArgument?
+
     @Option(help: "text, markdown or json.")
     var format: OutputFormat = .text
 
@@ -48,6 +51,9 @@ struct Report: ParsableCommand {
     @Flag(name: .customLong("since-meeting"), help: "Minutes since the last meeting (errtriage meeting records one): its decisions, over the smallest window that covers it.")
     var sinceMeeting = false
 
+    /// The query as the store reads it.
+    var queryText: String { query?.query.description ?? "" }
+
     func run() throws {
         try runReporting {
             guard top >= 0 else { throw CLIError.usage("--top must be 0 or more") }
@@ -57,7 +63,7 @@ struct Report: ParsableCommand {
                 guard let layer = domain.map(Layer.domain) ?? byLayer.flatMap(Layer.init) else {
                     throw CLIError.usage("--by-layer takes root, outer, a position (0 = outermost) or domain:NAME")
                 }
-                let all = try store.issueList(IssueQuery(window: window, mode: by, filter: status, top: .max, kind: kind), now: now)
+                let all = try store.issueList(IssueQuery(window: window, mode: by, filter: status, text: queryText, top: .max, kind: kind), now: now)
                 let groups = Array(LayerGroup.pivot(all.issues, by: layer, mode: by).prefix(top))
                 switch format {
                 case .json: print(ReportJSON.pivot(groups, layer: layer, list: all).serialized)
@@ -67,6 +73,7 @@ struct Report: ParsableCommand {
             }
             if format == .markdown || sinceMeeting {
                 guard kind == nil else { throw CLIError.usage("--kind narrows the list (text or json), not the minutes") }
+                guard query == nil else { throw CLIError.usage("--query narrows the list (text or json), not the minutes") }
                 var since: Timestamp?
                 var span = window
                 if sinceMeeting {
@@ -80,7 +87,7 @@ struct Report: ParsableCommand {
                 print(Minutes.render(minutes), terminator: "")
                 return
             }
-            let list = try store.issueList(IssueQuery(window: window, mode: by, filter: status, top: top, kind: kind), now: now)
+            let list = try store.issueList(IssueQuery(window: window, mode: by, filter: status, text: queryText, top: top, kind: kind), now: now)
             let unlinked = try store.unlinkedComplaints(window: window, now: now)
             switch format {
             case .json: print(ReportJSON.list(list, unlinked: unlinked).serialized)
