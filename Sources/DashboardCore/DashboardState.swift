@@ -66,6 +66,8 @@ public struct Prompt: Hashable, Sendable {
     public var text: String
     /// The cursor, in characters from the start of `text`.
     public var cursor: Int
+    /// Why the filter's text is not a query (the list stays as the last good one left it).
+    public var error: String?
 
     /// A prompt with its text pre-filled and the cursor at the end.
     public init(purpose: Purpose, text: String = "") {

@@ -82,7 +82,9 @@ enum IssueListView {
             Span(" rank: ", .dim), Span(state.query.mode.rawValue, .ranked),
             Span("  status: ", .dim), Span(state.query.filter.label),
         ]
-        if !state.query.text.isEmpty || state.prompt?.purpose == .filter {
+        if let error = state.prompt?.error {
+            spans += [Span("  ", .dim), Span(error, .error)]
+        } else if !state.query.text.isEmpty || state.prompt?.purpose == .filter {
             spans += [Span("  filter: ", .dim), Span("\"\(state.query.text)\"")]
         }
         if let scope = state.query.scope { spans += [Span("  only: ", .dim), Span(scope.label)] }
