@@ -39,6 +39,9 @@ struct Report: ParsableCommand {
     @Option(help: QueryArgument.help, transform: QueryArgument.parse)
     var query: QueryArgument?
 
+    @Option(help: "Open a saved view: its query, and its ranking and window unless given here (errtriage view list).")
+    var view: String?
+
     @Option(help: "text, markdown or json.")
     var format: OutputFormat = .text
 
@@ -51,14 +54,16 @@ struct Report: ParsableCommand {
     @Flag(name: .customLong("since-meeting"), help: "Minutes since the last meeting (errtriage meeting records one): its decisions, over the smallest window that covers it.")
     var sinceMeeting = false
 
-    /// The query as the store reads it.
-    var queryText: String { query?.query.description ?? "" }
-
     func run() throws {
         try runReporting {
             guard top >= 0 else { throw CLIError.usage("--top must be 0 or more") }
             let now = try options.nowTimestamp()
             let store = try options.openForReading(now: now)
+            guard view == nil || query == nil else { throw CLIError.usage("--view and --query both name a query: give one") }
+            let saved = try view.map { try store.savedView(named: $0) }
+            let queryText = saved?.query ?? query?.query.description ?? ""
+            let by = saved?.mode.flatMap { Report.given("--by") ? nil : $0 } ?? self.by
+            let window = saved?.window.flatMap { Report.given("--window") ? nil : $0 } ?? self.window
             if byLayer != nil || domain != nil {
                 guard let layer = domain.map(Layer.domain) ?? byLayer.flatMap(Layer.init) else {
                     throw CLIError.usage("--by-layer takes root, outer, a position (0 = outermost) or domain:NAME")
@@ -73,7 +78,7 @@ struct Report: ParsableCommand {
             }
             if format == .markdown || sinceMeeting {
                 guard kind == nil else { throw CLIError.usage("--kind narrows the list (text or json), not the minutes") }
-                guard query == nil else { throw CLIError.usage("--query narrows the list (text or json), not the minutes") }
+                guard queryText.isEmpty else { throw CLIError.usage("--query and --view narrow the list (text or json), not the minutes") }
                 var since: Timestamp?
                 var span = window
                 if sinceMeeting {
@@ -94,6 +99,13 @@ struct Report: ParsableCommand {
             case .text, .markdown: print(ReportText.list(list) + ReportText.unlinked(unlinked, window: window), terminator: "")
             }
         }
+    }
+}
+
+extension Report {
+    /// Whether an option was given on the command line (a view's settings give way to it).
+    static func given(_ option: String) -> Bool {
+        CommandLine.arguments.contains { $0 == option || $0.hasPrefix(option + "=") }
     }
 }
 
