@@ -11,6 +11,8 @@ public enum DashboardAction: Hashable, Sendable {
     case pivotLoaded(layer: Layer, query: IssueQuery, groups: [LayerGroup])
     /// The meeting's agenda and the complaints no code explains, for its closing page.
     case agendaLoaded(Agenda, unlinked: UnlinkedComplaints)
+    /// The saved views, by name.
+    case viewsLoaded([SavedView])
     /// The store applied a mark.
     case marked(MarkReceipt)
     /// The store undid a mark.
@@ -31,6 +33,8 @@ public enum DashboardEffect: Hashable, Sendable {
     case loadPivot(IssueQuery, Layer)
     /// Builds the meeting's agenda; `record` also records that a meeting starts now (for `--since-meeting`).
     case loadAgenda(window: TimeWindow, top: Int, record: Bool)
+    /// Reads the saved views.
+    case loadViews
     case mark(key: String, IssueMark)
     case undo(MarkReceipt)
     /// Repaint the whole terminal (Ctrl-L).

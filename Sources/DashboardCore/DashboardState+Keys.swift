@@ -21,6 +21,7 @@ extension DashboardState {
         case .help: return helpKey(key)
         case .pivot: return pivotKey(key)
         case .meetingEnd: return meetingEndKey(key)
+        case .views: return viewsKey(key)
         }
     }
 
@@ -39,6 +40,7 @@ extension DashboardState {
             if !query.text.isEmpty { return changeQuery { $0.text = "" } }
             if query.scope != nil { return changeQuery { $0.scope = nil } }
         case .char("p"): return openPivot()
+        case .char("v"): return openViews()
         case .char("q"): return [.quit]
         case .char("s"): return changeQuery { $0.mode = $0.mode.cycled() }
         case .char("w"): return changeQuery { $0.window = $0.window.cycled() }

@@ -11,12 +11,14 @@ public enum Screen: Hashable, Sendable {
     case pivot
     /// The meeting's closing page: the complaints no code explains.
     case meetingEnd
+    /// The saved views, to open one on the list.
+    case views
 
     /// Whether the mark keys act here: on the list's selection or the open issue.
     var takesMarks: Bool {
         switch self {
         case .list, .detail, .event: true
-        case .help, .pivot, .meetingEnd: false
+        case .help, .pivot, .meetingEnd, .views: false
         }
     }
 }
@@ -162,6 +164,8 @@ public struct DashboardState: Hashable, Sendable {
 
     /// The root-cause pivot screen: its layer, groups and selection.
     public var pivot = PivotState()
+    /// The saved views screen: the views and the selection.
+    public var savedViews = ViewsState()
     /// The meeting being walked, if one was started (`M`, or `errtriage meeting`).
     public var meeting: MeetingWalk?
     /// How many issues the agenda's top-by-complaints and top-by-events sections take.
@@ -212,7 +216,7 @@ public struct DashboardState: Hashable, Sendable {
 
     /// The issue marks apply to: the open detail's, or the selected row's.
     var markTarget: IssueSummary? {
-        if screen == .pivot || screen == .meetingEnd { return nil }
+        if screen == .pivot || screen == .meetingEnd || screen == .views { return nil }
         if screen != .list, screen != .help, let key = detailKey {
             return detail?.summary ?? list?.issues.first { $0.key == key }
         }

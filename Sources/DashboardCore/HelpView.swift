@@ -21,7 +21,8 @@ enum HelpView {
                 ("s", "rank by events, complaints, users"),
                 ("w", "window 24h, 7d, 30d, 90d, all"),
                 ("f", "status open+regressed, regressed, resolved, muted, all"),
-                ("/", "filter text: Enter keeps it, Esc clears it"),
+                ("/", "filter by a query (os:17* has:complaints); Esc clears it"),
+                ("v", "saved views (errtriage view save): Enter opens one on the list"),
                 ("p", "root-cause pivot: issues grouped by one link"),
             ]),
             ("Marks", [

@@ -25,6 +25,9 @@ public func reduce(_ state: inout DashboardState, _ action: DashboardAction) -> 
         return []
     case .agendaLoaded(let agenda, let unlinked):
         return state.agendaLoaded(agenda, unlinked: unlinked)
+    case .viewsLoaded(let views):
+        state.viewsLoaded(views)
+        return []
     case .marked(let receipt):
         return state.confirmMark(receipt)
     case .undone(let receipt):

@@ -22,6 +22,8 @@ public func render(_ state: DashboardState, size: Size) -> ScreenBuffer {
         PivotView.render(state, into: &buffer)
     case .meetingEnd:
         MeetingEndView.render(state, into: &buffer)
+    case .views:
+        SavedViewsView.render(state, into: &buffer)
     }
     return buffer
 }

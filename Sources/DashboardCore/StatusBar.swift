@@ -81,6 +81,8 @@ enum StatusBar {
         case .pivot:
             pairs = [(arrows, "move"), ("Enter", "its issues"), ("l", "root/user-facing"), ("d", "domain"), ("s", "rank"),
                      ("w", "window"), ("f", "status"), ("Esc", "back"), ("?", "help")]
+        case .views:
+            pairs = [(arrows, "move"), ("Enter", "open on the list"), ("Esc", "back"), ("?", "help")]
         case .meetingEnd:
             pairs = [("[", "last item"), (arrows, "scroll"), ("M", "new agenda"), ("Esc", "list"), ("?", "help")]
         }

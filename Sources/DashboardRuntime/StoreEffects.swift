@@ -27,6 +27,8 @@ public struct StoreEffects: EffectPerformer {
                 if record { try store.recordMeeting(at: now, by: user) }
                 return .agendaLoaded(try store.agenda(window: window, now: now, top: top),
                                      unlinked: try store.unlinkedComplaints(window: window, now: now))
+            case .loadViews:
+                return .viewsLoaded(try store.savedViews())
             // Decisions carry the dashboard's time: with --now (and in the demo) the clock stands
             // still at the data's end, so that the minutes of that window hold them.
             case .mark(let key, let mark):
