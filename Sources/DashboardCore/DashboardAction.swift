@@ -13,6 +13,8 @@ public enum DashboardAction: Hashable, Sendable {
     case agendaLoaded(Agenda, unlinked: UnlinkedComplaints)
     /// The saved views, by name.
     case viewsLoaded([SavedView])
+    /// The store assigned an issue (nil: cleared).
+    case assigned(key: String, to: String?)
     /// The store applied a mark.
     case marked(MarkReceipt)
     /// The store undid a mark.
@@ -33,6 +35,8 @@ public enum DashboardEffect: Hashable, Sendable {
     case loadPivot(IssueQuery, Layer)
     /// Builds the meeting's agenda; `record` also records that a meeting starts now (for `--since-meeting`).
     case loadAgenda(window: TimeWindow, top: Int, record: Bool)
+    /// Assigns an issue to a person (nil clears), with a history row.
+    case assign(key: String, to: String?)
     /// Reads the saved views.
     case loadViews
     case mark(key: String, IssueMark)

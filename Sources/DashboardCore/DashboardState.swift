@@ -60,6 +60,8 @@ public struct Prompt: Hashable, Sendable {
         case resolve(key: String)
         case note(key: String)
         case tracker(key: String)
+        /// Who works on an issue.
+        case assign(key: String)
         /// The domain the pivot groups by.
         case pivotDomain
     }
@@ -85,6 +87,7 @@ public struct Prompt: Hashable, Sendable {
         case .resolve(let key): "Resolve \(key) in version: "
         case .note(let key): "Note on \(key): "
         case .tracker(let key): "Tracker link for \(key) (empty clears): "
+        case .assign(let key): "Assign \(key) to (empty clears): "
         case .pivotDomain: "Pivot by domain (e.g. TolokaBackendError; empty: root cause): "
         }
     }

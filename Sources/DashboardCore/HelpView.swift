@@ -32,6 +32,7 @@ enum HelpView {
                 ("m", "mute"),
                 ("n", "add a note (prompt)"),
                 ("t", "tracker link (prompt; empty clears)"),
+                ("a", "assign to a person (prompt; empty clears)"),
                 ("u", "undo the last mark (again: the one before)"),
             ]),
             ("Detail", [

@@ -40,6 +40,7 @@ enum IssueDetailView {
         spans.append(Span(dot + state.pane.title, .header))
         if let summary = state.detail?.summary ?? state.list?.issues.first(where: { $0.key == key }) {
             spans.append(Span(dot + summary.status.rawValue, .header))
+            if let assignee = summary.assignee { spans.append(Span(dot + "@" + TextSanitizer.sanitize(assignee, unicode: state.unicode), .header)) }
             spans.append(Span(dot + Format.title(summary.chain, unicode: state.unicode), .header))
         }
         if state.readOnly { spans.append(Span(dot + "read-only", .header)) }

@@ -105,6 +105,7 @@ enum IssueListView {
         case .trend: return "TREND"
         case .versions: return "VERSIONS"
         case .status: return "STATUS"
+        case .assignee: return "ASSIGNEE"
         }
     }
 
@@ -155,6 +156,8 @@ enum IssueListView {
             case .status:
                 let text = Format.status(issue.status, short: columns.shortStatus)
                 buffer.write(text, row: row, col: x, width: w, style: Format.style(of: issue.status))
+            case .assignee:
+                buffer.write(issue.assignee ?? "", row: row, col: x, width: w, style: .dim)
             }
         }
     }

@@ -25,6 +25,9 @@ public func reduce(_ state: inout DashboardState, _ action: DashboardAction) -> 
         return []
     case .agendaLoaded(let agenda, let unlinked):
         return state.agendaLoaded(agenda, unlinked: unlinked)
+    case .assigned(let key, let assignee):
+        state.message = StatusMessage(assignee.map { "\(key) assigned to \($0)." } ?? "\(key) unassigned.")
+        return state.reloadEffects()
     case .viewsLoaded(let views):
         state.viewsLoaded(views)
         return []

@@ -27,6 +27,9 @@ public struct StoreEffects: EffectPerformer {
                 if record { try store.recordMeeting(at: now, by: user) }
                 return .agendaLoaded(try store.agenda(window: window, now: now, top: top),
                                      unlinked: try store.unlinkedComplaints(window: window, now: now))
+            case .assign(let key, let assignee):
+                try store.assign(key, to: assignee, by: user, at: now)
+                return .assigned(key: key, to: assignee)
             case .loadViews:
                 return .viewsLoaded(try store.savedViews())
             // Decisions carry the dashboard's time: with --now (and in the demo) the clock stands

@@ -213,7 +213,8 @@ extension TriageStore {
                          users: c.users, complaints: c.complaints, firstSeen: c.firstSeen, lastSeen: c.lastSeen,
                          firstVersion: c.firstVersion, lastVersion: c.lastVersion,
                          series: series[c.id] ?? [Int](repeating: 0, count: buckets.count),
-                         signals: signals(c, hourly: hourly[c.id] ?? [], now: now), trackerURL: c.trackerURL, kind: c.kind)
+                         signals: signals(c, hourly: hourly[c.id] ?? [], now: now), trackerURL: c.trackerURL, kind: c.kind,
+                         assignee: c.assignee, owner: c.owner)
         }
     }
 
