@@ -6,3 +6,35 @@ public enum Assignment {
         return assignee.map { "assigned to \($0)" + was } ?? "unassigned" + was
     }
 }
+
+/// A rule like a CODEOWNERS line, for chains: issues whose chain a query admits belong to an owner.
+public struct OwnerRule: Hashable, Sendable {
+    /// The rule's number, for `owner rm N`; rules are tried in this order.
+    public var number: Int64
+    public var query: String
+    public var owner: String
+
+    public init(number: Int64, query: String, owner: String) {
+        self.number = number
+        self.query = query
+        self.owner = owner
+    }
+
+    /// The fields a rule may use: what is known of an issue when its first event arrives.
+    public static let fields: [SearchField] = [.key, .domain, .root, .outer]
+
+    /// Reads a rule's query; one sentence when it does not parse or uses a field beyond the chain.
+    public static func parse(_ text: String) throws(SearchQueryError) -> SearchQuery {
+        let query = try SearchQuery.parse(text)
+        if let term = query.terms.first(where: { $0.field.map { !fields.contains($0) } ?? false }) {
+            throw SearchQueryError(term: term.description,
+                                   reason: "is not about the chain: owner rules use \(fields.map(\.rawValue).joined(separator: ", ")) and bare words")
+        }
+        return query
+    }
+
+    /// The first rule whose query admits the chain.
+    public static func firstMatch(_ rules: [OwnerRule], chain: ErrorChain, key: String) -> OwnerRule? {
+        rules.first { rule in (try? parse(rule.query))?.admits(chain: chain, key: key) ?? false }
+    }
+}
