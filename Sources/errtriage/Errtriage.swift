@@ -13,7 +13,7 @@ struct Errtriage: ParsableCommand {
             3 the store cannot be opened or written.
             """,
         subcommands: [Dashboard.self, Ingest.self, Report.self, Show.self, Mark.self, Decode.self, Export.self, Meeting.self, Backup.self, Check.self,
-                      Generate.self, Demo.self, ViewCommand.self, Assign.self, OwnerCommand.self, Ticket.self],
+                      Generate.self, Demo.self, ViewCommand.self, Assign.self, OwnerCommand.self, Ticket.self, AlertCommand.self, Alerts.self],
         defaultSubcommand: Dashboard.self)
 
     /// Runs the command; a command line the parser refuses exits 1 like every other usage error
