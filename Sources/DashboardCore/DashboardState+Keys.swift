@@ -12,6 +12,9 @@ extension DashboardState {
             helpScroll = 0
             return []
         }
+        if key == .char("T"), screen.takesMarks, let issue = markTarget {
+            return [.writeTicket(key: issue.key, window: query.window)]
+        }
         if screen.takesMarks, let effects = markKey(key) { return effects }
         if screen != .help, let effects = meetingKey(key) { return effects }
         switch screen {

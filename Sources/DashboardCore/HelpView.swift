@@ -33,6 +33,7 @@ enum HelpView {
                 ("n", "add a note (prompt)"),
                 ("t", "tracker link (prompt; empty clears)"),
                 ("a", "assign to a person (prompt; empty clears)"),
+                ("T", "ticket draft: a file (named below) and the clipboard"),
                 ("u", "undo the last mark (again: the one before)"),
             ]),
             ("Detail", [

@@ -53,3 +53,25 @@ import TriageModel
         #expect(render(state, size: size).lines == plain.lines)
     }
 }
+
+/// `T`: a ticket draft for the selected or open issue.
+@Suite struct TicketReducerTests {
+    @Test func tAsksForTheSelectedIssuesTicketInTheListsWindow() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.down))
+        #expect(reduce(&state, .key(.char("T"))) == [.writeTicket(key: Fixtures.sync.key, window: .d7)])
+    }
+
+    @Test func theWrittenTicketIsNamedAndCopied() {
+        var state = Fixtures.loadedState()
+        let effects = reduce(&state, .ticketWritten(key: Fixtures.login.key, path: "/tmp/t.md", text: "# ticket"))
+        #expect(effects == [.copy("# ticket")])
+        #expect(state.message?.text.contains("/tmp/t.md") == true)
+    }
+
+    @Test func theStatusBarNamesTheFileAt80x24() {
+        var state = Fixtures.loadedState(Size(rows: 24, cols: 80))
+        _ = reduce(&state, .ticketWritten(key: Fixtures.login.key, path: "errtriage-ticket-US14-LO43-AP7-NE8.md", text: "x"))
+        expectSnapshot(render(state, size: state.size), "list-ticket-written-80x24")
+    }
+}
