@@ -38,3 +38,14 @@ public struct OwnerRule: Hashable, Sendable {
         rules.first { rule in (try? parse(rule.query))?.admits(chain: chain, key: key) ?? false }
     }
 }
+
+extension Agenda {
+    /// The agenda's items grouped by owner (owners by name, then the issues without one), each
+    /// group in the agenda's order: for `meeting --by-owner`.
+    public var byOwner: [(owner: String?, items: [Item])] {
+        var groups: [String?: [Item]] = [:]
+        for item in items { groups[item.issue.owner, default: []].append(item) }
+        let owners = groups.keys.compactMap { $0 }.sorted()
+        return owners.map { ($0, groups[$0]!) } + (groups[nil].map { [(nil, $0)] } ?? [])
+    }
+}

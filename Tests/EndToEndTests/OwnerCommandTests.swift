@@ -44,4 +44,16 @@ import Testing
         let gone = try cli.run(["owner", "rm", "7"])
         #expect(gone.status == 1 && gone.stderr == "errtriage: no owner rule is named 7 (there are none yet)\n")
     }
+
+    @Test func theAgendaGroupsByOwner() throws {
+        let cli = try CLITests().ingested()
+        #expect(try cli.run(["owner", "add", "root:NE8", "network"]).status == 0)
+        #expect(try cli.run(["owner", "apply"]).status == 0)
+        let agenda = try cli.run(["meeting", "--print", "--by-owner", "--now", CLITests.now]).stdout
+        let owner = try #require(agenda.range(of: "== Owner: network\n"))
+        let none = try #require(agenda.range(of: "== No owner\n"))
+        let login = try #require(agenda.range(of: "US14-LO43-AP7-NE8"))
+        let backend = try #require(agenda.range(of: "IN500-TA202-TB30-HT400-NE29"))
+        #expect(owner.upperBound < login.lowerBound && login.upperBound < none.lowerBound && none.upperBound < backend.lowerBound)
+    }
 }
