@@ -4,11 +4,7 @@ import TriageModel
 extension TriageStore {
     /// Adds an alert, or replaces one of the same name (its firings are kept); the query must parse.
     public func addAlert(_ alert: AlertRule) throws(StoreError) {
-        do {
-            _ = try SearchQuery.parse(alert.query)
-        } catch {
-            throw StoreError(error.description, isUnknownKey: true)
-        }
+        try TriageStore.requireQuery(alert.query)
         try write { db in
             try db.execute(sql: """
                 INSERT INTO alert_rule (name, query, measure, threshold, within) VALUES (?, ?, ?, ?, ?)

@@ -24,11 +24,7 @@ extension TriageStore {
     /// Adds an owner rule after the others; its query must be about the chain. Returns it.
     @discardableResult
     public func addOwnerRule(query: String, owner: String) throws(StoreError) -> OwnerRule {
-        do {
-            _ = try OwnerRule.parse(query)
-        } catch {
-            throw StoreError(error.description, isUnknownKey: true)
-        }
+        try TriageStore.requireQuery(query, OwnerRule.parse)
         return try write { db in
             try db.execute(sql: "INSERT INTO owner_rule (query, owner) VALUES (?, ?)", arguments: [query, owner])
             return OwnerRule(number: db.lastInsertedRowID, query: query, owner: owner)

@@ -4,11 +4,7 @@ import TriageModel
 extension TriageStore {
     /// Saves a view under its name, replacing one of the same name; the query must parse.
     public func saveView(_ view: SavedView, at now: Timestamp) throws(StoreError) {
-        do {
-            _ = try SearchQuery.parse(view.query)
-        } catch {
-            throw StoreError(error.description, isUnknownKey: true)
-        }
+        try TriageStore.requireQuery(view.query)
         try write { db in
             try db.execute(sql: """
                 INSERT INTO saved_view (name, query, rank_by, time_window, created_at) VALUES (?, ?, ?, ?, ?)
@@ -41,6 +37,18 @@ extension TriageStore {
     public func removeView(named name: String) throws(StoreError) {
         _ = try savedView(named: name)
         try write { db in try db.execute(sql: "DELETE FROM saved_view WHERE name = ?", arguments: [name]) }
+    }
+}
+
+extension TriageStore {
+    /// Refuses a query that does not parse (with `parse`: the language, or an owner rule's part of it) as a usage error.
+    static func requireQuery(_ text: String,
+                             _ parse: (String) throws(SearchQueryError) -> SearchQuery = SearchQuery.parse) throws(StoreError) {
+        do {
+            _ = try parse(text)
+        } catch {
+            throw StoreError(error.description, isUnknownKey: true)
+        }
     }
 }
 

@@ -35,7 +35,7 @@ struct AlertCommand: ParsableCommand {
 
         func run() throws {
             try runReporting {
-                guard name.contains(where: { $0 != " " && $0 != "\t" }) else { throw CLIError.usage("an alert needs a name") }
+                try CLIError.requireName(name, "an alert needs a name")
                 guard (events == nil) != (users == nil) else { throw CLIError.usage("give one of --events N and --users N") }
                 let threshold = events ?? users ?? 0
                 guard threshold > 0 else { throw CLIError.usage("the threshold must be 1 or more") }

@@ -29,11 +29,8 @@ struct Assign: ParsableCommand {
             guard none != (assignee != nil), assignee?.isEmpty != true else {
                 throw CLIError.usage("give a name to assign, or --none to clear the assignee")
             }
-            guard FileManager.default.fileExists(atPath: options.storePath) else {
-                throw CLIError.store("no store at \(options.storePath): add events with errtriage ingest FILE first")
-            }
             let now = try options.nowTimestamp()
-            let previous = try options.open().assign(key.canonical, to: assignee, by: by ?? loginName(), at: now)
+            let previous = try options.openExisting().assign(key.canonical, to: assignee, by: by ?? loginName(), at: now)
             print("\(key.canonical): " + TextSanitizer.sanitize(Assignment.historyText(to: assignee, from: previous)))
         }
     }

@@ -25,7 +25,7 @@ struct OwnerCommand: ParsableCommand {
 
         func run() throws {
             try runReporting {
-                guard owner.contains(where: { $0 != " " && $0 != "\t" }) else { throw CLIError.usage("a rule needs an owner") }
+                try CLIError.requireName(owner, "a rule needs an owner")
                 let rule = try options.open().addOwnerRule(query: query, owner: owner)
                 print("owner rule \(rule.number) added: " + OwnerRuleText.line(rule))
             }

@@ -219,10 +219,7 @@ struct Mark: ParsableCommand {
                 guard users > 0 else { throw CLIError.usage("--users must be 1 or more") }
                 condition = .users(users)
             }
-            guard FileManager.default.fileExists(atPath: options.storePath) else {
-                throw CLIError.store("no store at \(options.storePath): add events with errtriage ingest FILE first")
-            }
-            let store = try options.open()
+            let store = try options.openExisting()
             let who = by ?? loginName()
             let receipt: MarkReceipt
             if let condition {

@@ -29,7 +29,7 @@ struct ViewCommand: ParsableCommand {
 
         func run() throws {
             try runReporting {
-                guard name.contains(where: { $0 != " " && $0 != "\t" }) else { throw CLIError.usage("a view needs a name") }
+                try CLIError.requireName(name, "a view needs a name")
                 let now = try options.nowTimestamp()
                 let store = try options.open()
                 try store.saveView(SavedView(name: name, query: query.query.description, mode: by, window: window), at: now)
