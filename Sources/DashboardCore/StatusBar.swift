@@ -12,7 +12,9 @@ enum StatusBar {
         var right = ""
         var rightStyle = Style.dim
         if state.loading {
-            right = state.unicode ? "loading…" : "loading..."
+            // Dimension terms recount from the events: slower than the rollups, so the bar says why.
+            let what = state.query.search.dimensionTerms.isEmpty ? "loading" : "reading events"
+            right = what + (state.unicode ? "…" : "...")
         } else if let key = keyCutInTheList(state, width: width) {
             right = key
             rightStyle = .key

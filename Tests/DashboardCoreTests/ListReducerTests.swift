@@ -145,6 +145,21 @@ import TriageModel
         #expect(state.prompt?.error == nil)
     }
 
+    @Test func aQueryWithDimensionTermsSaysItReadsEventsWhileLoading() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.char("/")))
+        for c in "device:iPhone14,5" { _ = reduce(&state, .key(.char(c))) }
+        _ = reduce(&state, .key(.enter))
+        #expect(state.loading)
+        #expect(render(state, size: state.size).lines.last?.hasSuffix("reading events…") == true)
+        _ = reduce(&state, .listLoaded(Fixtures.list(query: state.query)))
+        _ = reduce(&state, .key(.char("/")))
+        _ = reduce(&state, .key(.ctrl("u")))
+        _ = reduce(&state, .key(.char("x")))
+        _ = reduce(&state, .key(.enter))
+        #expect(render(state, size: state.size).lines.last?.hasSuffix("loading…") == true)
+    }
+
     @Test func enterKeepsTheFilterText() {
         var state = Fixtures.loadedState()
         _ = reduce(&state, .key(.char("/")))
