@@ -51,6 +51,9 @@ struct Report: ParsableCommand {
     @Option(help: "Group issues by the link of this domain wherever it stands (the same as --by-layer domain:NAME).")
     var domain: String?
 
+    @Flag(name: .customLong("by-owner"), help: "With the minutes (--format markdown): the agenda grouped by owner.")
+    var byOwner = false
+
     @Flag(name: .customLong("since-meeting"), help: "Minutes since the last meeting (errtriage meeting records one): its decisions, over the smallest window that covers it.")
     var sinceMeeting = false
 
@@ -59,6 +62,9 @@ struct Report: ParsableCommand {
             guard top >= 0 else { throw CLIError.usage("--top must be 0 or more") }
             let now = try options.nowTimestamp()
             let store = try options.openForReading(now: now)
+            guard !byOwner || format == .markdown || sinceMeeting else {
+                throw CLIError.usage("--by-owner groups the minutes' agenda: add --format markdown")
+            }
             guard view == nil || query == nil else { throw CLIError.usage("--view and --query both name a query: give one") }
             let saved = try view.map { try store.savedView(named: $0) }
             let queryText = saved?.query ?? query?.query.description ?? ""
@@ -89,7 +95,7 @@ struct Report: ParsableCommand {
                     span = TimeWindow.smallest(covering: now.millis - last.millis)
                 }
                 let minutes = try Minutes.gather(store: store, window: span, now: now, since: since, top: top == 20 ? 5 : top)
-                print(Minutes.render(minutes), terminator: "")
+                print(Minutes.render(minutes, byOwner: byOwner), terminator: "")
                 return
             }
             let list = try store.issueList(IssueQuery(window: window, mode: by, filter: status, text: queryText, top: top, kind: kind), now: now)

@@ -55,5 +55,11 @@ import Testing
         let login = try #require(agenda.range(of: "US14-LO43-AP7-NE8"))
         let backend = try #require(agenda.range(of: "IN500-TA202-TB30-HT400-NE29"))
         #expect(owner.upperBound < login.lowerBound && login.upperBound < none.lowerBound && none.upperBound < backend.lowerBound)
+
+        let minutes = try cli.run(["report", "--format", "markdown", "--by-owner", "--now", CLITests.now]).stdout
+        let ownerHeading = try #require(minutes.range(of: "\n### Owner: network\n\n#### New\n"))
+        let noOwner = try #require(minutes.range(of: "\n### No owner\n"))
+        #expect(ownerHeading.upperBound < noOwner.lowerBound)
+        #expect(try cli.run(["report", "--by-owner", "--now", CLITests.now]).status == 1)
     }
 }
