@@ -33,6 +33,17 @@ import Testing
         }
     }
 
+    @Test func anyTypedTextThatParsesPrintsBackToTheSameQuery() async {
+        let typed = Gen<Int>.value(in: 0...(Self.alphabet.count + 3)).map { i -> String in
+            i < Self.alphabet.count ? String(Self.alphabet[i]) : ["os:", "-", "events:>", "key:"][i - Self.alphabet.count]
+        }.array(of: 0...12).map { $0.joined() }
+        await propertyCheck(count: 1000, input: typed) { text in
+            if let query = try? SearchQuery.parse(text) {
+                #expect((try? SearchQuery.parse(query.description)) == query, "\(text) printed as \(query.description)")
+            }
+        }
+    }
+
     @Test func aDeviceIdKeepsItsComma() throws {
         let query = try SearchQuery.parse("device:iPhone14,5|iPhone15,2 os:17*")
         #expect(query.terms[0].values.map(\.text) == ["iPhone14,5", "iPhone15,2"])
