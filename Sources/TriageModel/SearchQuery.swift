@@ -128,3 +128,12 @@ extension IssueQuery {
         return (try? SearchQuery.parse(trimmed)) ?? SearchQuery(terms: [SearchTerm(field: nil, values: [SearchValue(trimmed)])])
     }
 }
+
+extension SearchQuery {
+    /// A query's text with `env:NAME` added unless it names an environment itself (`--env`).
+    public static func withDefaultEnvironment(_ text: String, _ environment: String?) -> String {
+        guard let environment, !((try? parse(text))?.uses(.env) ?? false) else { return text }
+        let term = SearchTerm(field: .env, values: [SearchValue(environment)]).description
+        return text.isEmpty ? term : text + " " + term
+    }
+}

@@ -42,6 +42,9 @@ struct Report: ParsableCommand {
     @Option(help: "Open a saved view: its query, and its ranking and window unless given here (errtriage view list).")
     var view: String?
 
+    @Option(help: "Only the events of this environment (production, qa, …) unless the query names one: env:NAME by default.")
+    var env: String?
+
     @Option(help: "text, markdown or json.")
     var format: OutputFormat = .text
 
@@ -67,7 +70,7 @@ struct Report: ParsableCommand {
             }
             guard view == nil || query == nil else { throw CLIError.usage("--view and --query both name a query: give one") }
             let saved = try view.map { try store.savedView(named: $0) }
-            let queryText = saved?.query ?? query?.query.description ?? ""
+            let queryText = SearchQuery.withDefaultEnvironment(saved?.query ?? query?.query.description ?? "", env)
             let by = saved?.mode.flatMap { Report.given("--by") ? nil : $0 } ?? self.by
             let window = saved?.window.flatMap { Report.given("--window") ? nil : $0 } ?? self.window
             if byLayer != nil || domain != nil {
@@ -84,7 +87,7 @@ struct Report: ParsableCommand {
             }
             if format == .markdown || sinceMeeting {
                 guard kind == nil else { throw CLIError.usage("--kind narrows the list (text or json), not the minutes") }
-                guard queryText.isEmpty else { throw CLIError.usage("--query and --view narrow the list (text or json), not the minutes") }
+                guard queryText.isEmpty else { throw CLIError.usage("--query, --view and --env narrow the list (text or json), not the minutes") }
                 var since: Timestamp?
                 var span = window
                 if sinceMeeting {

@@ -44,4 +44,13 @@ import Testing
             #expect(row.contains("\"iPhone14,5\",wifi,"), "\(row)")
         }
     }
+
+    @Test func envAddsAnEnvironmentTermUnlessTheQueryNamesOne() throws {
+        let viaEnv = try run(["report", "--env", "production", "--format", "json"])
+        #expect(viaEnv.status == 0, "\(viaEnv.stderr)")
+        #expect(viaEnv.stdout == (try run(["report", "--query", "env:production", "--format", "json"])).stdout)
+        #expect((try run(["report", "--env", "staging", "--format", "json"]).json["issues"] as? [Any])?.isEmpty == true)
+        let named = try run(["report", "--query", "env:production", "--env", "staging", "--format", "json"])
+        #expect((named.json["issues"] as? [Any])?.isEmpty == false)
+    }
 }
