@@ -175,6 +175,8 @@ public struct DashboardState: Hashable, Sendable {
     public var meetingTop = 5
     /// Whether `start` opens the meeting at once (`errtriage meeting`).
     public var startsMeeting = false
+    /// Whether the meeting walks its agenda owner by owner (`meeting --by-owner`).
+    public var meetingByOwner = false
     /// Whether this run recorded a meeting start already.
     var meetingRecorded = false
 

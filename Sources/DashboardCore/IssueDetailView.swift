@@ -29,7 +29,8 @@ enum IssueDetailView {
         let dot = state.unicode ? " · " : " | "
         var spans: [Span] = []
         if let walk = state.meeting, let item = walk.item, item.issue.key == key {
-            spans.append(Span(" \(walk.progress)\(dot)\(item.section.title) ", .ranked))
+            let owner = state.meetingByOwner ? dot + (item.issue.owner.map { "owner " + TextSanitizer.sanitize($0, unicode: state.unicode) } ?? "no owner") : ""
+            spans.append(Span(" \(walk.progress)\(dot)\(item.section.title)\(owner) ", .ranked))
         }
         spans.append(Span(" " + key, .header))
         if case .event(let index) = state.screen {

@@ -48,4 +48,7 @@ extension Agenda {
         let owners = groups.keys.compactMap { $0 }.sorted()
         return owners.map { ($0, groups[$0]!) } + (groups[nil].map { [(nil, $0)] } ?? [])
     }
+
+    /// The same items walked owner by owner (`meeting --by-owner` in the dashboard).
+    public var orderedByOwner: Agenda { Agenda(items: byOwner.flatMap(\.items)) }
 }

@@ -24,7 +24,7 @@ struct Meeting: ParsableCommand {
     @Flag(help: "Print the agenda instead of opening the dashboard (nothing is recorded).")
     var print = false
 
-    @Flag(name: .customLong("by-owner"), help: "With --print: the agenda grouped by owner (errtriage owner), each owner's issues in the agenda's order.")
+    @Flag(name: .customLong("by-owner"), help: "The agenda grouped by owner (errtriage owner): printed under each owner, or walked owner by owner.")
     var byOwner = false
 
     func run() throws {
@@ -39,10 +39,9 @@ struct Meeting: ParsableCommand {
                 Swift.print(AgendaText.render(agenda, unlinked: unlinked, window: window, now: now, byOwner: byOwner), terminator: "")
                 return
             }
-            guard !byOwner else { throw CLIError.usage("--by-owner groups the printed agenda: add --print") }
             // The dashboard records the meeting's start as it builds the agenda.
             try TerminalDashboard.run(store: store, now: options.now == nil ? nil : now, storeName: options.storePath,
-                                      window: window, meeting: true, top: top)
+                                      window: window, meeting: true, top: top, byOwner: byOwner)
         }
     }
 }
