@@ -13,6 +13,12 @@ public enum DashboardAction: Hashable, Sendable {
     case agendaLoaded(Agenda, unlinked: UnlinkedComplaints)
     /// The newest version against the one before it over a window (nil: no event names a version).
     case releaseLoaded(ReleaseComparison?, window: TimeWindow)
+    /// The saved views, by name.
+    case viewsLoaded([SavedView])
+    /// The store assigned an issue (nil: cleared).
+    case assigned(key: String, to: String?)
+    /// A ticket draft was written to a file.
+    case ticketWritten(key: String, path: String, text: String)
     /// The store applied a mark.
     case marked(MarkReceipt)
     /// The store undid a mark.
@@ -35,6 +41,14 @@ public enum DashboardEffect: Hashable, Sendable {
     case loadAgenda(window: TimeWindow, top: Int, record: Bool)
     /// Compares the newest version with the one before it over a window.
     case loadRelease(window: TimeWindow)
+    /// Assigns an issue to a person (nil clears), with a history row.
+    case assign(key: String, to: String?)
+    /// Writes a ticket draft for an issue to a file (`T`).
+    case writeTicket(key: String, window: TimeWindow)
+    /// Puts text on the clipboard where the terminal allows it.
+    case copy(String)
+    /// Reads the saved views.
+    case loadViews
     case mark(key: String, IssueMark)
     case undo(MarkReceipt)
     /// Repaint the whole terminal (Ctrl-L).

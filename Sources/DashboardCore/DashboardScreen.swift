@@ -13,4 +13,11 @@ public protocol DashboardScreen: AnyObject {
     func draw(_ buffer: ScreenBuffer)
     /// Repaints everything from scratch (Ctrl-L).
     func forceRedraw()
+    /// Puts text on the system clipboard where the terminal allows it.
+    func copyToClipboard(_ text: String)
+}
+
+extension DashboardScreen {
+    /// Puts text on the system clipboard where the terminal allows it (OSC 52); a screen that cannot ignores it.
+    public func copyToClipboard(_ text: String) {}
 }

@@ -12,6 +12,9 @@ extension DashboardState {
             helpScroll = 0
             return []
         }
+        if key == .char("T"), screen.takesMarks, let issue = markTarget {
+            return [.writeTicket(key: issue.key, window: query.window)]
+        }
         if screen.takesMarks, let effects = markKey(key) { return effects }
         if screen != .help, let effects = meetingKey(key) { return effects }
         switch screen {
@@ -22,6 +25,7 @@ extension DashboardState {
         case .pivot: return pivotKey(key)
         case .meetingEnd: return meetingEndKey(key)
         case .release: return releaseKey(key)
+        case .views: return viewsKey(key)
         }
     }
 
@@ -40,7 +44,8 @@ extension DashboardState {
             if !query.text.isEmpty { return changeQuery { $0.text = "" } }
             if query.scope != nil { return changeQuery { $0.scope = nil } }
         case .char("p"): return openPivot()
-        case .char("v"): return openRelease()
+        case .char("V"): return openRelease()
+        case .char("v"): return openViews()
         case .char("q"): return [.quit]
         case .char("s"): return changeQuery { $0.mode = $0.mode.cycled() }
         case .char("w"): return changeQuery { $0.window = $0.window.cycled() }

@@ -6,7 +6,7 @@ extension DashboardState {
 
     /// Handles the mark keys (r e o m n t u); nil when the key is not one.
     mutating func markKey(_ key: Key) -> [DashboardEffect]? {
-        guard case .char(let c) = key, "reomntu".contains(c) else { return nil }
+        guard case .char(let c) = key, "reomntua".contains(c) else { return nil }
         if readOnly {
             message = StatusMessage(Self.readOnlyMessage, isError: true)
             return []
@@ -26,6 +26,9 @@ extension DashboardState {
         case "m": return mark(issue.key, .status(.muted, version: nil))
         case "n":
             prompt = Prompt(purpose: .note(key: issue.key))
+            return []
+        case "a":
+            prompt = Prompt(purpose: .assign(key: issue.key), text: issue.assignee ?? "")
             return []
         default:
             prompt = Prompt(purpose: .tracker(key: issue.key), text: issue.trackerURL ?? "")

@@ -11,7 +11,7 @@ extension DashboardState {
 
     /// Starts walking a loaded agenda at its first item.
     mutating func agendaLoaded(_ agenda: Agenda, unlinked: UnlinkedComplaints) -> [DashboardEffect] {
-        meeting = MeetingWalk(agenda: agenda, unlinked: unlinked, window: query.window)
+        meeting = MeetingWalk(agenda: meetingByOwner ? agenda.orderedByOwner : agenda, unlinked: unlinked, window: query.window)
         message = StatusMessage("Meeting: \(agenda.items.count) issues on the agenda. ] next, [ previous.", ticksLeft: 12)
         return goToItem(0)
     }

@@ -58,6 +58,15 @@ extension DashboardState {
             let count = release.comparison?.all.count ?? 0
             if wheel != 0 { selectReleaseIssue(release.selected + wheel, count: count) }
             return []
+        case .views:
+            let count = savedViews.views?.count ?? 0
+            if wheel != 0 {
+                selectView(savedViews.selected + wheel)
+                return []
+            }
+            guard let index = ListLayout(size: size).issueIndex(atRow: event.row, scroll: savedViews.scroll, count: count) else { return [] }
+            selectView(index)
+            return event.kind == .doubleClick ? openSelectedView() : []
         }
     }
 }

@@ -8,6 +8,8 @@ extension DashboardState {
         var cursor = max(0, min(edit.cursor, chars.count))
         switch key {
         case .enter:
+            // A filter that is not a query stays open, its error showing, until fixed or cancelled.
+            if edit.error != nil { return [] }
             prompt = nil
             return submit(edit)
         case .escape:
@@ -41,8 +43,15 @@ extension DashboardState {
         edit.text = String(chars)
         edit.cursor = cursor
         prompt = edit
-        if edit.purpose == .filter, changed { return changeQuery { $0.text = edit.text } }
-        return []
+        guard edit.purpose == .filter, changed else { return [] }
+        do {
+            _ = try SearchQuery.parse(edit.text)
+            prompt?.error = nil
+            return changeQuery { $0.text = edit.text }
+        } catch {
+            prompt?.error = error.description
+            return []
+        }
     }
 
     /// Acts on a submitted prompt.
@@ -61,6 +70,12 @@ extension DashboardState {
             return mark(key, .note(text))
         case .tracker(let key):
             return mark(key, .tracker(text.isEmpty ? nil : text))
+        case .assign(let key):
+            guard !readOnly else {
+                message = StatusMessage(Self.readOnlyMessage, isError: true)
+                return []
+            }
+            return [.assign(key: key, to: text.isEmpty ? nil : text)]
         case .pivotDomain:
             return changeLayer(text.isEmpty ? .root : .domain(text))
         }

@@ -46,7 +46,7 @@ extension DashboardState {
         let count = release.comparison?.all.count ?? 0
         let page = max(1, ListLayout(size: size).visibleIssues)
         switch key {
-        case .escape, .backspace, .char("q"), .char("v"):
+        case .escape, .backspace, .char("q"), .char("V"):
             screens = [.list]
         case .enter:
             return openReleaseIssue()

@@ -13,12 +13,14 @@ public enum Screen: Hashable, Sendable {
     case meetingEnd
     /// What the newest version brought against the one before it.
     case release
+    /// The saved views, to open one on the list.
+    case views
 
     /// Whether the mark keys act here: on the list's selection or the open issue.
     var takesMarks: Bool {
         switch self {
         case .list, .detail, .event: true
-        case .help, .pivot, .meetingEnd, .release: false
+        case .help, .pivot, .meetingEnd, .release, .views: false
         }
     }
 }
@@ -60,6 +62,8 @@ public struct Prompt: Hashable, Sendable {
         case resolve(key: String)
         case note(key: String)
         case tracker(key: String)
+        /// Who works on an issue.
+        case assign(key: String)
         /// The domain the pivot groups by.
         case pivotDomain
     }
@@ -68,6 +72,8 @@ public struct Prompt: Hashable, Sendable {
     public var text: String
     /// The cursor, in characters from the start of `text`.
     public var cursor: Int
+    /// Why the filter's text is not a query (the list stays as the last good one left it).
+    public var error: String?
 
     /// A prompt with its text pre-filled and the cursor at the end.
     public init(purpose: Purpose, text: String = "") {
@@ -83,6 +89,7 @@ public struct Prompt: Hashable, Sendable {
         case .resolve(let key): "Resolve \(key) in version: "
         case .note(let key): "Note on \(key): "
         case .tracker(let key): "Tracker link for \(key) (empty clears): "
+        case .assign(let key): "Assign \(key) to (empty clears): "
         case .pivotDomain: "Pivot by domain (e.g. TolokaBackendError; empty: root cause): "
         }
     }
@@ -164,12 +171,16 @@ public struct DashboardState: Hashable, Sendable {
     public var pivot = PivotState()
     /// The release screen: its comparison, window and selection.
     public var release = ReleaseScreenState()
+    /// The saved views screen: the views and the selection.
+    public var savedViews = ViewsState()
     /// The meeting being walked, if one was started (`M`, or `errtriage meeting`).
     public var meeting: MeetingWalk?
     /// How many issues the agenda's top-by-complaints and top-by-events sections take.
     public var meetingTop = 5
     /// Whether `start` opens the meeting at once (`errtriage meeting`).
     public var startsMeeting = false
+    /// Whether the meeting walks its agenda owner by owner (`meeting --by-owner`).
+    public var meetingByOwner = false
     /// Whether this run recorded a meeting start already.
     var meetingRecorded = false
 
@@ -214,7 +225,7 @@ public struct DashboardState: Hashable, Sendable {
 
     /// The issue marks apply to: the open detail's, or the selected row's.
     var markTarget: IssueSummary? {
-        if screen == .pivot || screen == .meetingEnd || screen == .release { return nil }
+        if screen == .pivot || screen == .meetingEnd || screen == .release || screen == .views { return nil }
         if screen != .list, screen != .help, let key = detailKey {
             return detail?.summary ?? list?.issues.first { $0.key == key }
         }

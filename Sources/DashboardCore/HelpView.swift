@@ -21,9 +21,10 @@ enum HelpView {
                 ("s", "rank by events, complaints, users"),
                 ("w", "window 24h, 7d, 30d, 90d, all"),
                 ("f", "status open+regressed, regressed, resolved, muted, all"),
-                ("/", "filter text: Enter keeps it, Esc clears it"),
+                ("/", "filter by a query (os:17* has:complaints); Esc clears it"),
+                ("v", "saved views (errtriage view save): Enter opens one on the list"),
                 ("p", "root-cause pivot: issues grouped by one link"),
-                ("v", "release: the newest version against the one before"),
+                ("V", "release: the newest version against the one before"),
             ]),
             ("Marks", [
                 ("r", "resolved, in a version (prompt; empty: no version)"),
@@ -32,6 +33,8 @@ enum HelpView {
                 ("m", "mute"),
                 ("n", "add a note (prompt)"),
                 ("t", "tracker link (prompt; empty clears)"),
+                ("a", "assign to a person (prompt; empty clears)"),
+                ("T", "ticket draft: a file (named below) and the clipboard"),
                 ("u", "undo the last mark (again: the one before)"),
             ]),
             ("Detail", [

@@ -29,7 +29,8 @@ enum IssueDetailView {
         let dot = state.unicode ? " · " : " | "
         var spans: [Span] = []
         if let walk = state.meeting, let item = walk.item, item.issue.key == key {
-            spans.append(Span(" \(walk.progress)\(dot)\(item.section.title) ", .ranked))
+            let owner = state.meetingByOwner ? dot + (item.issue.owner.map { "owner " + TextSanitizer.sanitize($0, unicode: state.unicode) } ?? "no owner") : ""
+            spans.append(Span(" \(walk.progress)\(dot)\(item.section.title)\(owner) ", .ranked))
         }
         spans.append(Span(" " + key, .header))
         if case .event(let index) = state.screen {
@@ -40,6 +41,7 @@ enum IssueDetailView {
         spans.append(Span(dot + state.pane.title, .header))
         if let summary = state.detail?.summary ?? state.list?.issues.first(where: { $0.key == key }) {
             spans.append(Span(dot + summary.status.rawValue, .header))
+            if let assignee = summary.assignee { spans.append(Span(dot + "@" + TextSanitizer.sanitize(assignee, unicode: state.unicode), .header)) }
             spans.append(Span(dot + Format.title(summary.chain, unicode: state.unicode), .header))
         }
         if state.readOnly { spans.append(Span(dot + "read-only", .header)) }

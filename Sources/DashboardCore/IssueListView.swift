@@ -82,7 +82,9 @@ enum IssueListView {
             Span(" rank: ", .dim), Span(state.query.mode.rawValue, .ranked),
             Span("  status: ", .dim), Span(state.query.filter.label),
         ]
-        if !state.query.text.isEmpty || state.prompt?.purpose == .filter {
+        if let error = state.prompt?.error {
+            spans += [Span("  ", .dim), Span(error, .error)]
+        } else if !state.query.text.isEmpty || state.prompt?.purpose == .filter {
             spans += [Span("  filter: ", .dim), Span("\"\(state.query.text)\"")]
         }
         if let scope = state.query.scope { spans += [Span("  only: ", .dim), Span(scope.label)] }
@@ -103,6 +105,7 @@ enum IssueListView {
         case .trend: return "TREND"
         case .versions: return "VERSIONS"
         case .status: return "STATUS"
+        case .assignee: return "ASSIGNEE"
         }
     }
 
@@ -153,6 +156,8 @@ enum IssueListView {
             case .status:
                 let text = Format.status(issue.status, short: columns.shortStatus)
                 buffer.write(text, row: row, col: x, width: w, style: Format.style(of: issue.status))
+            case .assignee:
+                buffer.write(issue.assignee ?? "", row: row, col: x, width: w, style: .dim)
             }
         }
     }

@@ -5,7 +5,7 @@ import TriageModel
 struct ListColumns: Equatable {
     /// A column of the issue list.
     enum Kind: Equatable {
-        case rank, badges, key, title, events, users, complaints, trend, versions, status
+        case rank, badges, key, title, events, users, complaints, trend, versions, status, assignee
     }
 
     struct Column: Equatable {
@@ -59,13 +59,15 @@ struct ListColumns: Equatable {
             Column(kind: .trend, width: trendWidth),
             Column(kind: .versions, width: versionWidth),
             Column(kind: .status, width: 9),
+            Column(kind: .assignee, width: issues.compactMap { $0.assignee.map { TextSanitizer.width($0, unicode: unicode, limit: 12) } }.max().map { max(8, $0) } ?? 0),
         ])
-        layout.columns.removeAll { $0.kind == .badges && $0.width == 0 }
+        layout.columns.removeAll { ($0.kind == .badges || $0.kind == .assignee) && $0.width == 0 }
 
         let rankedKind = kind(for: mode)
         // The title (what the user saw … the root cause) says what the issue is: it keeps its room
         // while the other columns shorten or give way, the key first to its outer and root codes.
         let reductions: [(inout ListColumns) -> Void] = [
+            { $0.drop(.assignee) },
             { $0.compactBadges = true; $0.setWidth(.badges, badgeCompact) },
             { $0.drop(.versions) },
             { $0.shortStatus = true; $0.setWidth(.status, 4) },

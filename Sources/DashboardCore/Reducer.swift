@@ -28,6 +28,15 @@ public func reduce(_ state: inout DashboardState, _ action: DashboardAction) -> 
         return []
     case .agendaLoaded(let agenda, let unlinked):
         return state.agendaLoaded(agenda, unlinked: unlinked)
+    case .assigned(let key, let assignee):
+        state.message = StatusMessage(assignee.map { "\(key) assigned to \($0)." } ?? "\(key) unassigned.")
+        return state.reloadEffects()
+    case .ticketWritten(_, let path, let text):
+        state.message = StatusMessage("Ticket: \(path) (copied where the terminal allows)", ticksLeft: 15)
+        return [.copy(text)]
+    case .viewsLoaded(let views):
+        state.viewsLoaded(views)
+        return []
     case .marked(let receipt):
         return state.confirmMark(receipt)
     case .undone(let receipt):

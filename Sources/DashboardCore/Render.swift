@@ -24,6 +24,8 @@ public func render(_ state: DashboardState, size: Size) -> ScreenBuffer {
         MeetingEndView.render(state, into: &buffer)
     case .release:
         ReleaseView.render(state, into: &buffer)
+    case .views:
+        SavedViewsView.render(state, into: &buffer)
     }
     return buffer
 }

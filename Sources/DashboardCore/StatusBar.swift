@@ -12,7 +12,9 @@ enum StatusBar {
         var right = ""
         var rightStyle = Style.dim
         if state.loading {
-            right = state.unicode ? "loading…" : "loading..."
+            // Dimension terms recount from the events: slower than the rollups, so the bar says why.
+            let what = state.query.search.dimensionTerms.isEmpty ? "loading" : "reading events"
+            right = what + (state.unicode ? "…" : "...")
         } else if let key = keyCutInTheList(state, width: width) {
             right = key
             rightStyle = .key
@@ -63,7 +65,7 @@ enum StatusBar {
         case .list:
             var list: [(String, String)] = [(arrows, "move"), ("Enter", "open")]
             if state.meeting != nil { list.append(("]", "resume meeting")) }
-            list += [("s", "rank"), ("w", "window"), ("f", "status"), ("/", "filter"), ("p", "pivot"), ("M", "meeting"), ("v", "release"),
+            list += [("s", "rank"), ("w", "window"), ("f", "status"), ("/", "filter"), ("p", "pivot"), ("M", "meeting"), ("v", "views"), ("V", "release"),
                      ("r e o m", "mark"), ("n", "note"), ("t", "link"), ("u", "undo"), ("?", "help"), ("q", "quit")]
             pairs = list
         case .detail:
@@ -83,6 +85,8 @@ enum StatusBar {
                      ("w", "window"), ("f", "status"), ("Esc", "back"), ("?", "help")]
         case .release:
             pairs = [(arrows, "move"), ("Enter", "open"), ("w", "window"), ("Esc", "back"), ("?", "help")]
+        case .views:
+            pairs = [(arrows, "move"), ("Enter", "open on the list"), ("Esc", "back"), ("?", "help")]
         case .meetingEnd:
             pairs = [("[", "last item"), (arrows, "scroll"), ("M", "new agenda"), ("Esc", "list"), ("?", "help")]
         }

@@ -45,6 +45,7 @@ public final class DashboardLoop<Screen: DashboardScreen> {
                     drain()
                     return
                 case .redraw: screen.forceRedraw()
+                case .copy(let text): screen.copyToClipboard(text)
                 default: worker.submit(effect, now: now())
                 }
             }

@@ -1,4 +1,6 @@
 import DashboardCore
+import Foundation
+import Presentation
 import TriageModel
 import TriageStore
 
@@ -6,11 +8,14 @@ import TriageStore
 public struct StoreEffects: EffectPerformer {
     let store: TriageStore
     let user: String
+    /// Where `T` writes ticket drafts.
+    let ticketFolder: String
 
-    /// Effects on `store`; marks, undos and meetings are recorded as `user`'s.
-    public init(store: TriageStore, user: String) {
+    /// Effects on `store`; marks, undos and meetings are recorded as `user`'s; `T` writes tickets into `ticketFolder`.
+    public init(store: TriageStore, user: String, ticketFolder: String = FileManager.default.currentDirectoryPath) {
         self.store = store
         self.user = user
+        self.ticketFolder = ticketFolder
     }
 
     /// Carries out one effect against the store; a failure comes back as `.failed`.
@@ -30,6 +35,20 @@ public struct StoreEffects: EffectPerformer {
                 if record { try store.recordMeeting(at: now, by: user) }
                 return .agendaLoaded(try store.agenda(window: window, now: now, top: top),
                                      unlinked: try store.unlinkedComplaints(window: window, now: now))
+            case .assign(let key, let assignee):
+                try store.assign(key, to: assignee, by: user, at: now)
+                return .assigned(key: key, to: assignee)
+            case .writeTicket(let key, let window):
+                let text = TicketText.render(try store.issueDetail(key: key, window: window, now: now), style: .markdown)
+                let path = (ticketFolder as NSString).appendingPathComponent("errtriage-ticket-\(key).md")
+                do {
+                    try text.write(toFile: path, atomically: true, encoding: .utf8)
+                } catch {
+                    return .failed("cannot write \(path): \(error.localizedDescription)")
+                }
+                return .ticketWritten(key: key, path: path, text: text)
+            case .loadViews:
+                return .viewsLoaded(try store.savedViews())
             // Decisions carry the dashboard's time: with --now (and in the demo) the clock stands
             // still at the data's end, so that the minutes of that window hold them.
             case .mark(let key, let mark):
@@ -37,7 +56,7 @@ public struct StoreEffects: EffectPerformer {
             case .undo(let receipt):
                 try store.undo(receipt, by: user, at: now)
                 return .undone(receipt)
-            case .redraw, .quit:
+            case .redraw, .quit, .copy:
                 return .tick
             }
         } catch {

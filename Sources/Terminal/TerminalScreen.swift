@@ -1,3 +1,4 @@
+import Foundation
 import CNcursesw
 import DashboardCore
 
@@ -131,6 +132,13 @@ public final class TerminalScreen: DashboardScreen {
     }
 
     /// Repaints everything from scratch (Ctrl-L): clears the terminal and draws the last frame again.
+    /// Sends the text to the terminal's clipboard with OSC 52; terminals that do not take it ignore the sequence.
+    public func copyToClipboard(_ text: String) {
+        guard !closed else { return }
+        let sequence = "\u{1B}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{07}"
+        FileHandle.standardOutput.write(Data(sequence.utf8))
+    }
+
     public func forceRedraw() {
         guard !closed else { return }
         wclear(errtriage_stdscr())

@@ -21,10 +21,17 @@ public struct IssueSummary: Hashable, Sendable {
     public var trackerURL: String?
     /// The most severe kind among the issue's events (a crash, then an ANR, then a non-fatal); nil when none says.
     public var kind: EventKind?
+    /// Who works on the issue (`errtriage assign`, `a`); nil when nobody.
+    public var assignee: String?
+    /// The team that owns it (an owner rule); nil when none.
+    public var owner: String?
 
     public init(key: String, chain: ErrorChain, status: IssueStatus, events: Int, users: Int, complaints: Int,
                 firstSeen: Timestamp, lastSeen: Timestamp, firstVersion: String?, lastVersion: String?,
-                series: [Int], signals: [Signal] = [], trackerURL: String? = nil, kind: EventKind? = nil) {
+                series: [Int], signals: [Signal] = [], trackerURL: String? = nil, kind: EventKind? = nil,
+                assignee: String? = nil, owner: String? = nil) {
+        self.assignee = assignee
+        self.owner = owner
         self.key = key
         self.chain = chain
         self.status = status

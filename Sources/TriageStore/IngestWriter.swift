@@ -263,6 +263,7 @@ public final class IngestWriter {
                        arguments: [key, chain.fullForm, firstSeen.millis, firstSeen.millis])
         let id = db.lastInsertedRowID
         try TriageStore.writeChain(db, issueID: id, chain: chain)
+        try TriageStore.routeNewIssue(db, issueID: id, key: key, chain: chain)
         counts.issuesCreated += 1
         // Complaints that cited this key before any event carried it now count for it.
         for t in try Int64.fetchAll(db, sql: """

@@ -9,13 +9,14 @@ extension TriageStore {
     public func issueDetail(key: String, window: TimeWindow, now: Timestamp) throws(StoreError) -> IssueDetail {
         try read { db in
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT id, key, status, first_seen, last_seen, first_version, last_version, tracker_url, resolved_version, kind
+                SELECT id, key, status, first_seen, last_seen, first_version, last_version, tracker_url, resolved_version, kind,
+                       assignee, owner
                 FROM issue WHERE key = ?
                 """, arguments: [key]) else { throw StoreError.unknownKey(key) }
             var candidate = Candidate(id: row[0], key: row[1], status: IssueStatus(rawValue: row[2]) ?? .open,
                                       firstSeen: Timestamp(millis: row[3]), lastSeen: Timestamp(millis: row[4]),
                                       firstVersion: row[5], lastVersion: row[6], trackerURL: row[7],
-                                      kind: (row[9] as String?).flatMap(EventKind.init(rawValue:)))
+                                      kind: (row[9] as String?).flatMap(EventKind.init(rawValue:)), assignee: row[10], owner: row[11])
             let buckets = try Buckets(db, window: window, now: now)
             var one = [candidate]
             try TriageStore.count(db, &one, only: candidate.id, buckets: buckets)

@@ -2,13 +2,21 @@ import GRDB
 import TriageModel
 
 extension TriageStore {
-    /// Streams the raw events of a window (oldest first), optionally of one issue, to `each`.
-    public func exportEvents(window: TimeWindow, now: Timestamp, key: String?, _ each: (ErrorEvent) throws -> Void) throws(StoreError) {
+    /// Streams the raw events of a window (oldest first), optionally of one issue or those a query lets through, to `each`.
+    public func exportEvents(window: TimeWindow, now: Timestamp, key: String?, search: SearchQuery = SearchQuery(),
+                             _ each: (ErrorEvent) throws -> Void) throws(StoreError) {
+        let issues = search.isEmpty ? nil
+            : try issueList(IssueQuery(window: window, filter: .all, text: search.description, top: .max), now: now).issues.map(\.key)
         try read { db in
             let buckets = try Buckets(db, window: window, now: now)
             var chains: [Int64: ErrorChain] = [:]
-            var sql = "SELECT \(TriageStore.eventColumns), issue_id FROM event WHERE ts BETWEEN ? AND ?"
-            var arguments: StatementArguments = [buckets.millis.lowerBound, buckets.millis.upperBound]
+            let (condition, dimensionArguments, _) = try TriageStore.eventCondition(db, search.dimensionTerms)
+            var sql = "SELECT \(TriageStore.eventColumns), issue_id FROM event WHERE ts BETWEEN ? AND ? AND \(condition)"
+            var arguments: StatementArguments = [buckets.millis.lowerBound, buckets.millis.upperBound] + dimensionArguments
+            if let issues {
+                sql += " AND issue_id IN (SELECT id FROM issue WHERE key IN (\(databaseQuestionMarks(count: max(1, issues.count)))))"
+                arguments += StatementArguments(issues.isEmpty ? [""] : issues)
+            }
             if let key {
                 guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM issue WHERE key = ?", arguments: [key]) else {
                     throw StoreError.unknownKey(key)

@@ -6,12 +6,15 @@ extension TriageStore {
     public func issueList(_ query: IssueQuery, now: Timestamp) throws(StoreError) -> IssueList {
         try read { db in
             let buckets = try Buckets(db, window: query.window, now: now)
+            let search = query.search
             var candidates = try TriageStore.candidates(db, query: query)
             let active = try TriageStore.count(db, &candidates, buckets: buckets)
+            let restricted = try TriageStore.applySearch(db, search, to: &candidates, buckets: buckets, now: now)
             // Resolved and muted issues are listed even when quiet: that they are quiet is the news.
-            let showQuiet = query.filter == .resolved || query.filter == .muted
-            candidates = candidates.filter { showQuiet || $0.events > 0 || $0.complaints > 0 }
-            let totals = try TriageStore.totals(db, candidates, activeIssues: active, buckets: buckets)
+            let showQuiet = (query.filter == .resolved || query.filter == .muted) && restricted == nil
+            candidates = candidates.filter { showQuiet || $0.events > 0 || ($0.complaints > 0 && restricted == nil) }
+            let totals = try restricted.map { try TriageStore.restrictedTotals(db, candidates, $0, buckets: buckets) }
+                ?? TriageStore.totals(db, candidates, activeIssues: active, buckets: buckets)
             candidates.sort { a, b in
                 let x = a.count(for: query.mode), y = b.count(for: query.mode)
                 if x != y { return x > y }
@@ -19,7 +22,7 @@ extension TriageStore {
                 return a.key < b.key
             }
             let top = Array(candidates.prefix(max(0, query.top)))
-            let summaries = try TriageStore.summaries(db, top, buckets: buckets, now: now)
+            let summaries = try TriageStore.summaries(db, top, buckets: buckets, now: now, series: restricted?.series)
             let storeEvents = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(events), 0) FROM issue") ?? 0
             return IssueList(query: query, now: now, seriesStart: buckets.seriesStart, totals: totals,
                              issues: summaries, storeEvents: storeEvents)
@@ -37,6 +40,8 @@ extension TriageStore {
         var lastVersion: String?
         var trackerURL: String?
         var kind: EventKind?
+        var assignee: String?
+        var owner: String?
         var events = 0
         var complaints = 0
         var users = 0
@@ -87,9 +92,11 @@ extension TriageStore {
     }
 
     static func candidates(_ db: Database, query: IssueQuery) throws -> [Candidate] {
-        let statuses = query.filter.statuses.map(\.rawValue).sorted()
+        let search = query.search
+        // A `status:` term picks the statuses itself.
+        let statuses = (search.uses(.status) ? IssueStatus.allCases : Array(query.filter.statuses)).map(\.rawValue).sorted()
         var sql = """
-            SELECT id, key, status, first_seen, last_seen, first_version, last_version, tracker_url, kind FROM issue
+            SELECT id, key, status, first_seen, last_seen, first_version, last_version, tracker_url, kind, assignee, owner FROM issue
             WHERE status IN (\(databaseQuestionMarks(count: statuses.count)))
             """
         var arguments = StatementArguments(statuses)
@@ -97,22 +104,13 @@ extension TriageStore {
             sql += " AND kind = ?"
             arguments += [kind.rawValue]
         }
-        let text = query.text.trimmingCharacters(in: " ")
-        if !text.isEmpty {
-            let pattern = "%" + likeEscaped(text) + "%"
-            sql += """
-                 AND (key LIKE ? ESCAPE '\\' OR chain LIKE ? ESCAPE '\\'
-                      OR EXISTS (SELECT 1 FROM note WHERE note.issue_id = issue.id AND note.text LIKE ? ESCAPE '\\'))
-                """
-            arguments += [pattern, pattern, pattern]
-        }
         let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
         let scoped = query.scope.map { scope in rows.filter { scope.keys.contains($0[1]) } } ?? rows
         return scoped.map { row in
             Candidate(id: row[0], key: row[1], status: IssueStatus(rawValue: row[2]) ?? .open,
                       firstSeen: Timestamp(millis: row[3]), lastSeen: Timestamp(millis: row[4]),
                       firstVersion: row[5], lastVersion: row[6], trackerURL: row[7],
-                      kind: (row[8] as String?).flatMap(EventKind.init(rawValue:)))
+                      kind: (row[8] as String?).flatMap(EventKind.init(rawValue:)), assignee: row[9], owner: row[10])
         }
     }
 
@@ -195,11 +193,12 @@ extension TriageStore {
     }
 
     /// Turns counted candidates into list rows: chains, series and signals.
-    static func summaries(_ db: Database, _ top: [Candidate], buckets: Buckets, now: Timestamp) throws -> [IssueSummary] {
+    static func summaries(_ db: Database, _ top: [Candidate], buckets: Buckets, now: Timestamp,
+                          series restricted: [Int64: [Int]]? = nil) throws -> [IssueSummary] {
         let ids = top.map(\.id)
         let chains = try chains(db, issueIDs: ids)
-        var series: [Int64: [Int]] = [:]
-        if !ids.isEmpty {
+        var series: [Int64: [Int]] = restricted ?? [:]
+        if !ids.isEmpty && restricted == nil {
             for row in try Row.fetchAll(db, sql: """
                 SELECT issue_id, \(buckets.column), events FROM \(buckets.table)
                 WHERE issue_id IN (\(databaseQuestionMarks(count: ids.count))) AND \(buckets.column) BETWEEN ? AND ?
@@ -214,7 +213,8 @@ extension TriageStore {
                          users: c.users, complaints: c.complaints, firstSeen: c.firstSeen, lastSeen: c.lastSeen,
                          firstVersion: c.firstVersion, lastVersion: c.lastVersion,
                          series: series[c.id] ?? [Int](repeating: 0, count: buckets.count),
-                         signals: signals(c, hourly: hourly[c.id] ?? [], now: now), trackerURL: c.trackerURL, kind: c.kind)
+                         signals: signals(c, hourly: hourly[c.id] ?? [], now: now), trackerURL: c.trackerURL, kind: c.kind,
+                         assignee: c.assignee, owner: c.owner)
         }
     }
 
@@ -243,25 +243,6 @@ extension TriageStore {
         if !hourly.isEmpty, SpikeRule.fires(hourly: hourly) { result.append(.spike) }
         if c.firstSeen <= now, c.firstSeen > now.adding(millis: -7 * Timestamp.millisPerDay) { result.append(.new) }
         return result
-    }
-
-    /// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
-    static func likeEscaped(_ text: String) -> String {
-        var out = ""
-        for ch in text {
-            if ch == "%" || ch == "_" || ch == "\\" { out.append("\\") }
-            out.append(ch)
-        }
-        return out
-    }
-}
-
-extension String {
-    func trimmingCharacters(in set: Character) -> String {
-        var s = Substring(self)
-        while s.first == set { s = s.dropFirst() }
-        while s.last == set { s = s.dropLast() }
-        return String(s)
     }
 }
 

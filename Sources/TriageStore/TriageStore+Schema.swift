@@ -114,6 +114,7 @@ extension TriageStore {
         }
         migrator.registerMigration("v2") { db in try migrateToV2(db) }
         migrator.registerMigration("v3") { db in try migrateToV3(db) }
+        migrator.registerMigration("v4-views-owners") { db in try migrateToV4(db) }
         migrator.registerMigration("v5-releases") { db in try migrateToV5(db) }
         return migrator
     }

@@ -15,6 +15,11 @@ enum CLIError: Error, CustomStringConvertible {
         }
     }
 
+    /// Refuses an empty or blank name with the sentence given.
+    static func requireName(_ text: String, _ sentence: String) throws {
+        guard text.contains(where: { $0 != " " && $0 != "\t" }) else { throw CLIError.usage(sentence) }
+    }
+
     var exitCode: Int32 {
         switch self {
         case .usage: 1

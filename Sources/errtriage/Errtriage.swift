@@ -12,8 +12,9 @@ struct Errtriage: ParsableCommand {
             Exit codes: 0 done; 1 usage error or unknown key; 2 some input rejected (the rest kept); \
             3 the store cannot be opened or written.
             """,
-        subcommands: [Dashboard.self, Ingest.self, Report.self, Show.self, Mark.self, Decode.self, Export.self, Meeting.self, Backup.self, Check.self, Releases.self, Release.self, Merge.self,
-                      Generate.self, Demo.self],
+        subcommands: [Dashboard.self, Ingest.self, Report.self, Show.self, Mark.self, Decode.self, Export.self, Meeting.self, Backup.self, Check.self,
+                      Releases.self, Release.self, Merge.self, ViewCommand.self, Assign.self, OwnerCommand.self, Ticket.self, AlertCommand.self,
+                      Alerts.self, Generate.self, Demo.self],
         defaultSubcommand: Dashboard.self)
 
     /// Runs the command; a command line the parser refuses exits 1 like every other usage error

@@ -23,6 +23,9 @@ struct Export: ParsableCommand {
     @Option(help: "Only the events of this issue (its short key).", transform: ShortKeyArgument.parse)
     var key: ShortKeyArgument?
 
+    @Option(help: QueryArgument.help, transform: QueryArgument.parse)
+    var query: QueryArgument?
+
     @Option(help: "The output file; - for standard output.")
     var out: String = "-"
 
@@ -38,7 +41,7 @@ struct Export: ParsableCommand {
             switch format {
             case .ndjson:
                 let sink = try LineWriter(path: out)
-                try store.exportEvents(window: window, now: now, key: canonical) { try sink.write(NativeEncoder.line($0)) }
+                try store.exportEvents(window: window, now: now, key: canonical, search: query?.query ?? SearchQuery()) { try sink.write(NativeEncoder.line($0)) }
                 try sink.close()
             case .csv:
                 guard let stream = OutputStream(toFileAtPath: out == "-" ? "/dev/stdout" : out, append: false) else {
@@ -46,7 +49,7 @@ struct Export: ParsableCommand {
                 }
                 let writer = try CSVWriter(stream: stream)
                 try writer.write(row: Export.csvHeader)
-                try store.exportEvents(window: window, now: now, key: canonical) { try writer.write(row: Export.csvRow($0)) }
+                try store.exportEvents(window: window, now: now, key: canonical, search: query?.query ?? SearchQuery()) { try writer.write(row: Export.csvRow($0)) }
                 writer.stream.close()
             }
         }

@@ -24,6 +24,9 @@ struct Meeting: ParsableCommand {
     @Flag(help: "Print the agenda instead of opening the dashboard (nothing is recorded).")
     var print = false
 
+    @Flag(name: .customLong("by-owner"), help: "The agenda grouped by owner (errtriage owner): printed under each owner, or walked owner by owner.")
+    var byOwner = false
+
     func run() throws {
         try runReporting {
             guard top >= 0 else { throw CLIError.usage("--top must be 0 or more") }
@@ -33,30 +36,35 @@ struct Meeting: ParsableCommand {
             let agenda = try store.agenda(window: window, now: now, top: top)
             let unlinked = try store.unlinkedComplaints(window: window, now: now)
             if printing {
-                Swift.print(AgendaText.render(agenda, unlinked: unlinked, window: window, now: now), terminator: "")
+                Swift.print(AgendaText.render(agenda, unlinked: unlinked, window: window, now: now, byOwner: byOwner), terminator: "")
                 return
             }
             // The dashboard records the meeting's start as it builds the agenda.
             try TerminalDashboard.run(store: store, now: options.now == nil ? nil : now, storeName: options.storePath,
-                                      window: window, meeting: true, top: top)
+                                      window: window, meeting: true, top: top, byOwner: byOwner)
         }
     }
 }
 
 /// The agenda as text: numbered items by section, then the complaints no code explains.
 enum AgendaText {
-    static func render(_ agenda: Agenda, unlinked: UnlinkedComplaints, window: TimeWindow, now: Timestamp) -> String {
+    static func render(_ agenda: Agenda, unlinked: UnlinkedComplaints, window: TimeWindow, now: Timestamp,
+                       byOwner: Bool = false) -> String {
         var out = "Meeting agenda — window \(window.rawValue) ending \(now.minuteText) UTC, \(agenda.items.count) issues\n"
         var n = 0
-        for section in Agenda.Section.allCases {
-            let items = agenda.items(in: section)
-            guard !items.isEmpty else { continue }
-            out += "\n\(section.title)\n"
-            for item in items {
-                n += 1
-                let s = item.issue
-                out += Format.right("\(n)", 4) + "  " + Format.fit(s.key, 34) + Format.right("\(s.events)", 7) + " ev"
-                    + Format.right("\(s.complaints)", 5) + " cmpl  " + TextSanitizer.sanitize(Format.title(s.chain)) + "\n"
+        let groups = byOwner ? agenda.byOwner : [(owner: nil, items: agenda.items)]
+        for group in groups {
+            if byOwner { out += "\n== " + (group.owner.map { "Owner: " + TextSanitizer.sanitize($0) } ?? "No owner") + "\n" }
+            for section in Agenda.Section.allCases {
+                let items = group.items.filter { $0.section == section }
+                guard !items.isEmpty else { continue }
+                out += "\n\(section.title)\n"
+                for item in items {
+                    n += 1
+                    let s = item.issue
+                    out += Format.right("\(n)", 4) + "  " + Format.fit(s.key, 34) + Format.right("\(s.events)", 7) + " ev"
+                        + Format.right("\(s.complaints)", 5) + " cmpl  " + TextSanitizer.sanitize(Format.title(s.chain)) + "\n"
+                }
             }
         }
         return out + ReportText.unlinked(unlinked, window: window)

@@ -31,7 +31,8 @@ enum Minutes {
                      unlinked: try store.unlinkedComplaints(window: window, now: now), release: try store.releases().last)
     }
 
-    static func render(_ m: Input) -> String {
+    /// The minutes; `byOwner` groups the agenda by owner (`report --format markdown --by-owner`).
+    static func render(_ m: Input, byOwner: Bool = false) -> String {
         var out = "# Issue inventory — \(m.now.dateText)\n\n"
         if let since = m.since {
             out += "Since the meeting of \(since.minuteText) UTC (counts over the \(m.window.rawValue) window ending \(m.now.minuteText) UTC).\n\n"
@@ -47,17 +48,34 @@ enum Minutes {
         out += "\nEvents per \(m.window.isHourly ? "hour" : "day"): \(Sparkline.line(t.series, width: 60))\n"
         if let release = m.release { out += "\n" + MarkdownText.inline(Format.releaseLine(release)) + "\n" }
         out += "\n## Agenda (\(m.agenda.items.count) issues)\n"
+        let groups = byOwner ? m.agenda.byOwner : [(owner: nil, items: m.agenda.items)]
+        for group in groups {
+            if byOwner { out += "\n### " + (group.owner.map { "Owner: " + MarkdownText.inline($0) } ?? "No owner") + "\n" }
+            out += agendaTables(group.items, level: byOwner ? "####" : "###")
+        }
+        out += decisionsAndUnlinked(m)
+        return out
+    }
+
+    /// The agenda's sections as tables, under headings of `level`.
+    static func agendaTables(_ agendaItems: [Agenda.Item], level: String) -> String {
+        var out = ""
         for section in Agenda.Section.allCases {
-            let items = m.agenda.items(in: section)
+            let items = agendaItems.filter { $0.section == section }
             guard !items.isEmpty else { continue }
-            out += "\n### \(section.title)\n\n| Key | Chain | Events | Users | Complaints | Trend | Versions | Status |\n|---|---|---:|---:|---:|---|---|---|\n"
+            out += "\n\(level) \(section.title)\n\n| Key | Chain | Events | Users | Complaints | Trend | Versions | Status |\n|---|---|---:|---:|---:|---|---|---|\n"
             for item in items {
                 let s = item.issue
                 out += "| `\(s.key)` | \(MarkdownText.inline(s.chain.fullForm)) | \(s.events) | \(s.users) | \(s.complaints) | "
                     + "\(Sparkline.line(s.series, width: 14)) | \(MarkdownText.inline(ReportText.versions(s))) | \(Format.statusWithSignals(s)) |\n"
             }
         }
-        out += "\n## Decisions\n\n"
+        return out
+    }
+
+    /// The decisions of the period and the complaints no code explains.
+    static func decisionsAndUnlinked(_ m: Input) -> String {
+        var out = "\n## Decisions\n\n"
         if m.decisions.isEmpty {
             out += "None recorded in this period.\n"
         } else {

@@ -36,6 +36,15 @@ struct Report: ParsableCommand {
     @Option(help: "Only issues of this kind (their most severe event's): crash, non-fatal or anr.")
     var kind: EventKind?
 
+    @Option(help: QueryArgument.help, transform: QueryArgument.parse)
+    var query: QueryArgument?
+
+    @Option(help: "Open a saved view: its query, and its ranking and window unless given here (errtriage view list).")
+    var view: String?
+
+    @Option(help: "Only the events of this environment (production, qa, …) unless the query names one: env:NAME by default.")
+    var env: String?
+
     @Option(help: "text, markdown or json.")
     var format: OutputFormat = .text
 
@@ -45,6 +54,9 @@ struct Report: ParsableCommand {
     @Option(help: "Group issues by the link of this domain wherever it stands (the same as --by-layer domain:NAME).")
     var domain: String?
 
+    @Flag(name: .customLong("by-owner"), help: "With the minutes (--format markdown): the agenda grouped by owner.")
+    var byOwner = false
+
     @Flag(name: .customLong("since-meeting"), help: "Minutes since the last meeting (errtriage meeting records one): its decisions, over the smallest window that covers it.")
     var sinceMeeting = false
 
@@ -53,11 +65,19 @@ struct Report: ParsableCommand {
             guard top >= 0 else { throw CLIError.usage("--top must be 0 or more") }
             let now = try options.nowTimestamp()
             let store = try options.openForReading(now: now)
+            guard !byOwner || format == .markdown || sinceMeeting else {
+                throw CLIError.usage("--by-owner groups the minutes' agenda: add --format markdown")
+            }
+            guard view == nil || query == nil else { throw CLIError.usage("--view and --query both name a query: give one") }
+            let saved = try view.map { try store.savedView(named: $0) }
+            let queryText = SearchQuery.withDefaultEnvironment(saved?.query ?? query?.query.description ?? "", env)
+            let by = saved?.mode.flatMap { Report.given("--by") ? nil : $0 } ?? self.by
+            let window = saved?.window.flatMap { Report.given("--window") ? nil : $0 } ?? self.window
             if byLayer != nil || domain != nil {
                 guard let layer = domain.map(Layer.domain) ?? byLayer.flatMap(Layer.init) else {
                     throw CLIError.usage("--by-layer takes root, outer, a position (0 = outermost) or domain:NAME")
                 }
-                let all = try store.issueList(IssueQuery(window: window, mode: by, filter: status, top: .max, kind: kind), now: now)
+                let all = try store.issueList(IssueQuery(window: window, mode: by, filter: status, text: queryText, top: .max, kind: kind), now: now)
                 let groups = Array(LayerGroup.pivot(all.issues, by: layer, mode: by).prefix(top))
                 switch format {
                 case .json: print(ReportJSON.pivot(groups, layer: layer, list: all).serialized)
@@ -67,6 +87,7 @@ struct Report: ParsableCommand {
             }
             if format == .markdown || sinceMeeting {
                 guard kind == nil else { throw CLIError.usage("--kind narrows the list (text or json), not the minutes") }
+                guard queryText.isEmpty else { throw CLIError.usage("--query, --view and --env narrow the list (text or json), not the minutes") }
                 var since: Timestamp?
                 var span = window
                 if sinceMeeting {
@@ -77,16 +98,23 @@ struct Report: ParsableCommand {
                     span = TimeWindow.smallest(covering: now.millis - last.millis)
                 }
                 let minutes = try Minutes.gather(store: store, window: span, now: now, since: since, top: top == 20 ? 5 : top)
-                print(Minutes.render(minutes), terminator: "")
+                print(Minutes.render(minutes, byOwner: byOwner), terminator: "")
                 return
             }
-            let list = try store.issueList(IssueQuery(window: window, mode: by, filter: status, top: top, kind: kind), now: now)
+            let list = try store.issueList(IssueQuery(window: window, mode: by, filter: status, text: queryText, top: top, kind: kind), now: now)
             let unlinked = try store.unlinkedComplaints(window: window, now: now)
             switch format {
             case .json: print(ReportJSON.list(list, unlinked: unlinked, latestVersion: try store.versions().last).serialized)
             case .text, .markdown: print(ReportText.list(list) + ReportText.unlinked(unlinked, window: window), terminator: "")
             }
         }
+    }
+}
+
+extension Report {
+    /// Whether an option was given on the command line (a view's settings give way to it).
+    static func given(_ option: String) -> Bool {
+        CommandLine.arguments.contains { $0 == option || $0.hasPrefix(option + "=") }
     }
 }
 
@@ -200,10 +228,7 @@ struct Mark: ParsableCommand {
                 guard users > 0 else { throw CLIError.usage("--users must be 1 or more") }
                 condition = .users(users)
             }
-            guard FileManager.default.fileExists(atPath: options.storePath) else {
-                throw CLIError.store("no store at \(options.storePath): add events with errtriage ingest FILE first")
-            }
-            let store = try options.open()
+            let store = try options.openExisting()
             let who = by ?? loginName()
             let receipt: MarkReceipt
             if let condition {

@@ -41,6 +41,8 @@ enum ReportJSON {
             ("first_version", s.firstVersion.map(JSONValue.string) ?? .null),
             ("last_version", s.lastVersion.map(JSONValue.string) ?? .null),
             ("tracker", s.trackerURL.map(JSONValue.string) ?? .null),
+            ("assignee", s.assignee.map(JSONValue.string) ?? .null),
+            ("owner", s.owner.map(JSONValue.string) ?? .null),
             ("daily", .array(s.series.map(int))),
         ]
         if let latestVersion, s.firstVersion == latestVersion { members.append(("new_in", .string(latestVersion))) }

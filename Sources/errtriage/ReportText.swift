@@ -76,6 +76,8 @@ enum ReportText {
         out += "Window \(d.window.rawValue): \(s.events) events · \(s.users) users · \(s.complaints) complaints\n"
         if let v = d.resolvedVersion { out += "Resolved in \(TextSanitizer.sanitize(v))\n" }
         if let t = s.trackerURL { out += "Tracker: \(TextSanitizer.sanitize(t))\n" }
+        if let a = s.assignee { out += "Assignee: \(TextSanitizer.sanitize(a))\n" }
+        if let o = s.owner { out += "Owner: \(TextSanitizer.sanitize(o))\n" }
         out += "\(d.window.isHourly ? "Per hour" : "Per day") from \(d.seriesStart.minuteText): \(Sparkline.line(s.series, width: 90)) (max \(s.series.max() ?? 0))\n"
         for b in d.breakdowns where !b.rows.isEmpty {
             out += "\n\(b.dimension.label)\n"

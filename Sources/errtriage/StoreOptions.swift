@@ -62,6 +62,14 @@ struct StoreOptions: ParsableArguments {
         ProcessInfo.processInfo.environment["ERRTRIAGE_MAX_PAGES"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
     }
 
+    /// Opens a store that must already hold data, for a decision on an issue (`mark`, `assign`).
+    func openExisting() throws -> TriageStore {
+        guard FileManager.default.fileExists(atPath: storePath) else {
+            throw CLIError.store("no store at \(storePath): add events with errtriage ingest FILE first")
+        }
+        return try open()
+    }
+
     /// Opens the store, turning failures into exit code 3. A command that writes is refused on a
     /// read-only file, before SQLite is asked.
     func open(readOnly: Bool = false) throws -> TriageStore {

@@ -16,7 +16,7 @@ enum TerminalDashboard {
 
     /// Opens the dashboard; with `meeting` it starts on the meeting's agenda (`top` issues in each top section).
     static func run(store: TriageStore, now: Timestamp?, storeName: String, window: TimeWindow = .d7,
-                    meeting: Bool = false, top: Int = 5) throws {
+                    meeting: Bool = false, top: Int = 5, byOwner: Bool = false) throws {
         guard isInteractive else {
             throw CLIError.usage("the dashboard needs a terminal; for scripts use errtriage report (or show) instead")
         }
@@ -31,6 +31,7 @@ enum TerminalDashboard {
                                    color: screen.color, readOnly: store.readOnly)
         state.startsMeeting = meeting
         state.meetingTop = top
+        state.meetingByOwner = byOwner
         DashboardLoop(screen: screen, effects: StoreEffects(store: store, user: loginName()), state: state, now: now).run()
     }
 }

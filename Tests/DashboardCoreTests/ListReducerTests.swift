@@ -131,6 +131,35 @@ import TriageModel
         #expect(reduce(&state, .key(.backspace)) == [.loadList(IssueQuery(text: "N"))])
     }
 
+    @Test func aFilterThatIsNotAQueryKeepsTheListAndSaysWhy() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.char("/")))
+        for c in "os:17*" { _ = reduce(&state, .key(.char(c))) }
+        #expect(state.query.text == "os:17*")
+        #expect(reduce(&state, .key(.char("\""))).isEmpty)
+        #expect(state.query.text == "os:17*")
+        #expect(state.prompt?.error?.contains("opens a quote") == true)
+        #expect(reduce(&state, .key(.enter)).isEmpty)
+        #expect(state.prompt?.purpose == .filter)
+        #expect(reduce(&state, .key(.backspace)) == [.loadList(IssueQuery(text: "os:17*"))])
+        #expect(state.prompt?.error == nil)
+    }
+
+    @Test func aQueryWithDimensionTermsSaysItReadsEventsWhileLoading() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.char("/")))
+        for c in "device:iPhone14,5" { _ = reduce(&state, .key(.char(c))) }
+        _ = reduce(&state, .key(.enter))
+        #expect(state.loading)
+        #expect(render(state, size: state.size).lines.last?.hasSuffix("reading events…") == true)
+        _ = reduce(&state, .listLoaded(Fixtures.list(query: state.query)))
+        _ = reduce(&state, .key(.char("/")))
+        _ = reduce(&state, .key(.ctrl("u")))
+        _ = reduce(&state, .key(.char("x")))
+        _ = reduce(&state, .key(.enter))
+        #expect(render(state, size: state.size).lines.last?.hasSuffix("loading…") == true)
+    }
+
     @Test func enterKeepsTheFilterText() {
         var state = Fixtures.loadedState()
         _ = reduce(&state, .key(.char("/")))

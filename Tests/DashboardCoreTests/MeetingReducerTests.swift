@@ -122,3 +122,37 @@ import TriageModel
         #expect(state.screen == .list)
     }
 }
+
+/// `meeting --by-owner`: the dashboard walks the agenda owner by owner.
+@Suite struct MeetingByOwnerTests {
+    static func owned(_ issue: IssueSummary, _ owner: String?) -> IssueSummary {
+        var copy = issue
+        copy.owner = owner
+        return copy
+    }
+
+    static let agenda = Agenda(items: [
+        Agenda.Item(section: .regressed, issue: owned(Fixtures.sync, "sync")),
+        Agenda.Item(section: .spikes, issue: owned(Fixtures.login, "backend")),
+        Agenda.Item(section: .spikes, issue: owned(Fixtures.parse, nil)),
+        Agenda.Item(section: .new, issue: owned(Fixtures.offline, "backend")),
+    ])
+
+    @Test func theWalkGoesOwnerByOwnerKeepingTheAgendasOrderWithinEach() {
+        var state = Fixtures.loadedState()
+        state.meetingByOwner = true
+        _ = reduce(&state, .key(.char("M")))
+        _ = reduce(&state, .agendaLoaded(Self.agenda, unlinked: UnlinkedComplaints(groups: [])))
+        #expect(state.meeting?.agenda.items.map(\.issue.key) == [Fixtures.login.key, Fixtures.offline.key, Fixtures.sync.key, Fixtures.parse.key])
+        #expect(state.detailKey == Fixtures.login.key)
+    }
+
+    @Test func theItemHeaderNamesTheOwner() {
+        var state = Fixtures.loadedState()
+        state.meetingByOwner = true
+        _ = reduce(&state, .key(.char("M")))
+        _ = reduce(&state, .agendaLoaded(Self.agenda, unlinked: UnlinkedComplaints(groups: [])))
+        _ = reduce(&state, .detailLoaded(Fixtures.loginDetail))
+        expectSnapshot(render(state, size: Size(rows: 24, cols: 80)), "meeting-item-by-owner-80x24")
+    }
+}

@@ -18,21 +18,21 @@ import TriageModel
 
     static func releaseState(_ size: Size = Size(rows: 24, cols: 80)) -> DashboardState {
         var state = Fixtures.loadedState(size)
-        _ = reduce(&state, .key(.char("v")))
+        _ = reduce(&state, .key(.char("V")))
         _ = reduce(&state, .releaseLoaded(comparison, window: state.query.window))
         return state
     }
 
     @Test func vOpensTheReleaseScreenAndAsksForTheListsWindow() {
         var state = Fixtures.loadedState()
-        let effects = reduce(&state, .key(.char("v")))
+        let effects = reduce(&state, .key(.char("V")))
         #expect(state.screen == .release)
         #expect(effects == [.loadRelease(window: state.query.window)])
     }
 
     @Test func aComparisonForAnotherWindowIsIgnored() {
         var state = Fixtures.loadedState()
-        _ = reduce(&state, .key(.char("v")))
+        _ = reduce(&state, .key(.char("V")))
         _ = reduce(&state, .releaseLoaded(Self.comparison, window: .d90))
         #expect(state.release.comparison == nil)
     }
@@ -99,7 +99,7 @@ import TriageModel
 
     @Test func aStoreWithoutVersionsSaysSo() {
         var state = Fixtures.loadedState()
-        _ = reduce(&state, .key(.char("v")))
+        _ = reduce(&state, .key(.char("V")))
         _ = reduce(&state, .releaseLoaded(nil, window: state.query.window))
         expectSnapshot(render(state, size: Size(rows: 24, cols: 80)), "release-no-versions")
     }

@@ -31,6 +31,13 @@ import TriageModel
         expectSnapshot(render(state, size: Self.standard), "list-complaints-filter-80x24")
     }
 
+    @Test func aBadQueryInTheFilterShowsItsErrorAboveTheKeptList() {
+        var state = Fixtures.loadedState(Self.standard)
+        _ = reduce(&state, .key(.char("/")))
+        for c in "colour:red" { _ = reduce(&state, .key(.char(c))) }
+        expectSnapshot(render(state, size: Self.standard), "list-bad-query-80x24")
+    }
+
     @Test func emptyStoreShowsHowToGetData() {
         var state = Fixtures.loadedState(Self.standard)
         _ = reduce(&state, .listLoaded(Fixtures.list([], storeEvents: 0)))

@@ -31,6 +31,11 @@ final class FakeScreen: DashboardScreen {
 
     func forceRedraw() {}
 
+    /// What the loop put on the clipboard, in order.
+    private(set) var copied: [String] = []
+
+    func copyToClipboard(_ text: String) { copied.append(text) }
+
     /// The last frame, as text.
     var lastFrame: String { frames.last?.lines.joined(separator: "\n") ?? "" }
 }

@@ -47,7 +47,7 @@ import TriageStore
         var state = DashboardState(storeName: "hostile", query: IssueQuery(window: .all))
         _ = state.start(size: size)
         _ = reduce(&state, .listLoaded(try store.issueList(state.query, now: now)))
-        _ = reduce(&state, .key(.char("v")))
+        _ = reduce(&state, .key(.char("V")))
         let latest = try #require(try store.versions().last)
         _ = reduce(&state, .releaseLoaded(try store.compareRelease(latest, window: .all, now: now), window: .all))
         HostileTextTests().expectInert(render(state, size: size).lines.joined(separator: "\n"), "the release screen")

@@ -71,7 +71,12 @@ import TriageStore
     @Test func textAndMarkdownOutputShowEveryFieldInertAndJSONKeepsItExactly() throws {
         let cli = try hostileStore()
         let base = ["--now", Self.now]
-        for command in [["report", "--window", "all"], ["report", "--window", "all", "--format", "markdown"],
+        #expect(try cli.run(["assign", Self.key, Self.hostile] + base).status == 0)
+        #expect(try cli.run(["alert", "add", Self.hostile, "--query", "key:" + Self.key, "--events", "1", "--within", "7d"]).status == 0)
+        for command in [["report", "--window", "all"],
+                        ["ticket", Self.key, "--window", "all"], ["ticket", Self.key, "--window", "all", "--format", "github"],
+                        ["ticket", Self.key, "--window", "all", "--format", "jira", "--with-users"],
+                        ["alerts", "--dry-run"], ["alert", "list"], ["report", "--window", "all", "--format", "markdown"],
                         ["show", Self.key, "--window", "all"], ["show", Self.key, "--window", "all", "--format", "markdown"],
                         ["report", "--by-layer", "root", "--window", "all"],
                         ["report", "--by-layer", "root", "--window", "all", "--format", "markdown"],

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TriageStore
 
-/// A store written by an older errtriage (schema v1) opens, upgrades itself once (to v3), and then
+/// A store written by an older errtriage (schema v1) opens, upgrades itself once (to v4), and then
 /// answers exactly as a store built fresh from the same input and decisions.
 ///
 /// Tests/Fixtures/store-v1.sqlite.gz was written by errtriage at schema v1 (commit 9af9875) from

@@ -9,7 +9,7 @@ import Testing
         try start("ERRTRIAGE_STORE='\(SampleStore.path)' '\(CLI.binary)' --now \(SampleStore.end)", cols: 80, rows: 24)
         defer { stop() }
         try waitFor("rank: events")
-        try keys("v")
+        try keys("V")
         let screen = try waitFor("Release 1.13 against 1.12")
         #expect(screen.contains("adoption data"))
         #expect(screen.contains("New in 1.13 (7)"))

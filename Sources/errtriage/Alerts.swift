@@ -1,0 +1,130 @@
+import ArgumentParser
+import Presentation
+import TriageImport
+import TriageModel
+import TriageStore
+
+extension AlertRule.Span: ExpressibleByArgument {}
+
+/// `errtriage alert`: alerts for a cron job, kept in the store.
+struct AlertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "alert", abstract: "Add, list and remove alerts; errtriage alerts runs them.",
+        subcommands: [Add.self, List.self, Remove.self])
+
+    /// `alert add NAME --query Q (--events N | --users N) --within SPAN`.
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add an alert (replacing one of the same name).")
+
+        @OptionGroup var options: StoreOptions
+
+        @Argument(help: "The alert's name.")
+        var name: String
+
+        @Option(help: QueryArgument.help, transform: QueryArgument.parse)
+        var query: QueryArgument
+
+        @Option(help: "Fire when an issue has this many events within the span.")
+        var events: Int?
+
+        @Option(help: "Fire when an issue has this many distinct users within the span.")
+        var users: Int?
+
+        @Option(help: "The span counted: 1h (the current hour), 24h or 7d.")
+        var within: AlertRule.Span = .h24
+
+        func run() throws {
+            try runReporting {
+                try CLIError.requireName(name, "an alert needs a name")
+                guard (events == nil) != (users == nil) else { throw CLIError.usage("give one of --events N and --users N") }
+                let threshold = events ?? users ?? 0
+                guard threshold > 0 else { throw CLIError.usage("the threshold must be 1 or more") }
+                let alert = AlertRule(name: name, query: query.query.description, measure: events != nil ? .events : .users,
+                                      threshold: threshold, within: within)
+                try options.open().addAlert(alert)
+                print("alert added: " + AlertText.rule(alert))
+            }
+        }
+    }
+
+    /// `alert list`.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the alerts.")
+
+        @OptionGroup var options: StoreOptions
+
+        func run() throws {
+            try runReporting {
+                print(AlertText.rules(try options.openForReading(now: try options.nowTimestamp()).alerts()), terminator: "")
+            }
+        }
+    }
+
+    /// `alert rm NAME`.
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove an alert.")
+
+        @OptionGroup var options: StoreOptions
+
+        @Argument(help: "The alert's name.")
+        var name: String
+
+        func run() throws {
+            try runReporting {
+                try options.open().removeAlert(named: name)
+                print("alert \(TextSanitizer.sanitize(name)) removed")
+            }
+        }
+    }
+}
+
+/// `errtriage alerts`: what fires now and never fired before, new issues and regressions since the last run.
+struct Alerts: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the alerts that fire now (once per issue), and the new issues and regressions since the last run; for cron.",
+        discussion: "Prints nothing in text when there is nothing new; exits 0 either way. errtriage opens no network connection: pipe the output to curl (README).")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+    @OptionGroup var options: StoreOptions
+
+    @Option(help: "text or json.")
+    var format: Format = .text
+
+    @Flag(name: .customLong("dry-run"), help: "Show what would fire without recording it.")
+    var dryRun = false
+
+    func run() throws {
+        try runReporting {
+            let now = try options.nowTimestamp()
+            let store = dryRun ? try options.openForReading(now: now) : try options.open()
+            let report = try store.runAlerts(now: now, dryRun: dryRun)
+            switch format {
+            case .text: print(AlertText.report(report), terminator: "")
+            case .json: print(AlertJSON.report(report).serialized)
+            }
+        }
+    }
+}
+
+/// The JSON of `errtriage alerts`, for a chat webhook.
+enum AlertJSON {
+    static func report(_ r: AlertReport) -> JSONValue {
+        let alerts: [JSONValue] = r.firings.map(firing)
+        let newIssues: [JSONValue] = r.newIssues.map { ReportJSON.summary($0, rank: nil) }
+        let regressions: [JSONValue] = r.regressions.map { ReportJSON.summary($0, rank: nil) }
+        return .object([
+            ("since", .string(r.since.iso8601)), ("now", .string(r.now.iso8601)),
+            ("alerts", .array(alerts)), ("new_issues", .array(newIssues)), ("regressions", .array(regressions)),
+        ])
+    }
+
+    static func firing(_ f: AlertReport.Firing) -> JSONValue {
+        let members: [(String, JSONValue)] = [
+            ("alert", .string(f.alert.name)), ("query", .string(f.alert.query)), ("measure", .string(f.alert.measure.rawValue)),
+            ("threshold", ReportJSON.int(f.alert.threshold)), ("within", .string(f.alert.within.rawValue)),
+            ("count", ReportJSON.int(f.count)), ("issue", ReportJSON.summary(f.issue, rank: nil)),
+        ]
+        return .object(members)
+    }
+}

@@ -1,0 +1,118 @@
+import GRDB
+import TestSupport
+import Testing
+import TriageModel
+@testable import TriageStore
+
+/// Each field of the query language against a naive count over the events.
+@Suite struct SearchQueryStoreTests {
+    struct Event {
+        var key: String, millis: Int64, user: String?
+        var device: String?, os: String?, network: String?, orientation: String?, state: String?
+        var env: String?, kind: String?, version: String?
+    }
+
+    static let fixture: TemporaryStore = {
+        let f = try! TemporaryStore()
+        try! f.ingest(lines: TemporaryStore.sampleLines(events: 4000, issues: 30, days: 20))
+        return f
+    }()
+
+    static let events: [Event] = try! fixture.store.pool.read { db in
+        try Row.fetchAll(db, sql: """
+            SELECT i.key, e.ts, e.user_id, e.device_model, e.os_name, e.os_version, e.network, e.orientation,
+                   e.app_state, e.environment, e.kind, e.app_version FROM event e JOIN issue i ON i.id = e.issue_id
+            """).map { r in
+            let name: String? = r[4], version: String? = r[5]
+            return Event(key: r[0], millis: r[1], user: r[2], device: r[3],
+                         os: [name, version].compactMap { $0 }.joined(separator: " "), network: r[6],
+                         orientation: r[7], state: r[8], env: r[9], kind: r[10], version: r[11])
+        }
+    }
+
+    let now = TemporaryStore.sampleEnd
+
+    func list(_ text: String, window: TimeWindow = .d7) throws -> IssueList {
+        try Self.fixture.store.issueList(IssueQuery(window: window, filter: .all, text: text, top: .max), now: now)
+    }
+
+    /// Events and distinct users per issue among the window's events that pass `keep`.
+    func naive(window: TimeWindow = .d7, _ keep: (Event) -> Bool) -> [String: (events: Int, users: Int)] {
+        let unit = window == .h24 ? Timestamp.millisPerHour : Timestamp.millisPerDay
+        let last = window == .h24 ? now.hour : now.day
+        let first = last - Int64(window == .h24 ? 23 : 6)
+        var events: [String: Int] = [:], users: [String: Set<String>] = [:]
+        for e in Self.events where e.millis >= first * unit && e.millis < (last + 1) * unit && keep(e) {
+            events[e.key, default: 0] += 1
+            if let u = e.user { users[e.key, default: []].insert(u) }
+        }
+        return events.reduce(into: [:]) { $0[$1.key] = ($1.value, users[$1.key]?.count ?? 0) }
+    }
+
+    func expectSame(_ text: String, window: TimeWindow = .d7, _ keep: (Event) -> Bool) throws {
+        let listed = try list(text, window: window)
+        let expected = naive(window: window, keep)
+        #expect(!expected.isEmpty, "\(text) should match something in the sample")
+        #expect(Set(listed.issues.map(\.key)) == Set(expected.keys), "\(text)")
+        for issue in listed.issues {
+            #expect(issue.events == expected[issue.key]?.events, "\(text): events of \(issue.key)")
+            #expect(issue.users == expected[issue.key]?.users, "\(text): users of \(issue.key)")
+            #expect(issue.series.reduce(0, +) == issue.events, "\(text): series of \(issue.key)")
+        }
+        #expect(listed.totals.events == expected.values.reduce(0) { $0 + $1.events }, "\(text): total events")
+        let users = Set(Self.events.filter { expected[$0.key] != nil && keep($0) && $0.millis >= listed.seriesStart.millis }.compactMap(\.user))
+        #expect(listed.totals.users == users.count, "\(text): total users")
+    }
+
+    @Test func aDeviceTermCountsTheEventsOnThatDevice() throws {
+        try expectSame("device:iPhone14,5") { $0.device == "iPhone14,5" }
+    }
+
+    @Test func anOsPrefixMatchesTheVersion() throws {
+        try expectSame("os:17*") { $0.os?.hasPrefix("iOS 17") == true }
+    }
+
+    @Test func eachOtherDimensionCountsItsEvents() throws {
+        try expectSame("network:wifi") { $0.network == "wifi" }
+        try expectSame("orientation:landscape") { $0.orientation == "landscape" }
+        try expectSame("state:background") { $0.state == "background" }
+        try expectSame("env:production") { $0.env == "production" }
+        try expectSame("kind:non-fatal") { $0.kind == "non-fatal" }
+        try expectSame("-network:wifi") { $0.network != "wifi" }
+    }
+
+    @Test func versionsCompareInReleaseOrder() throws {
+        try expectSame("version:>=1.12") { $0.version.flatMap { AppVersion($0) }.map { $0 >= AppVersion("1.12")! } == true }
+        try expectSame("version:1.11|1.13") { $0.version == "1.11" || $0.version == "1.13" }
+    }
+
+    @Test func severalDimensionTermsAndTheDayWindowReadEvents() throws {
+        try expectSame("device:iPhone14,5|iPhone13,2 network:cellular") {
+            ($0.device == "iPhone14,5" || $0.device == "iPhone13,2") && $0.network == "cellular"
+        }
+        try expectSame("network:wifi", window: .h24) { $0.network == "wifi" }
+    }
+
+    @Test func chainAndCountTermsKeepTheIssuesTheyName() throws {
+        let all = try list("")
+        let backend = try list("domain:TolokaBackendError")
+        #expect(!backend.issues.isEmpty)
+        #expect(backend.issues.map(\.key) == all.issues.filter { $0.chain.links.contains { $0.domain == "TolokaBackendError" } }.map(\.key))
+        #expect(try list("events:>20").issues.map(\.key) == all.issues.filter { $0.events > 20 }.map(\.key))
+        #expect(try list("has:complaints").issues.map(\.key) == all.issues.filter { $0.complaints > 0 }.map(\.key))
+        #expect(try list("-domain:TolokaBackendError").issues.count == all.issues.count - backend.issues.count)
+    }
+
+    @Test func aStatusTermPicksItsStatusesOverTheDefaultFilter() throws {
+        let f = try TemporaryStore()
+        try f.ingest(lines: [
+            TemporaryStore.event("a", "2026-11-19T09:00:00Z", codes: "US14-LO43-AP7-NE8"),
+            TemporaryStore.event("b", "2026-11-19T09:00:00Z", codes: "US3-AP7-NE8"),
+        ])
+        _ = try f.store.mark("US3-AP7-NE8", .status(.muted, version: nil), by: "t", at: now)
+        let muted = try f.store.issueList(IssueQuery(window: .d7, text: "status:muted", top: .max), now: now)
+        #expect(muted.issues.map(\.key) == ["US3-AP7-NE8"])
+        let open = try f.store.issueList(IssueQuery(window: .d7, text: "NE8", top: .max), now: now)
+        #expect(open.issues.map(\.key) == ["US14-LO43-AP7-NE8"])
+    }
+}
