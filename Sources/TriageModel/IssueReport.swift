@@ -25,6 +25,8 @@ public struct IssueSummary: Hashable, Sendable {
     public var assignee: String?
     /// The team that owns it (an owner rule); nil when none.
     public var owner: String?
+    /// Every issue of a merged group, the head first, each with its own counts; empty when the issue stands alone.
+    public var members: [IssueSummary] = []
 
     public init(key: String, chain: ErrorChain, status: IssueStatus, events: Int, users: Int, complaints: Int,
                 firstSeen: Timestamp, lastSeen: Timestamp, firstVersion: String?, lastVersion: String?,

@@ -5,9 +5,10 @@ extension TriageStore {
     /// How many recent events and complaints the detail carries.
     public static let recentLimit = 50
 
-    /// Everything the detail screen and `show` tell about one issue, inside the window.
-    public func issueDetail(key: String, window: TimeWindow, now: Timestamp) throws(StoreError) -> IssueDetail {
+    /// Everything the detail screen and `show` tell about one issue (a member's key: its group), inside the window.
+    public func issueDetail(key asked: String, window: TimeWindow, now: Timestamp) throws(StoreError) -> IssueDetail {
         try read { db in
+            let key = try TriageStore.headKey(db, asked)
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT id, key, status, first_seen, last_seen, first_version, last_version, tracker_url, resolved_version, kind,
                        assignee, owner
@@ -18,17 +19,19 @@ extension TriageStore {
                                       firstVersion: row[5], lastVersion: row[6], trackerURL: row[7],
                                       kind: (row[9] as String?).flatMap(EventKind.init(rawValue:)), assignee: row[10], owner: row[11])
             let buckets = try Buckets(db, window: window, now: now)
-            var one = [candidate]
-            try TriageStore.count(db, &one, only: candidate.id, buckets: buckets)
+            var one = [candidate] + (try TriageStore.members(db, of: candidate))
+            try TriageStore.count(db, &one, only: one.count == 1 ? candidate.id : nil, buckets: buckets)
+            try TriageStore.foldGroups(db, &one, buckets: buckets, restriction: nil)
             candidate = one[0]
             let summary = try TriageStore.summaries(db, [candidate], buckets: buckets, now: now)[0]
             let issueID = candidate.id
+            let ids = candidate.issues.map(\.id)
             return IssueDetail(
                 summary: summary, window: window, now: now, seriesStart: buckets.seriesStart,
-                breakdowns: try TriageStore.breakdowns(db, issueID: issueID, buckets: buckets),
-                recentEvents: try TriageStore.recentEvents(db, issueID: issueID, chain: summary.chain,
-                                                           until: buckets.millis.upperBound, limit: TriageStore.recentLimit),
-                complaints: try TriageStore.complaints(db, key: key, limit: TriageStore.recentLimit),
+                breakdowns: try TriageStore.breakdowns(db, issueIDs: ids, buckets: buckets),
+                recentEvents: try TriageStore.recentEvents(db, summary, ids: ids, until: buckets.millis.upperBound),
+                complaints: try TriageStore.complaints(db, keys: summary.members.isEmpty ? [key] : summary.members.map(\.key),
+                                                       limit: TriageStore.recentLimit),
                 notes: try Row.fetchAll(db, sql: "SELECT at, by, text FROM note WHERE issue_id = ? ORDER BY at DESC, id DESC",
                                         arguments: [issueID]).map { IssueNote(at: Timestamp(millis: $0[0]), by: $0[1], text: $0[2]) },
                 history: try Row.fetchAll(db, sql: """
@@ -56,19 +59,20 @@ extension TriageStore {
     }
 
     /// Breakdowns from the daily dimension rollup, or for 24 hours from the issue's events in that span.
-    static func breakdowns(_ db: Database, issueID: Int64, buckets: Buckets) throws -> [Breakdown] {
+    static func breakdowns(_ db: Database, issueIDs ids: [Int64], buckets: Buckets) throws -> [Breakdown] {
+        let issues = ids.count == 1 ? "issue_id = ?" : "issue_id IN (\(databaseQuestionMarks(count: ids.count)))"
         var counts: [Dimension: [(String, Int)]] = [:]
         if buckets.hourly {
             for dimension in Dimension.allCases {
                 counts[dimension] = try Row.fetchAll(db, sql: """
                     SELECT COALESCE(\(expression(dimension)), 'unknown') AS v, COUNT(*) FROM event
-                    WHERE issue_id = ? AND ts BETWEEN ? AND ? GROUP BY v
-                    """, arguments: [issueID, buckets.millis.lowerBound, buckets.millis.upperBound]).map { ($0[0], $0[1]) }
+                    WHERE \(issues) AND ts BETWEEN ? AND ? GROUP BY v
+                    """, arguments: StatementArguments(ids) + [buckets.millis.lowerBound, buckets.millis.upperBound]).map { ($0[0], $0[1]) }
             }
         } else {
             for row in try Row.fetchAll(db, sql: """
-                SELECT dim, value, SUM(events) FROM issue_day_dim WHERE issue_id = ? AND day BETWEEN ? AND ? GROUP BY dim, value
-                """, arguments: [issueID, buckets.range.lowerBound, buckets.range.upperBound]) {
+                SELECT dim, value, SUM(events) FROM issue_day_dim WHERE \(issues) AND day BETWEEN ? AND ? GROUP BY dim, value
+                """, arguments: StatementArguments(ids) + [buckets.range.lowerBound, buckets.range.upperBound]) {
                 guard let dimension = Dimension(rawValue: row[0]) else { continue }
                 counts[dimension, default: []].append((row[1], row[2]))
             }
@@ -83,10 +87,17 @@ extension TriageStore {
         }
     }
 
-    static func recentEvents(_ db: Database, issueID: Int64, chain: ErrorChain, until: Int64, limit: Int) throws -> [ErrorEvent] {
-        try Row.fetchAll(db, sql: """
-            SELECT \(eventColumns) FROM event WHERE issue_id = ? AND ts <= ? ORDER BY ts DESC, id DESC LIMIT ?
-            """, arguments: [issueID, until, limit]).map { event(from: $0, chain: chain) }
+    /// The newest events up to `until` of an issue or of a group's issues, each with its own chain.
+    static func recentEvents(_ db: Database, _ summary: IssueSummary, ids: [Int64], until: Int64) throws -> [ErrorEvent] {
+        let chains = summary.members.isEmpty ? [summary.chain] : summary.members.map(\.chain)
+        var byID: [Int64: ErrorChain] = [:]
+        for (id, chain) in zip(ids, chains) { byID[id] = chain }
+        let issues = ids.count == 1 ? "issue_id = ?" : "issue_id IN (\(databaseQuestionMarks(count: ids.count)))"
+        return try Row.fetchAll(db, sql: """
+            SELECT \(eventColumns), issue_id FROM event WHERE \(issues) AND ts <= ? ORDER BY ts DESC, id DESC LIMIT ?
+            """, arguments: StatementArguments(ids) + [until, TriageStore.recentLimit]).map {
+            event(from: $0, chain: byID[$0[21]] ?? summary.chain)
+        }
     }
 
     /// The columns `event(from:chain:)` reads, in its order.
@@ -104,12 +115,14 @@ extension TriageStore {
                    kind: (r[20] as String?).flatMap(EventKind.init(rawValue:)))
     }
 
-    static func complaints(_ db: Database, key: String, limit: Int) throws -> [Complaint] {
-        try Row.fetchAll(db, sql: """
-            SELECT c.complaint_id, c.ts, c.channel, c.category, c.subject, c.text, c.user_id, c.codes
+    static func complaints(_ db: Database, keys: [String], limit: Int) throws -> [Complaint] {
+        let match = keys.count == 1 ? "k.key = ?" : "k.key IN (\(databaseQuestionMarks(count: keys.count)))"
+        // A complaint citing two members is one complaint.
+        return try Row.fetchAll(db, sql: """
+            SELECT DISTINCT c.complaint_id, c.ts, c.channel, c.category, c.subject, c.text, c.user_id, c.codes, c.id
             FROM complaint_code k JOIN complaint c ON c.id = k.complaint_id
-            WHERE k.key = ? ORDER BY c.ts DESC, c.id DESC LIMIT ?
-            """, arguments: [key, limit]).map { r in
+            WHERE \(match) ORDER BY c.ts DESC, c.id DESC LIMIT ?
+            """, arguments: StatementArguments(keys) + [limit]).map { r in
             Complaint(complaintID: r[0], timestamp: Timestamp(millis: r[1]), channel: r[2], category: r[3], subject: r[4],
                       text: r[5], userID: r[6], codes: (r[7] as String).split(separator: " ").map(String.init))
         }

@@ -10,6 +10,7 @@ extension TriageStore {
             var candidates = try TriageStore.candidates(db, query: query)
             let active = try TriageStore.count(db, &candidates, buckets: buckets)
             let restricted = try TriageStore.applySearch(db, search, to: &candidates, buckets: buckets, now: now)
+            try TriageStore.foldGroups(db, &candidates, buckets: buckets, restriction: restricted)
             // Resolved and muted issues are listed even when quiet: that they are quiet is the news.
             let showQuiet = (query.filter == .resolved || query.filter == .muted) && restricted == nil
             candidates = candidates.filter { showQuiet || $0.events > 0 || ($0.complaints > 0 && restricted == nil) }
@@ -42,6 +43,10 @@ extension TriageStore {
         var kind: EventKind?
         var assignee: String?
         var owner: String?
+        /// The head this issue is merged into; nil when it heads its own group.
+        var groupID: Int64?
+        /// A folded group's issues, the head's own counts first; empty when the issue stands alone.
+        var group: [Candidate] = []
         var events = 0
         var complaints = 0
         var users = 0
@@ -96,21 +101,25 @@ extension TriageStore {
         // A `status:` term picks the statuses itself.
         let statuses = (search.uses(.status) ? IssueStatus.allCases : Array(query.filter.statuses)).map(\.rawValue).sorted()
         var sql = """
-            SELECT id, key, status, first_seen, last_seen, first_version, last_version, tracker_url, kind, assignee, owner FROM issue
-            WHERE status IN (\(databaseQuestionMarks(count: statuses.count)))
+            SELECT i.id, i.key, COALESCE(h.status, i.status), i.first_seen, i.last_seen, i.first_version, i.last_version,
+                   COALESCE(h.tracker_url, i.tracker_url), COALESCE(h.kind, i.kind), COALESCE(h.assignee, i.assignee),
+                   COALESCE(h.owner, i.owner), i.group_id, COALESCE(h.key, i.key)
+            FROM issue i LEFT JOIN issue h ON h.id = i.group_id
+            WHERE COALESCE(h.status, i.status) IN (\(databaseQuestionMarks(count: statuses.count)))
             """
         var arguments = StatementArguments(statuses)
         if let kind = query.kind {
-            sql += " AND kind = ?"
+            sql += " AND COALESCE(h.kind, i.kind) = ?"
             arguments += [kind.rawValue]
         }
         let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-        let scoped = query.scope.map { scope in rows.filter { scope.keys.contains($0[1]) } } ?? rows
+        let scoped = query.scope.map { scope in rows.filter { scope.keys.contains($0[12]) } } ?? rows
         return scoped.map { row in
             Candidate(id: row[0], key: row[1], status: IssueStatus(rawValue: row[2]) ?? .open,
                       firstSeen: Timestamp(millis: row[3]), lastSeen: Timestamp(millis: row[4]),
                       firstVersion: row[5], lastVersion: row[6], trackerURL: row[7],
-                      kind: (row[8] as String?).flatMap(EventKind.init(rawValue:)), assignee: row[9], owner: row[10])
+                      kind: (row[8] as String?).flatMap(EventKind.init(rawValue:)), assignee: row[9], owner: row[10],
+                      groupID: row[11])
         }
     }
 
@@ -165,7 +174,7 @@ extension TriageStore {
     /// the all-issue rollup when the list holds every issue with events in the window (the usual
     /// case), else counted from rows.
     static func totals(_ db: Database, _ candidates: [Candidate], activeIssues: Int, buckets: Buckets) throws -> Totals {
-        let ids = candidates.filter { $0.events > 0 }.map(\.id)
+        let ids = candidates.flatMap(\.issues).filter { $0.events > 0 }.map(\.id)
         // Every issue with events in the window is listed: the totals need not name them.
         let everyActive = ids.count == activeIssues
         var series = [Int](repeating: 0, count: buckets.count)
@@ -195,7 +204,7 @@ extension TriageStore {
     /// Turns counted candidates into list rows: chains, series and signals.
     static func summaries(_ db: Database, _ top: [Candidate], buckets: Buckets, now: Timestamp,
                           series restricted: [Int64: [Int]]? = nil) throws -> [IssueSummary] {
-        let ids = top.map(\.id)
+        let ids = top.flatMap(\.issues).map(\.id)
         let chains = try chains(db, issueIDs: ids)
         var series: [Int64: [Int]] = restricted ?? [:]
         if !ids.isEmpty && restricted == nil {
@@ -208,7 +217,17 @@ extension TriageStore {
             }
         }
         let hourly = try lastHours(db, issueIDs: ids, now: now)
-        return top.map { c in
+        let empty = [Int](repeating: 0, count: buckets.count)
+        func summary(_ c: Candidate) -> IssueSummary {
+            guard !c.group.isEmpty else { return solo(c) }
+            var s = solo(c)
+            s.series = c.group.map { series[$0.id] ?? empty }.reduce(empty) { zip($0, $1).map(+) }
+            let hours = c.group.compactMap { hourly[$0.id] }
+            s.signals = signals(c, hourly: hours.isEmpty ? [] : hours.dropFirst().reduce(hours[0]) { zip($0, $1).map(+) }, now: now)
+            s.members = c.group.map(solo)
+            return s
+        }
+        func solo(_ c: Candidate) -> IssueSummary {
             IssueSummary(key: c.key, chain: chains[c.id] ?? ErrorChain(links: []), status: c.status, events: c.events,
                          users: c.users, complaints: c.complaints, firstSeen: c.firstSeen, lastSeen: c.lastSeen,
                          firstVersion: c.firstVersion, lastVersion: c.lastVersion,
@@ -216,6 +235,7 @@ extension TriageStore {
                          signals: signals(c, hourly: hourly[c.id] ?? [], now: now), trackerURL: c.trackerURL, kind: c.kind,
                          assignee: c.assignee, owner: c.owner)
         }
+        return top.map(summary)
     }
 
     /// The hours the spike rule reads, up to `now`.

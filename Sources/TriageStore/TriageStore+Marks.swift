@@ -2,7 +2,7 @@ import GRDB
 import TriageModel
 
 extension TriageStore {
-    /// Applies a mark and its history row in one transaction; returns what undo needs.
+    /// Applies a mark and its history row in one transaction (a member's key marks its group); returns what undo needs.
     /// Resolving checks the events already stored: one that the rule says regresses it does so at once.
     public func mark(_ key: String, _ mark: IssueMark, by: String, at: Timestamp, note: String? = nil) throws(StoreError) -> MarkReceipt {
         try write { db in try TriageStore.apply(db, key: key, mark: mark, by: by, at: at, note: note) }
@@ -10,7 +10,7 @@ extension TriageStore {
 
     static func apply(_ db: Database, key: String, mark: IssueMark, by: String, at: Timestamp, note: String?) throws -> MarkReceipt {
         guard let row = try Row.fetchOne(db, sql: "SELECT id, status, resolved_version, tracker_url FROM issue WHERE key = ?",
-                                         arguments: [key]) else { throw StoreError.unknownKey(key) }
+                                         arguments: [try headKey(db, key)]) else { throw StoreError.unknownKey(key) }
         let issueID: Int64 = row[0]
         let previous = IssueStatus(rawValue: row[1]) ?? .open
         var receipt = MarkReceipt(key: key, mark: mark, previousStatus: previous, previousVersion: row[2],
@@ -33,7 +33,8 @@ extension TriageStore {
     /// Takes a mark back: the previous status (with a history row saying so), the previous tracker link, or the note removed.
     public func undo(_ receipt: MarkReceipt, by: String, at: Timestamp) throws(StoreError) {
         try write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, status FROM issue WHERE key = ?", arguments: [receipt.key]) else {
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, status FROM issue WHERE key = ?",
+                                             arguments: [try TriageStore.headKey(db, receipt.key)]) else {
                 throw StoreError.unknownKey(receipt.key)
             }
             let issueID: Int64 = row[0]

@@ -7,7 +7,7 @@ extension TriageStore {
         try write { db in
             let receipt = try TriageStore.apply(db, key: key, mark: .status(.muted, version: nil), by: by, at: at,
                                                 note: [condition.text, note].compactMap { $0 }.joined(separator: "; "))
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM issue WHERE key = ?", arguments: [key]) else { throw StoreError.unknownKey(key) }
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM issue WHERE key = ?", arguments: [try TriageStore.headKey(db, key)]) else { throw StoreError.unknownKey(key) }
             switch condition {
             case .until(let t):
                 try db.execute(sql: "UPDATE issue SET muted_until = ? WHERE id = ?", arguments: [t.millis, id])

@@ -8,7 +8,8 @@ extension TriageStore {
     @discardableResult
     public func assign(_ key: String, to assignee: String?, by: String, at: Timestamp) throws(StoreError) -> String? {
         try write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, assignee FROM issue WHERE key = ?", arguments: [key]) else {
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, assignee FROM issue WHERE key = ?",
+                                             arguments: [try TriageStore.headKey(db, key)]) else {
                 throw StoreError.unknownKey(key)
             }
             let issueID: Int64 = row[0], previous: String? = row[1]

@@ -146,18 +146,11 @@ extension TriageStore {
     static func restrictedTotals(_ db: Database, _ candidates: [Candidate], _ restriction: Restriction,
                                  buckets: Buckets) throws -> Totals {
         var series = [Int](repeating: 0, count: buckets.count)
-        for c in candidates {
+        let issues = candidates.flatMap(\.issues)
+        for c in issues {
             for (i, n) in (restriction.series[c.id] ?? []).enumerated() { series[i] += n }
         }
-        let ids = candidates.filter { $0.events > 0 }.map(\.id)
-        var users = 0
-        if !ids.isEmpty {
-            users = try Int.fetchOne(db, sql: """
-                SELECT COUNT(DISTINCT user_id) FROM event
-                WHERE issue_id IN (\(databaseQuestionMarks(count: ids.count))) AND ts BETWEEN ? AND ? AND \(restriction.condition)
-                """, arguments: StatementArguments(ids) + [buckets.millis.lowerBound, buckets.millis.upperBound]
-                    + restriction.arguments) ?? 0
-        }
+        let users = try restrictedUsers(db, issueIDs: issues.filter { $0.events > 0 }.map(\.id), restriction, buckets: buckets)
         return Totals(issues: candidates.count, events: candidates.reduce(0) { $0 + $1.events }, users: users,
                       complaints: candidates.reduce(0) { $0 + $1.complaints }, series: series)
     }

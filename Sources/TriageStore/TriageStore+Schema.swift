@@ -116,6 +116,7 @@ extension TriageStore {
         migrator.registerMigration("v3") { db in try migrateToV3(db) }
         migrator.registerMigration("v4-views-owners") { db in try migrateToV4(db) }
         migrator.registerMigration("v5-releases") { db in try migrateToV5(db) }
+        migrator.registerMigration("v6-merge-groups") { db in try migrateToV6(db) }
         return migrator
     }
 

@@ -101,6 +101,7 @@ extension TriageStore {
                 """) ?? 0
             if misfiled > 0 { problem("\(misfiled) complaints are marked linked to an issue (or not) against the issues they cite") }
             try verifyKinds(db, problem: problem)
+            try TriageStore.verifyGroups(db, problem: problem)
 
             for row in try Row.fetchAll(db, sql: """
                 SELECT i.key, i.status, (SELECT to_status FROM status_change s WHERE s.issue_id = i.id ORDER BY s.id DESC LIMIT 1) AS last

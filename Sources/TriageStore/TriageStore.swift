@@ -23,6 +23,10 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     static func unknownKey(_ key: String) -> StoreError {
         StoreError("no issue has the key \(key)", isUnknownKey: true)
     }
+    /// A refusal about what the user asked (a usage error, exit 1), not a store failure.
+    static func usage(_ message: String) -> StoreError {
+        StoreError(message, isUnknownKey: true)
+    }
     public var description: String { message }
 }
 
@@ -32,7 +36,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 /// process; a power loss may cost the last transactions, never consistency.
 public final class TriageStore: @unchecked Sendable {
     /// The schema version this build writes; a store with a higher one is refused.
-    public static let schemaVersion = 5
+    public static let schemaVersion = 6
 
     public let path: String
     public let readOnly: Bool
