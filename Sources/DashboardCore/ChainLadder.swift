@@ -38,6 +38,14 @@ enum ChainLadder {
         lines += field("Resolved in", detail.resolvedVersion ?? dash, width: width, unicode: unicode)
         lines.append([Span(label("Tracker")), s.trackerURL.map { Span($0, .link) } ?? Span("none (t sets one)", .dim)])
         lines.append([])
+        if !s.members.isEmpty {
+            lines.append([Span("Merged group: \(s.members.count) chains, each with its own counts", .heading)])
+            for member in s.members {
+                lines += field(member.key == s.key ? "Head" : "Member", Format.memberLine(member), width: width, unicode: unicode)
+                lines += ladder(member.chain, unicode: unicode).map { [Span(label(""))] + $0 }
+            }
+            lines.append([])
+        }
         lines += chart(detail, width: width, height: height, unicode: unicode)
         return lines
     }

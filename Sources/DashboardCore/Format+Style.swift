@@ -22,11 +22,17 @@ extension Format {
         }
     }
 
-    /// An issue's badges in order: its kind (`CRASH`, `ANR`; a non-fatal has none), then its signals.
+    /// An issue's badges in order: its kind (`CRASH`, `ANR`; a non-fatal has none), its signals, then a merged group's `+N`.
     static func badges(of issue: IssueSummary) -> [(text: String, style: Style)] {
         let kind: [(text: String, style: Style)] = issue.kind.flatMap { kind in
             kind.badge.map { [($0, kind == .crash ? Style.badgeRegressed : .badgeSpike)] }
         } ?? []
-        return kind + issue.signals.map { ($0.rawValue, style(of: $0)) }
+        let merged: [(text: String, style: Style)] = mergeBadge(issue).map { [($0, Style.badgeNew)] } ?? []
+        return kind + issue.signals.map { ($0.rawValue, style(of: $0)) } + merged
+    }
+
+    /// A badge in a narrow list: its first letter (`C`, `S`), a merged group's `+N` whole.
+    static func compactBadge(_ text: String) -> String {
+        text.hasPrefix("+") ? text : String(text.prefix(1))
     }
 }

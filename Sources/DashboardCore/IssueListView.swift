@@ -135,7 +135,7 @@ enum IssueListView {
                 var spans: [Span] = []
                 for badge in Format.badges(of: issue) {
                     if !spans.isEmpty { spans.append(Span(" ")) }
-                    spans.append(Span(columns.compactBadges ? String(badge.text.prefix(1)) : badge.text, badge.style))
+                    spans.append(Span(columns.compactBadges ? Format.compactBadge(badge.text) : badge.text, badge.style))
                 }
                 buffer.write(spans, row: row, col: x, width: w)
             case .key:

@@ -29,7 +29,7 @@ struct ListColumns: Equatable {
     static func fit(_ issues: [IssueSummary], mode: RankMode, width: Int, unicode: Bool) -> ListColumns {
         let rankWidth = max(2, String(max(issues.count, 1)).count)
         let badgeFull = issues.map { Format.badges(of: $0).map(\.text).joined(separator: " ").count }.max() ?? 0
-        let badgeCompact = issues.map { Format.badges(of: $0).count * 2 - 1 }.max() ?? 0
+        let badgeCompact = issues.map { Format.badges(of: $0).map { Format.compactBadge($0.text) }.joined(separator: " ").count }.max() ?? 0
         let keyWidth = min(40, max(3, issues.map { TextSanitizer.width($0.key, unicode: unicode, limit: 40) }.max() ?? 3))
         let compactKeyWidth = min(keyWidth, max(3, issues.map {
             TextSanitizer.width(Format.compactKey($0.key, unicode: unicode), unicode: unicode, limit: 40)

@@ -75,8 +75,20 @@ public enum Format {
 
     /// The status with the kind and signals that add to it, `open CRASH SPIKE NEW` (regressed is the status already).
     public static func statusWithSignals(_ issue: IssueSummary) -> String {
-        ([status(issue.status)] + ((issue.kind?.badge).map { [$0] } ?? []) + issue.signals.filter { $0 != .regressed }.map(\.rawValue))
+        ([status(issue.status)] + ((issue.kind?.badge).map { [$0] } ?? []) + issue.signals.filter { $0 != .regressed }.map(\.rawValue)
+         + (mergeBadge(issue).map { [$0] } ?? []))
             .joined(separator: " ")
+    }
+
+    /// A merged group's mark, `+N` for N members besides the head; nil for an issue that stands alone.
+    public static func mergeBadge(_ issue: IssueSummary) -> String? {
+        issue.members.isEmpty ? nil : "+\(issue.members.count - 1)"
+    }
+
+    /// One member of a merged group with its own counts: `US9-IN240-TA120-HT429  160 events  80 users  2 complaints`.
+    public static func memberLine(_ member: IssueSummary) -> String {
+        TextSanitizer.sanitize(member.key) + "  \(grouped(member.events)) events  \(grouped(member.users)) users  "
+            + "\(grouped(member.complaints)) complaints"
     }
 
     /// The heading of the complaints that cite no code, wherever they are listed.

@@ -71,6 +71,20 @@ import TriageModel
                               "dd.G............................................RRRRRRR.gggg"])
     }
 
+    @Test func aMergedGroupShowsItsPlusNBadgeWholeEvenInANarrowList() {
+        var group = Fixtures.login
+        group.members = [Fixtures.login, Fixtures.sync, Fixtures.sync]
+        let issues = [group, Fixtures.sync]
+        let columns = ListColumns.fit(issues, mode: .events, width: 60, unicode: true)
+        #expect(columns.compactBadges)
+        var b = buffer(2, 60)
+        for (i, issue) in issues.enumerated() {
+            IssueListView.writeRow(issue, rank: i + 1, columns: columns, mode: .events, row: i, into: &b)
+        }
+        #expect(b.lines[0].hasPrefix(" 1 S +2 US14…NE8"))
+        #expect(b.lines[1].hasPrefix(" 2 R    IN500…NE29"))
+    }
+
     @Test func textWrapsAtSpacesByCellsWithControlsShown() {
         let lines = TextWrap.wrap("日本語 text\u{1B}[1m wraps here", width: 10, unicode: true)
         var b = buffer(lines.count, 10)

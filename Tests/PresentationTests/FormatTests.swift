@@ -37,6 +37,19 @@ import TriageModel
         #expect(Format.tenths(-3.25) == "-3.3")
     }
 
+    @Test func aMergedGroupCarriesPlusNAfterItsSignalsAndEachMemberItsOwnCounts() {
+        let chain = ErrorChain(links: [ChainLink(domain: "NetworkError", short: "NE", code: 8, name: "timeout")])
+        let member = IssueSummary(key: "NE8", chain: chain, status: .open, events: 1234, users: 5, complaints: 0,
+                                  firstSeen: Timestamp(millis: 0), lastSeen: Timestamp(millis: 0), firstVersion: nil,
+                                  lastVersion: nil, series: [1])
+        var group = member
+        group.signals = [.spike]
+        #expect(Format.mergeBadge(group) == nil)
+        group.members = [member, member]
+        #expect(Format.statusWithSignals(group) == "open SPIKE +1")
+        #expect(Format.memberLine(member) == "NE8  1,234 events  5 users  0 complaints")
+    }
+
     @Test func theStatusWordCarriesTheSignalsButNotRegressedTwice() {
         let chain = ErrorChain(links: [ChainLink(domain: "NetworkError", short: "NE", code: 8, name: "timeout")])
         let issue = IssueSummary(key: "NE8", chain: chain, status: .regressed, events: 1, users: 1, complaints: 0,
