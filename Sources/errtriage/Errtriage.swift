@@ -13,7 +13,7 @@ struct Errtriage: ParsableCommand {
             3 the store cannot be opened or written.
             """,
         subcommands: [Dashboard.self, Ingest.self, Report.self, Show.self, Mark.self, Decode.self, Export.self, Meeting.self, Backup.self, Check.self,
-                      Releases.self, Release.self, Merge.self, ViewCommand.self, Assign.self, OwnerCommand.self, Ticket.self, AlertCommand.self,
+                      Releases.self, Release.self, Merge.self, Unmerge.self, ViewCommand.self, Assign.self, OwnerCommand.self, Ticket.self, AlertCommand.self,
                       Alerts.self, Generate.self, Demo.self],
         defaultSubcommand: Dashboard.self)
 

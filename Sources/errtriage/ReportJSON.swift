@@ -46,6 +46,12 @@ enum ReportJSON {
             ("daily", .array(s.series.map(int))),
         ]
         if let latestVersion, s.firstVersion == latestVersion { members.append(("new_in", .string(latestVersion))) }
+        if !s.members.isEmpty {
+            members.append(("members", .array(s.members.map { m in
+                .object([("key", .string(m.key)), ("chain", .string(m.chain.fullForm)), ("events", int(m.events)),
+                         ("users", int(m.users)), ("complaints", int(m.complaints)), ("daily", .array(m.series.map(int)))])
+            })))
+        }
         return .object(members)
     }
 

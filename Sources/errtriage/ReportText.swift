@@ -72,6 +72,10 @@ enum ReportText {
             let marker = i == s.chain.links.count - 1 ? "  ← root cause" : ""
             out += String(repeating: "  ", count: i) + "\(link.shortCode)  \(TextSanitizer.sanitize(link.fullName))  [\(link.code)]\(marker)\n"
         }
+        if !s.members.isEmpty {
+            out += "\nMerged group: \(s.members.count) chains, each with its own counts (in \(d.window.rawValue))\n"
+            for m in s.members { out += "  \(Format.memberLine(m))\n    \(TextSanitizer.sanitize(m.chain.fullForm))\n" }
+        }
         out += "\nFirst seen \(s.firstSeen.minuteText) · last seen \(s.lastSeen.minuteText) · versions \(versions(s))\n"
         out += "Window \(d.window.rawValue): \(s.events) events · \(s.users) users · \(s.complaints) complaints\n"
         if let v = d.resolvedVersion { out += "Resolved in \(TextSanitizer.sanitize(v))\n" }

@@ -102,10 +102,10 @@ import Testing
         #expect((first?["newer"] as? [String: Any])?["first_version"] as? String == "1.13")
     }
 
-    @Test func mergeWithoutSuggestIsAUsageError() throws {
+    @Test func mergeWithoutKeysOrSuggestIsAUsageError() throws {
         let cli = try CLI()
         let result = try cli.run(["merge"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("merge takes --suggest"))
+        #expect(result.stderr.contains("merge takes two keys or more (or one key and --into KEY), or --suggest"))
     }
 }
