@@ -47,6 +47,8 @@ public final class IngestWriter {
         var resolvedVersion: String?
         var resolvedAt: Timestamp?
         var kind: EventKind?
+        /// The head of the merge group this issue is a member of.
+        var groupID: Int64? = nil
         var dirty = false
         var chainDirty = false
     }
@@ -186,6 +188,9 @@ public final class IngestWriter {
                 counts.regressions += 1
             }
             issues[key] = issue
+            if let head = issue.groupID {
+                try regressGroup(head, member: issue, event: raw, db: db, counts: &counts, rollups: &rollups)
+            }
         }
         for complaint in batch.complaints {
             try db.execute(sql: """
@@ -248,7 +253,8 @@ public final class IngestWriter {
                             counts: inout IngestCounts, rollups: inout Rollups) throws -> IssueState {
         if let cached = issues[key] { return cached }
         if let row = try Row.fetchOne(db, sql: """
-            SELECT id, first_seen, last_seen, first_version, last_version, events, status, resolved_version, resolved_at, kind
+            SELECT id, first_seen, last_seen, first_version, last_version, events, status, resolved_version, resolved_at, kind,
+                   group_id
             FROM issue WHERE key = ?
             """, arguments: [key]) {
             let id: Int64 = row[0]
@@ -257,7 +263,7 @@ public final class IngestWriter {
                               firstVersion: row[3], lastVersion: row[4], events: row[5],
                               status: IssueStatus(rawValue: row[6]) ?? .open, resolvedVersion: row[7],
                               resolvedAt: (row[8] as Int64?).map { Timestamp(millis: $0) },
-                              kind: (row[9] as String?).flatMap(EventKind.init(rawValue:)))
+                              kind: (row[9] as String?).flatMap(EventKind.init(rawValue:)), groupID: row[10])
         }
         try db.execute(sql: "INSERT INTO issue (key, chain, first_seen, last_seen) VALUES (?, ?, ?, ?)",
                        arguments: [key, chain.fullForm, firstSeen.millis, firstSeen.millis])
@@ -275,6 +281,24 @@ public final class IngestWriter {
                        arguments: [key])
         return IssueState(id: id, chain: chain, firstSeen: firstSeen, lastSeen: firstSeen, firstVersion: nil,
                           lastVersion: nil, events: 0, status: .open, resolvedVersion: nil, resolvedAt: nil, kind: nil, dirty: true)
+    }
+
+    /// A member's new event regresses its resolved group by the head's resolve, as the head's own event would.
+    private func regressGroup(_ headID: Int64, member: IssueState, event raw: ErrorEvent, db: Database,
+                              counts: inout IngestCounts, rollups: inout Rollups) throws {
+        guard let headKey = try String.fetchOne(db, sql: "SELECT key FROM issue WHERE id = ?", arguments: [headID]) else { return }
+        var head = try issueState(for: headKey, chain: member.chain, firstSeen: raw.timestamp, db: db, counts: &counts, rollups: &rollups)
+        guard head.status == .resolved, let resolvedAt = head.resolvedAt,
+              RegressionRule.regresses(eventTime: raw.timestamp, eventVersion: raw.appVersion, eventBuild: raw.appBuild,
+                                       resolvedAt: resolvedAt, resolvedVersion: head.resolvedVersion,
+                                       versionSeenBefore: {
+                                           self.versionSeen(raw.appVersion, issueID: headID, before: resolvedAt, db: db)
+                                               || self.versionSeen(raw.appVersion, issueID: member.id, before: resolvedAt, db: db)
+                                       }) else { return }
+        try TriageStore.recordRegression(db, issueID: headID, event: raw)
+        head.status = .regressed
+        counts.regressions += 1
+        issues[headKey] = head
     }
 
     private func versionSeen(_ version: String?, issueID: Int64, before: Timestamp, db: Database) -> Bool {

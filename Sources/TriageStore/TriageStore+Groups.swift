@@ -78,8 +78,8 @@ extension TriageStore {
             """, arguments: [key]) ?? key
     }
 
-    /// Folds counted members into their heads: events and complaints sum, series sum, users are
-    /// counted again across the members (a user of two members counts once). Members leave the list.
+    /// Folds counted members into their heads: events and series sum; users and complaints are
+    /// counted again across the members (a user of two members, or a complaint citing both, counts once). Members leave the list.
     static func foldGroups(_ db: Database, _ candidates: inout [Candidate], buckets: Buckets,
                            restriction: Restriction?) throws {
         guard candidates.contains(where: { $0.groupID != nil }) else { return }
@@ -94,7 +94,7 @@ extension TriageStore {
             let own = candidates[h]
             let sorted = group.sorted { $0.id < $1.id }
             candidates[h].events = group.reduce(own.events) { $0 + $1.events }
-            candidates[h].complaints = group.reduce(own.complaints) { $0 + $1.complaints }
+            candidates[h].complaints = try distinctComplaints(db, keys: ([own] + group).map(\.key), buckets: buckets)
             let ids = ([own] + group).filter { $0.events > 0 }.map(\.id)
             if let restriction {
                 candidates[h].users = try restrictedUsers(db, issueIDs: ids, restriction, buckets: buckets)
@@ -109,6 +109,16 @@ extension TriageStore {
             candidates[h].group = all
         }
         candidates.removeAll { $0.groupID != nil }
+    }
+}
+
+extension TriageStore {
+    /// Complaints citing any of some keys inside the window, each once (one may cite two members).
+    static func distinctComplaints(_ db: Database, keys: [String], buckets: Buckets) throws -> Int {
+        try Int.fetchOne(db, sql: """
+            SELECT COUNT(DISTINCT c.id) FROM complaint_code k JOIN complaint c ON c.id = k.complaint_id
+            WHERE k.key IN (\(databaseQuestionMarks(count: keys.count))) AND c.ts BETWEEN ? AND ?
+            """, arguments: StatementArguments(keys) + [buckets.millis.lowerBound, buckets.millis.upperBound]) ?? 0
     }
 }
 

@@ -20,15 +20,20 @@ extension TriageStore {
             let r = try restrict(db, search.dimensionTerms, &candidates, buckets: buckets)
             restriction = r
         }
-        let chains = try chains(db, issueIDs: candidates.map(\.id))
+        // Facts are a group's (its counts, its head's marks and notes); a key or chain term admits the
+        // group when any member's key or chain matches.
+        try foldGroups(db, &candidates, buckets: buckets, restriction: restriction)
+        let chains = try chains(db, issueIDs: candidates.flatMap(\.issues).map(\.id))
         let notes = search.words.isEmpty && !search.uses(.has) ? [:] : try notesByIssue(db)
         let hourly = search.uses(.is) ? try lastHours(db, issueIDs: candidates.map(\.id), now: now) : [:]
         candidates = candidates.filter { c in
-            search.admits(IssueFacts(
-                key: c.key, chain: chains[c.id] ?? ErrorChain(links: []), status: c.status,
-                signals: signals(c, hourly: hourly[c.id] ?? [], now: now), assignee: c.assignee, owner: c.owner,
-                firstVersion: c.firstVersion, trackerURL: c.trackerURL, events: c.events, users: c.users,
-                complaints: c.complaints, notes: notes[c.id] ?? []))
+            c.issues.contains { member in
+                search.admits(IssueFacts(
+                    key: member.key, chain: chains[member.id] ?? ErrorChain(links: []), status: c.status,
+                    signals: signals(c, hourly: hourly[c.id] ?? [], now: now), assignee: c.assignee, owner: c.owner,
+                    firstVersion: c.firstVersion, trackerURL: c.trackerURL, events: c.events, users: c.users,
+                    complaints: c.complaints, notes: notes[c.id] ?? []))
+            }
         }
         return restriction
     }

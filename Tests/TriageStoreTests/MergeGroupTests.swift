@@ -70,6 +70,23 @@ import TriageModel
         #expect(group.first?.members.map(\.users) == [2, 1])
     }
 
+    @Test func aComplaintCitingTwoMembersCountsOnceInTheGroup() throws {
+        let f = try TemporaryStore()
+        let head = "US9-IN240-TA120-HT429", member = "US9-IN240-RE3-TA120-HT429"
+        try f.ingest(lines: [
+            TemporaryStore.event("a1", "2026-11-20T10:00:00Z", codes: head, user: "u1"),
+            TemporaryStore.event("b1", "2026-11-20T12:00:00Z", codes: member, user: "u1"),
+            TemporaryStore.complaint("c1", "2026-11-20T13:00:00Z", codes: [head, member]),
+            TemporaryStore.complaint("c2", "2026-11-20T14:00:00Z", codes: [member]),
+        ])
+        try f.store.merge([head, member], by: "t", at: Self.now)
+        let group = try f.store.issueList(IssueQuery(window: .d7), now: Self.now).issues.first
+        #expect(group?.complaints == 2)
+        #expect(group?.members.map(\.complaints) == [1, 2])
+        let detail = try f.store.issueDetail(key: head, window: .d7, now: Self.now)
+        #expect(detail.complaints.map(\.complaintID) == ["c2", "c1"])
+    }
+
     @Test func theDetailOfAGroupSumsBreakdownsAndListsEachMembersOwnCounts() throws {
         let (f, keys) = try Self.store()
         let own = try keys.map { try f.store.issueDetail(key: $0, window: .d30, now: Self.now).summary }
@@ -134,6 +151,22 @@ import TriageModel
         #expect(try f.store.verify().isSound)
     }
 
+    @Test func aMembersNewEventRegressesItsResolvedGroupAndAStragglerDoesNot() throws {
+        let f = try TemporaryStore()
+        let head = "US9-IN240-TA120-HT429", member = "US9-IN240-RE3-TA120-HT429"
+        try f.ingest(lines: [TemporaryStore.event("a1", "2026-11-19T10:00:00Z", codes: head, version: "1.12", user: "u1"),
+                             TemporaryStore.event("b1", "2026-11-19T11:00:00Z", codes: member, version: "1.12", user: "u2")])
+        try f.store.merge([head, member], by: "t", at: Self.now)
+        _ = try f.store.mark(member, .status(.resolved, version: "1.13"), by: "t", at: Timestamp.parse("2026-11-19T12:00:00Z")!)
+        try f.ingest(lines: [TemporaryStore.event("b2", "2026-11-20T10:00:00Z", codes: member, version: "1.12", user: "u3")])
+        #expect(try f.store.issueDetail(key: head, window: .d7, now: Self.now).summary.status == .resolved)
+        try f.ingest(lines: [TemporaryStore.event("b3", "2026-11-20T11:00:00Z", codes: member, version: "1.13", user: "u3")])
+        let detail = try f.store.issueDetail(key: head, window: .d7, now: Self.now)
+        #expect(detail.summary.status == .regressed)
+        #expect(detail.history.first?.note?.contains("event b3") == true)
+        #expect(try f.store.verify().isSound)
+    }
+
     @Test func checkFindsAGroupWhoseHeadIsItselfAMember() throws {
         let (f, keys) = try Self.store()
         try f.store.merge([keys[0], keys[1]], by: "t", at: Self.now)
@@ -164,6 +197,18 @@ import TriageModel
         let group = list.issues.first { $0.key == keys[0] }
         #expect(group?.events == naive.events)
         #expect(group?.users == naive.users)
+    }
+
+    @Test func aWordMatchingAMembersChainListsTheWholeGroup() throws {
+        let f = try TemporaryStore()
+        let head = "US9-IN240-TA120-HT429", member = "US9-IN240-RE3-TA120-HT429"
+        try f.ingest(lines: [TemporaryStore.event("a1", "2026-11-20T10:00:00Z", codes: head, user: "u1"),
+                             TemporaryStore.event("b1", "2026-11-20T12:00:00Z", codes: member, user: "u2")])
+        try f.store.merge([head, member], by: "t", at: Self.now)
+        let issues = try f.store.issueList(IssueQuery(window: .d7, text: "RE3"), now: Self.now).issues
+        #expect(issues.map(\.key) == [head])
+        #expect(issues.map(\.events) == [2])
+        #expect(try f.store.issueList(IssueQuery(window: .d7, text: "events:>1"), now: Self.now).issues.map(\.key) == [head])
     }
 
     @Test func refusalsAreUsageErrorsThatChangeNothing() throws {
