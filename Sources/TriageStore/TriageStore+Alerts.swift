@@ -76,7 +76,7 @@ extension TriageStore {
                            regressions: all.filter { regressedKeys.contains($0.key) })
     }
 
-    /// The alert's count for one issue: over its span (the current hour for 1h), restricted by the query's dimension terms.
+    /// The alert's count for one issue (a group: over its members): over its span (the current hour for 1h), restricted by the query's dimension terms.
     func alertCount(_ alert: AlertRule, _ issue: IssueSummary, now: Timestamp) throws(StoreError) -> Int {
         guard alert.within == .h1 else { return alert.measure == .events ? issue.events : issue.users }
         if alert.measure == .events { return issue.series.last ?? 0 }
@@ -85,7 +85,8 @@ extension TriageStore {
             let (condition, arguments, _) = try TriageStore.eventCondition(db, search.dimensionTerms)
             return try Int.fetchOne(db, sql: """
                 SELECT COUNT(DISTINCT user_id) FROM event
-                WHERE issue_id = (SELECT id FROM issue WHERE key = ?) AND ts BETWEEN ? AND ? AND \(condition)
+                WHERE issue_id IN (SELECT i.id FROM issue i JOIN issue h ON h.id = COALESCE(i.group_id, i.id) WHERE h.key = ?)
+                  AND ts BETWEEN ? AND ? AND \(condition)
                 """, arguments: [issue.key, now.hour * Timestamp.millisPerHour, now.millis] + arguments) ?? 0
         }
     }

@@ -211,6 +211,19 @@ import TriageModel
         #expect(try f.store.issueList(IssueQuery(window: .d7, text: "events:>1"), now: Self.now).issues.map(\.key) == [head])
     }
 
+    @Test func anHourlyUsersAlertCountsTheGroupsUsersOverItsMembers() throws {
+        let f = try TemporaryStore()
+        let head = "US9-IN240-TA120-HT429", member = "US9-IN240-RE3-TA120-HT429"
+        try f.ingest(lines: [TemporaryStore.event("a1", "2026-11-20T18:10:00Z", codes: head, user: "u1"),
+                             TemporaryStore.event("b1", "2026-11-20T18:20:00Z", codes: member, user: "u2"),
+                             TemporaryStore.event("b2", "2026-11-20T18:30:00Z", codes: member, user: "u1")])
+        try f.store.merge([head, member], by: "t", at: Self.now)
+        let alert = AlertRule(name: "busy", query: "", measure: .users, threshold: 2, within: .h1)
+        let now = Timestamp.parse("2026-11-20T18:40:00Z")!
+        let group = try f.store.issueList(IssueQuery(window: .h24), now: now).issues[0]
+        #expect(try f.store.alertCount(alert, group, now: now) == 2)
+    }
+
     @Test func refusalsAreUsageErrorsThatChangeNothing() throws {
         let (f, keys) = try Self.store()
         #expect(throws: StoreError.self) { try f.store.merge([keys[0], "US1-XX1"], by: "t", at: Self.now) }
