@@ -14,7 +14,11 @@ extension TriageStore {
             var sql = "SELECT \(TriageStore.eventColumns), issue_id FROM event WHERE ts BETWEEN ? AND ? AND \(condition)"
             var arguments: StatementArguments = [buckets.millis.lowerBound, buckets.millis.upperBound] + dimensionArguments
             if let issues {
-                sql += " AND issue_id IN (SELECT id FROM issue WHERE key IN (\(databaseQuestionMarks(count: max(1, issues.count)))))"
+                // The list names a merged group by its head: its members' events go too.
+                sql += """
+                     AND issue_id IN (SELECT i.id FROM issue i LEFT JOIN issue h ON h.id = i.group_id
+                                      WHERE COALESCE(h.key, i.key) IN (\(databaseQuestionMarks(count: max(1, issues.count)))))
+                    """
                 arguments += StatementArguments(issues.isEmpty ? [""] : issues)
             }
             if let key {

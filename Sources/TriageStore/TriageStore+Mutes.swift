@@ -12,7 +12,7 @@ extension TriageStore {
             case .until(let t):
                 try db.execute(sql: "UPDATE issue SET muted_until = ? WHERE id = ?", arguments: [t.millis, id])
             case .events(let n):
-                try db.execute(sql: "UPDATE issue SET mute_until_events = events + ? WHERE id = ?", arguments: [n, id])
+                try db.execute(sql: "UPDATE issue SET mute_until_events = \(TriageStore.groupEvents) + ? WHERE id = ?", arguments: [n, id])
             case .users(let n):
                 let users = try TriageStore.allTimeUsers(db, issueID: id)
                 try db.execute(sql: "UPDATE issue SET mute_until_users = ? WHERE id = ?", arguments: [users + n, id])
@@ -46,7 +46,7 @@ extension TriageStore {
     static func dueMutes(_ db: Database, now: Timestamp) throws -> [(id: Int64, key: String, reason: String)] {
         var result: [(Int64, String, String)] = []
         for row in try Row.fetchAll(db, sql: """
-            SELECT id, key, muted_until, mute_until_events, mute_until_users, events FROM issue
+            SELECT id, key, muted_until, mute_until_events, mute_until_users, \(groupEvents) FROM issue
             WHERE status = 'muted' AND (muted_until IS NOT NULL OR mute_until_events IS NOT NULL OR mute_until_users IS NOT NULL)
             """) {
             let id: Int64 = row[0]
@@ -61,7 +61,16 @@ extension TriageStore {
         return result
     }
 
+    /// An issue's events, with its merged members' (a mute's condition counts the group).
+    static let groupEvents = "(SELECT SUM(m.events) FROM issue m WHERE m.id = issue.id OR m.group_id = issue.id)"
+
+    /// An issue's distinct users of all time, across its merged members.
     static func allTimeUsers(_ db: Database, issueID: Int64) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(users), 0) FROM issue_day WHERE issue_id = ?", arguments: [issueID]) ?? 0
+        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM issue WHERE group_id = ?)", arguments: [issueID]) == true {
+            return try Int.fetchOne(db, sql: """
+                SELECT COUNT(DISTINCT user_id) FROM issue_user WHERE issue_id IN (SELECT id FROM issue WHERE id = ? OR group_id = ?)
+                """, arguments: [issueID, issueID]) ?? 0
+        }
+        return try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(users), 0) FROM issue_day WHERE issue_id = ?", arguments: [issueID]) ?? 0
     }
 }

@@ -224,6 +224,30 @@ import TriageModel
         #expect(try f.store.alertCount(alert, group, now: now) == 2)
     }
 
+    @Test func exportWithAQueryCarriesTheEventsOfEveryMemberOfAGroupItLetsThrough() throws {
+        let f = try TemporaryStore()
+        let head = "US9-IN240-TA120-HT429", member = "US9-IN240-RE3-TA120-HT429"
+        try f.ingest(lines: [TemporaryStore.event("a1", "2026-11-20T10:00:00Z", codes: head, user: "u1"),
+                             TemporaryStore.event("b1", "2026-11-20T12:00:00Z", codes: member, user: "u2")])
+        try f.store.merge([head, member], by: "t", at: Self.now)
+        var ids: [String] = []
+        try f.store.exportEvents(window: .d7, now: Self.now, key: nil, search: IssueQuery(text: "HT429").search) { ids.append($0.eventID) }
+        #expect(ids == ["a1", "b1"])
+    }
+
+    @Test func aMuteUntilNEventsCountsTheEventsOfEveryMember() throws {
+        let f = try TemporaryStore()
+        let head = "US9-IN240-TA120-HT429", member = "US9-IN240-RE3-TA120-HT429"
+        try f.ingest(lines: [TemporaryStore.event("a1", "2026-11-20T10:00:00Z", codes: head, user: "u1"),
+                             TemporaryStore.event("b1", "2026-11-20T11:00:00Z", codes: member, user: "u2")])
+        try f.store.merge([head, member], by: "t", at: Self.now)
+        _ = try f.store.mute(member, until: .events(2), by: "t", at: Self.now)
+        try f.ingest(lines: [TemporaryStore.event("b2", "2026-11-20T12:00:00Z", codes: member, user: "u2")])
+        #expect(try f.store.applyDueMutes(now: Self.now).isEmpty)
+        try f.ingest(lines: [TemporaryStore.event("b3", "2026-11-20T13:00:00Z", codes: member, user: "u2")])
+        #expect(try f.store.applyDueMutes(now: Self.now) == [head])
+    }
+
     @Test func refusalsAreUsageErrorsThatChangeNothing() throws {
         let (f, keys) = try Self.store()
         #expect(throws: StoreError.self) { try f.store.merge([keys[0], "US1-XX1"], by: "t", at: Self.now) }
