@@ -35,6 +35,16 @@ import TriageModel
         }
     }
 
+    static let head = "US9-IN240-TA120-HT429", member = "US9-IN240-RE3-TA120-HT429"
+
+    /// A store of `lines` with the refactored pair (`head`, `member`) merged.
+    static func pair(_ lines: [String]) throws -> TemporaryStore {
+        let f = try TemporaryStore()
+        try f.ingest(lines: lines)
+        try f.store.merge([head, member], by: "t", at: now)
+        return f
+    }
+
     @Test func aGroupCountsItsMembersEventsUsersAndSeriesAsANaiveCountDoes() throws {
         let (f, keys) = try Self.store()
         try f.store.merge(keys, by: "t", at: Self.now)
@@ -71,19 +81,16 @@ import TriageModel
     }
 
     @Test func aComplaintCitingTwoMembersCountsOnceInTheGroup() throws {
-        let f = try TemporaryStore()
-        let head = "US9-IN240-TA120-HT429", member = "US9-IN240-RE3-TA120-HT429"
-        try f.ingest(lines: [
-            TemporaryStore.event("a1", "2026-11-20T10:00:00Z", codes: head, user: "u1"),
-            TemporaryStore.event("b1", "2026-11-20T12:00:00Z", codes: member, user: "u1"),
-            TemporaryStore.complaint("c1", "2026-11-20T13:00:00Z", codes: [head, member]),
-            TemporaryStore.complaint("c2", "2026-11-20T14:00:00Z", codes: [member]),
+        let f = try Self.pair([
+            TemporaryStore.event("a1", "2026-11-20T10:00:00Z", codes: Self.head, user: "u1"),
+            TemporaryStore.event("b1", "2026-11-20T12:00:00Z", codes: Self.member, user: "u1"),
+            TemporaryStore.complaint("c1", "2026-11-20T13:00:00Z", codes: [Self.head, Self.member]),
+            TemporaryStore.complaint("c2", "2026-11-20T14:00:00Z", codes: [Self.member]),
         ])
-        try f.store.merge([head, member], by: "t", at: Self.now)
         let group = try f.store.issueList(IssueQuery(window: .d7), now: Self.now).issues.first
         #expect(group?.complaints == 2)
         #expect(group?.members.map(\.complaints) == [1, 2])
-        let detail = try f.store.issueDetail(key: head, window: .d7, now: Self.now)
+        let detail = try f.store.issueDetail(key: Self.head, window: .d7, now: Self.now)
         #expect(detail.complaints.map(\.complaintID) == ["c2", "c1"])
     }
 
@@ -138,30 +145,26 @@ import TriageModel
 
     @Test func newEventsOfAMemberCountInTheGroupAndTheMergeSurvivesReingest() throws {
         let f = try TemporaryStore()
-        let head = "US9-IN240-TA120-HT429", member = "US9-IN240-RE3-TA120-HT429"
-        let lines = [TemporaryStore.event("a1", "2026-11-20T10:00:00Z", codes: head, user: "u1"),
-                     TemporaryStore.event("b1", "2026-11-20T12:00:00Z", codes: member, user: "u2")]
+        let lines = [TemporaryStore.event("a1", "2026-11-20T10:00:00Z", codes: Self.head, user: "u1"),
+                     TemporaryStore.event("b1", "2026-11-20T12:00:00Z", codes: Self.member, user: "u2")]
         try f.ingest(lines: lines)
-        try f.store.merge([head, member], by: "t", at: Self.now)
-        try f.ingest(lines: lines + [TemporaryStore.event("b2", "2026-11-20T13:00:00Z", codes: member, user: "u3")])
+        try f.store.merge([Self.head, Self.member], by: "t", at: Self.now)
+        try f.ingest(lines: lines + [TemporaryStore.event("b2", "2026-11-20T13:00:00Z", codes: Self.member, user: "u3")])
         let issues = try f.store.issueList(IssueQuery(window: .d7), now: Self.now).issues
-        #expect(issues.map(\.key) == [head])
+        #expect(issues.map(\.key) == [Self.head])
         #expect(issues.map(\.events) == [3])
         #expect(issues.map(\.users) == [3])
         #expect(try f.store.verify().isSound)
     }
 
     @Test func aMembersNewEventRegressesItsResolvedGroupAndAStragglerDoesNot() throws {
-        let f = try TemporaryStore()
-        let head = "US9-IN240-TA120-HT429", member = "US9-IN240-RE3-TA120-HT429"
-        try f.ingest(lines: [TemporaryStore.event("a1", "2026-11-19T10:00:00Z", codes: head, version: "1.12", user: "u1"),
-                             TemporaryStore.event("b1", "2026-11-19T11:00:00Z", codes: member, version: "1.12", user: "u2")])
-        try f.store.merge([head, member], by: "t", at: Self.now)
-        _ = try f.store.mark(member, .status(.resolved, version: "1.13"), by: "t", at: Timestamp.parse("2026-11-19T12:00:00Z")!)
-        try f.ingest(lines: [TemporaryStore.event("b2", "2026-11-20T10:00:00Z", codes: member, version: "1.12", user: "u3")])
-        #expect(try f.store.issueDetail(key: head, window: .d7, now: Self.now).summary.status == .resolved)
-        try f.ingest(lines: [TemporaryStore.event("b3", "2026-11-20T11:00:00Z", codes: member, version: "1.13", user: "u3")])
-        let detail = try f.store.issueDetail(key: head, window: .d7, now: Self.now)
+        let f = try Self.pair([TemporaryStore.event("a1", "2026-11-19T10:00:00Z", codes: Self.head, version: "1.12", user: "u1"),
+                             TemporaryStore.event("b1", "2026-11-19T11:00:00Z", codes: Self.member, version: "1.12", user: "u2")])
+        _ = try f.store.mark(Self.member, .status(.resolved, version: "1.13"), by: "t", at: Timestamp.parse("2026-11-19T12:00:00Z")!)
+        try f.ingest(lines: [TemporaryStore.event("b2", "2026-11-20T10:00:00Z", codes: Self.member, version: "1.12", user: "u3")])
+        #expect(try f.store.issueDetail(key: Self.head, window: .d7, now: Self.now).summary.status == .resolved)
+        try f.ingest(lines: [TemporaryStore.event("b3", "2026-11-20T11:00:00Z", codes: Self.member, version: "1.13", user: "u3")])
+        let detail = try f.store.issueDetail(key: Self.head, window: .d7, now: Self.now)
         #expect(detail.summary.status == .regressed)
         #expect(detail.history.first?.note?.contains("event b3") == true)
         #expect(try f.store.verify().isSound)
@@ -200,24 +203,18 @@ import TriageModel
     }
 
     @Test func aWordMatchingAMembersChainListsTheWholeGroup() throws {
-        let f = try TemporaryStore()
-        let head = "US9-IN240-TA120-HT429", member = "US9-IN240-RE3-TA120-HT429"
-        try f.ingest(lines: [TemporaryStore.event("a1", "2026-11-20T10:00:00Z", codes: head, user: "u1"),
-                             TemporaryStore.event("b1", "2026-11-20T12:00:00Z", codes: member, user: "u2")])
-        try f.store.merge([head, member], by: "t", at: Self.now)
+        let f = try Self.pair([TemporaryStore.event("a1", "2026-11-20T10:00:00Z", codes: Self.head, user: "u1"),
+                             TemporaryStore.event("b1", "2026-11-20T12:00:00Z", codes: Self.member, user: "u2")])
         let issues = try f.store.issueList(IssueQuery(window: .d7, text: "RE3"), now: Self.now).issues
-        #expect(issues.map(\.key) == [head])
+        #expect(issues.map(\.key) == [Self.head])
         #expect(issues.map(\.events) == [2])
-        #expect(try f.store.issueList(IssueQuery(window: .d7, text: "events:>1"), now: Self.now).issues.map(\.key) == [head])
+        #expect(try f.store.issueList(IssueQuery(window: .d7, text: "events:>1"), now: Self.now).issues.map(\.key) == [Self.head])
     }
 
     @Test func anHourlyUsersAlertCountsTheGroupsUsersOverItsMembers() throws {
-        let f = try TemporaryStore()
-        let head = "US9-IN240-TA120-HT429", member = "US9-IN240-RE3-TA120-HT429"
-        try f.ingest(lines: [TemporaryStore.event("a1", "2026-11-20T18:10:00Z", codes: head, user: "u1"),
-                             TemporaryStore.event("b1", "2026-11-20T18:20:00Z", codes: member, user: "u2"),
-                             TemporaryStore.event("b2", "2026-11-20T18:30:00Z", codes: member, user: "u1")])
-        try f.store.merge([head, member], by: "t", at: Self.now)
+        let f = try Self.pair([TemporaryStore.event("a1", "2026-11-20T18:10:00Z", codes: Self.head, user: "u1"),
+                             TemporaryStore.event("b1", "2026-11-20T18:20:00Z", codes: Self.member, user: "u2"),
+                             TemporaryStore.event("b2", "2026-11-20T18:30:00Z", codes: Self.member, user: "u1")])
         let alert = AlertRule(name: "busy", query: "", measure: .users, threshold: 2, within: .h1)
         let now = Timestamp.parse("2026-11-20T18:40:00Z")!
         let group = try f.store.issueList(IssueQuery(window: .h24), now: now).issues[0]
@@ -225,27 +222,21 @@ import TriageModel
     }
 
     @Test func exportWithAQueryCarriesTheEventsOfEveryMemberOfAGroupItLetsThrough() throws {
-        let f = try TemporaryStore()
-        let head = "US9-IN240-TA120-HT429", member = "US9-IN240-RE3-TA120-HT429"
-        try f.ingest(lines: [TemporaryStore.event("a1", "2026-11-20T10:00:00Z", codes: head, user: "u1"),
-                             TemporaryStore.event("b1", "2026-11-20T12:00:00Z", codes: member, user: "u2")])
-        try f.store.merge([head, member], by: "t", at: Self.now)
+        let f = try Self.pair([TemporaryStore.event("a1", "2026-11-20T10:00:00Z", codes: Self.head, user: "u1"),
+                             TemporaryStore.event("b1", "2026-11-20T12:00:00Z", codes: Self.member, user: "u2")])
         var ids: [String] = []
         try f.store.exportEvents(window: .d7, now: Self.now, key: nil, search: IssueQuery(text: "HT429").search) { ids.append($0.eventID) }
         #expect(ids == ["a1", "b1"])
     }
 
     @Test func aMuteUntilNEventsCountsTheEventsOfEveryMember() throws {
-        let f = try TemporaryStore()
-        let head = "US9-IN240-TA120-HT429", member = "US9-IN240-RE3-TA120-HT429"
-        try f.ingest(lines: [TemporaryStore.event("a1", "2026-11-20T10:00:00Z", codes: head, user: "u1"),
-                             TemporaryStore.event("b1", "2026-11-20T11:00:00Z", codes: member, user: "u2")])
-        try f.store.merge([head, member], by: "t", at: Self.now)
-        _ = try f.store.mute(member, until: .events(2), by: "t", at: Self.now)
-        try f.ingest(lines: [TemporaryStore.event("b2", "2026-11-20T12:00:00Z", codes: member, user: "u2")])
+        let f = try Self.pair([TemporaryStore.event("a1", "2026-11-20T10:00:00Z", codes: Self.head, user: "u1"),
+                             TemporaryStore.event("b1", "2026-11-20T11:00:00Z", codes: Self.member, user: "u2")])
+        _ = try f.store.mute(Self.member, until: .events(2), by: "t", at: Self.now)
+        try f.ingest(lines: [TemporaryStore.event("b2", "2026-11-20T12:00:00Z", codes: Self.member, user: "u2")])
         #expect(try f.store.applyDueMutes(now: Self.now).isEmpty)
-        try f.ingest(lines: [TemporaryStore.event("b3", "2026-11-20T13:00:00Z", codes: member, user: "u2")])
-        #expect(try f.store.applyDueMutes(now: Self.now) == [head])
+        try f.ingest(lines: [TemporaryStore.event("b3", "2026-11-20T13:00:00Z", codes: Self.member, user: "u2")])
+        #expect(try f.store.applyDueMutes(now: Self.now) == [Self.head])
     }
 
     @Test func refusalsAreUsageErrorsThatChangeNothing() throws {
