@@ -1,3 +1,5 @@
+import TriageModel
+
 /// Why a line is not valid JSON.
 public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
@@ -156,65 +158,11 @@ public struct JSONParser {
     }
 
     func unescape(_ raw: UnsafeBufferPointer<UInt8>, base: Int) throws(JSONParseError) -> String {
-        var out = [UInt8]()
-        out.reserveCapacity(raw.count)
-        var k = 0
-        func fail(_ m: String) -> JSONParseError { JSONParseError(message: m, offset: base + k) }
-        func hex4(_ at: Int) throws(JSONParseError) -> UInt32 {
-            guard at + 4 <= raw.count else { throw fail("bad \\u escape") }
-            var v: UInt32 = 0
-            for j in at..<at + 4 {
-                let c = raw[j]
-                let d: UInt32
-                switch c {
-                case 48...57: d = UInt32(c - 48)
-                case 65...70: d = UInt32(c - 55)
-                case 97...102: d = UInt32(c - 87)
-                default: throw fail("bad \\u escape")
-                }
-                v = v * 16 + d
-            }
-            return v
+        do {
+            return try JSONString.unescape(raw)
+        } catch {
+            throw JSONParseError(message: error.message, offset: base + error.offset)
         }
-        while k < raw.count {
-            let b = raw[k]
-            guard b == UInt8(ascii: "\\") else { out.append(b); k += 1; continue }
-            guard k + 1 < raw.count else { throw fail("bad escape") }
-            let e = raw[k + 1]
-            k += 2
-            switch e {
-            case UInt8(ascii: "\""): out.append(0x22)
-            case UInt8(ascii: "\\"): out.append(0x5C)
-            case UInt8(ascii: "/"): out.append(0x2F)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = try hex4(k)
-                k += 4
-                if (0xD800...0xDBFF).contains(scalar) {
-                    if k + 6 <= raw.count, raw[k] == UInt8(ascii: "\\"), raw[k + 1] == UInt8(ascii: "u") {
-                        let low = try hex4(k + 2)
-                        if (0xDC00...0xDFFF).contains(low) {
-                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                            k += 6
-                        } else {
-                            scalar = 0xFFFD
-                        }
-                    } else {
-                        scalar = 0xFFFD
-                    }
-                } else if (0xDC00...0xDFFF).contains(scalar) {
-                    scalar = 0xFFFD
-                }
-                let s = Unicode.Scalar(scalar) ?? "\u{FFFD}"
-                out.append(contentsOf: Array(String(Character(s)).utf8))
-            default: throw fail("bad escape")
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Whether bytes are well-formed UTF-8 (no overlongs, no surrogates, nothing above U+10FFFF).

@@ -39,31 +39,14 @@ extension CustomKeys {
             i += 1
             return true
         }
+        /// A quoted string, its escapes read by `JSONString.unescape`; nil where there is none.
         mutating func string() -> String? {
             guard take(UInt8(ascii: "\"")) else { return nil }
-            var out = [UInt8]()
-            while i < b.count {
-                let c = b[i]
-                i += 1
-                if c == UInt8(ascii: "\"") { return String(decoding: out, as: UTF8.self) }
-                guard c == UInt8(ascii: "\\"), i < b.count else { out.append(c); continue }
-                let e = b[i]
-                i += 1
-                switch e {
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "t"): out.append(0x09)
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
-                case UInt8(ascii: "u"):
-                    guard i + 4 <= b.count, let v = UInt32(String(decoding: b[i..<i + 4], as: UTF8.self), radix: 16),
-                          let s = Unicode.Scalar(v) else { return nil }
-                    out.append(contentsOf: Array(String(Character(s)).utf8))
-                    i += 4
-                default: out.append(e)
-                }
-            }
-            return nil
+            let start = i
+            while i < b.count, b[i] != UInt8(ascii: "\"") { i += b[i] == UInt8(ascii: "\\") ? 2 : 1 }
+            guard i < b.count else { return nil }
+            defer { i += 1 }
+            return b[start..<i].withUnsafeBufferPointer { try? JSONString.unescape($0) }
         }
     }
 }
