@@ -1,4 +1,3 @@
-import GRDB
 import TriageModel
 
 /// Which domain holds each short name (the `domain_short` table, cached): one domain per short

@@ -1,4 +1,3 @@
-import GRDB
 import TriageModel
 
 /// What one write of events and complaints did.
@@ -104,9 +103,10 @@ public final class IngestWriter {
             return try store.write { db in
                 var counts = IngestCounts()
                 var rollups = Rollups()
+                var partitions = Set<Int64>()
                 while var batch = next() {
                     if batch.keys.count != batch.events.count { batch.prepare() }
-                    try add(db, batch, counts: &counts, rollups: &rollups)
+                    try add(db, batch, counts: &counts, rollups: &rollups, partitions: &partitions)
                 }
                 try finish(db, rollups: &rollups)
                 return counts
@@ -118,14 +118,17 @@ public final class IngestWriter {
         }
     }
 
-    private func add(_ db: Database, _ batch: Batch, counts: inout IngestCounts, rollups: inout Rollups) throws {
+    private func add(_ db: Database, _ batch: Batch, counts: inout IngestCounts, rollups: inout Rollups,
+                     partitions: inout Set<Int64>) throws {
         counts.adoptionRows += try TriageStore.writeAdoption(db, batch.adoption)
         var insertEvent = try BoundStatement(db, sql: """
-            INSERT OR IGNORE INTO event (event_id, issue_id, ts, app_version, app_build, platform, os_name, os_version,
+            INSERT INTO event (event_id, issue_id, ts, app_version, app_build, platform, os_name, os_version,
                 device_model, network, orientation, app_state, free_ram, free_disk, jailbroken, user_id, session_id,
                 environment, message, custom_keys, source, kind)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT DO NOTHING
             """)
+        try TriageStore.preparePartitions(db, times: batch.events.lazy.map(\.timestamp.millis), made: &partitions)
         for (i, raw) in batch.events.enumerated() {
             var issue: IssueState
             var chain = raw.chain
@@ -193,20 +196,20 @@ public final class IngestWriter {
             }
         }
         for complaint in batch.complaints {
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO complaint (complaint_id, ts, channel, category, subject, text, user_id, codes)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            let inserted = try Row.fetchOne(db, sql: """
+                INSERT INTO complaint (complaint_id, ts, channel, category, subject, text, user_id, codes)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id
                 """, arguments: [complaint.complaintID, complaint.timestamp.millis, complaint.channel, complaint.category,
                                  complaint.subject, complaint.text, complaint.userID, complaint.codes.joined(separator: " ")])
-            guard db.changesCount > 0 else {
+            guard let inserted else {
                 counts.complaintDuplicates += 1
                 continue
             }
             counts.complaintsAdded += 1
-            let rowID = db.lastInsertedRowID
+            let rowID: Int64 = inserted[0]
             var linked = false
             for key in Set(complaint.codes) {
-                try db.execute(sql: "INSERT OR IGNORE INTO complaint_code (key, complaint_id) VALUES (?, ?)", arguments: [key, rowID])
+                try db.execute(sql: "INSERT INTO complaint_code (key, complaint_id) VALUES (?, ?) ON CONFLICT DO NOTHING", arguments: [key, rowID])
                 if let issueID = try existingIssueID(key, db: db) {
                     rollups.addComplaint(at: complaint.timestamp, issueID: issueID)
                     linked = true
@@ -238,7 +241,7 @@ public final class IngestWriter {
             let code = ShortKey.Code(short: link.short, code: link.code)
             guard dictionary[code] == nil else { continue }
             // A failed write (a full disk) must fail the batch, whose rollback the cache follows.
-            try db.execute(sql: "INSERT OR IGNORE INTO code_dictionary (short, code, domain, name) VALUES (?, ?, ?, ?)",
+            try db.execute(sql: "INSERT INTO code_dictionary (short, code, domain, name) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                            arguments: [link.short, link.code, domain, name])
             dictionary[code] = FullForm.Name(domain: domain, name: name)
         }
@@ -265,9 +268,8 @@ public final class IngestWriter {
                               resolvedAt: (row[8] as Int64?).map { Timestamp(millis: $0) },
                               kind: (row[9] as String?).flatMap(EventKind.init(rawValue:)), groupID: row[10])
         }
-        try db.execute(sql: "INSERT INTO issue (key, chain, first_seen, last_seen) VALUES (?, ?, ?, ?)",
-                       arguments: [key, chain.fullForm, firstSeen.millis, firstSeen.millis])
-        let id = db.lastInsertedRowID
+        let id = try db.insertID(sql: "INSERT INTO issue (key, chain, first_seen, last_seen) VALUES (?, ?, ?, ?)",
+                                 arguments: [key, chain.fullForm, firstSeen.millis, firstSeen.millis])
         try TriageStore.writeChain(db, issueID: id, chain: chain)
         try TriageStore.routeNewIssue(db, issueID: id, key: key, chain: chain)
         counts.issuesCreated += 1

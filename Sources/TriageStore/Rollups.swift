@@ -1,4 +1,3 @@
-import GRDB
 import TriageModel
 
 /// A batch's increments to the rollup tables, summed in memory and written with one upsert per row.

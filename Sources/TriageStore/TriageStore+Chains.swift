@@ -1,4 +1,3 @@
-import GRDB
 import TriageModel
 
 extension TriageStore {
@@ -49,7 +48,7 @@ extension TriageStore {
         try db.execute(sql: "UPDATE issue SET status = 'regressed' WHERE id = ?", arguments: [issueID])
         let version = [event.appVersion, event.appBuild.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
         try db.execute(sql: """
-            INSERT INTO status_change (issue_id, from_status, to_status, version, at, by, note) VALUES (?, 'resolved', 'regressed', ?, ?, 'errtriage', ?)
+            INSERT INTO status_change (issue_id, from_status, to_status, version, at, "by", note) VALUES (?, 'resolved', 'regressed', ?, ?, 'errtriage', ?)
             """, arguments: [issueID, event.appVersion, event.timestamp.millis,
                              "event \(event.eventID) from version \(version.isEmpty ? "unknown" : version) at \(event.timestamp.iso8601)"])
     }

@@ -1,4 +1,3 @@
-import GRDB
 import TriageModel
 
 extension TriageStore {
@@ -32,10 +31,10 @@ extension TriageStore {
                 recentEvents: try TriageStore.recentEvents(db, summary, ids: ids, until: buckets.millis.upperBound),
                 complaints: try TriageStore.complaints(db, keys: summary.members.isEmpty ? [key] : summary.members.map(\.key),
                                                        limit: TriageStore.recentLimit),
-                notes: try Row.fetchAll(db, sql: "SELECT at, by, text FROM note WHERE issue_id = ? ORDER BY at DESC, id DESC",
+                notes: try Row.fetchAll(db, sql: "SELECT at, \"by\", text FROM note WHERE issue_id = ? ORDER BY at DESC, id DESC",
                                         arguments: [issueID]).map { IssueNote(at: Timestamp(millis: $0[0]), by: $0[1], text: $0[2]) },
                 history: try Row.fetchAll(db, sql: """
-                    SELECT from_status, to_status, version, at, by, note FROM status_change WHERE issue_id = ? ORDER BY at DESC, id DESC
+                    SELECT from_status, to_status, version, at, "by", note FROM status_change WHERE issue_id = ? ORDER BY at DESC, id DESC
                     """, arguments: [issueID]).map {
                     StatusChange(from: ($0[0] as String?).flatMap(IssueStatus.init(rawValue:)),
                                  to: IssueStatus(rawValue: $0[1]) ?? .open, version: $0[2],

@@ -1,4 +1,3 @@
-import GRDB
 import TriageModel
 
 extension TriageStore {
@@ -22,7 +21,7 @@ extension TriageStore {
                 let members = try Int64.fetchAll(db, sql: "SELECT id FROM issue WHERE group_id = ?", arguments: [id])
                 for member in [id] + members {
                     try db.execute(sql: "UPDATE issue SET group_id = ? WHERE id = ?", arguments: [headID, member])
-                    try db.execute(sql: "INSERT INTO merge_change (head_id, member_id, action, at, by) VALUES (?, ?, 'merge', ?, ?)",
+                    try db.execute(sql: "INSERT INTO merge_change (head_id, member_id, action, at, \"by\") VALUES (?, ?, 'merge', ?, ?)",
                                    arguments: [headID, member, at.millis, by])
                 }
             }
@@ -37,7 +36,7 @@ extension TriageStore {
                 throw StoreError.usage("\(key) is not a member of a merged group; unmerge takes a member's key, not a head's")
             }
             try db.execute(sql: "UPDATE issue SET group_id = NULL WHERE id = ?", arguments: [id])
-            try db.execute(sql: "INSERT INTO merge_change (head_id, member_id, action, at, by) VALUES (?, ?, 'unmerge', ?, ?)",
+            try db.execute(sql: "INSERT INTO merge_change (head_id, member_id, action, at, \"by\") VALUES (?, ?, 'unmerge', ?, ?)",
                            arguments: [headID, id, at.millis, by])
         }
     }

@@ -1,4 +1,3 @@
-import GRDB
 import TriageModel
 
 extension TriageStore {
@@ -22,8 +21,8 @@ extension TriageStore {
                 try regressIfStoredEventsSaySo(db, issueID: issueID, resolvedAt: at, resolvedVersion: version)
             }
         case .note(let text):
-            try db.execute(sql: "INSERT INTO note (issue_id, at, by, text) VALUES (?, ?, ?, ?)", arguments: [issueID, at.millis, by, text])
-            receipt.noteID = db.lastInsertedRowID
+            receipt.noteID = try db.insertID(sql: "INSERT INTO note (issue_id, at, \"by\", text) VALUES (?, ?, ?, ?)",
+                                             arguments: [issueID, at.millis, by, text])
         case .tracker(let url):
             try db.execute(sql: "UPDATE issue SET tracker_url = ? WHERE id = ?", arguments: [url, issueID])
         }
@@ -66,7 +65,7 @@ extension TriageStore {
         // A mute's condition lives only as long as the mute.
         try db.execute(sql: "UPDATE issue SET muted_until = NULL, mute_until_events = NULL, mute_until_users = NULL WHERE id = ?",
                        arguments: [issueID])
-        try db.execute(sql: "INSERT INTO status_change (issue_id, from_status, to_status, version, at, by, note) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        try db.execute(sql: "INSERT INTO status_change (issue_id, from_status, to_status, version, at, \"by\", note) VALUES (?, ?, ?, ?, ?, ?, ?)",
                        arguments: [issueID, from.rawValue, to.rawValue, version, at.millis, by, note])
     }
 

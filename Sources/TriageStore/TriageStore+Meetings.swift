@@ -1,10 +1,9 @@
-import GRDB
 import TriageModel
 
 extension TriageStore {
     /// Records that a meeting starts now; `--since-meeting` minutes start from the last one.
     public func recordMeeting(at: Timestamp, by: String) throws(StoreError) {
-        try write { db in try db.execute(sql: "INSERT INTO meeting (started_at, by) VALUES (?, ?)", arguments: [at.millis, by]) }
+        try write { db in try db.execute(sql: "INSERT INTO meeting (started_at, \"by\") VALUES (?, ?)", arguments: [at.millis, by]) }
     }
 
     /// When the last meeting up to `now` started (one that starts at `now` counts).
@@ -26,7 +25,7 @@ extension TriageStore {
         try read { db in
             var result: [Decision] = []
             for row in try Row.fetchAll(db, sql: """
-                SELECT i.key, s.at, s.by, s.from_status, s.to_status, s.version, s.note
+                SELECT i.key, s.at, s."by", s.from_status, s.to_status, s.version, s.note
                 FROM status_change s JOIN issue i ON i.id = s.issue_id WHERE s.at BETWEEN ? AND ? ORDER BY s.at, s.id
                 """, arguments: [start.millis, end.millis]) {
                 var text = "\(row[3] as String? ?? "-") → \(row[4] as String)"
@@ -35,7 +34,7 @@ extension TriageStore {
                 result.append(Decision(key: row[0], at: Timestamp(millis: row[1]), by: row[2], text: text))
             }
             for row in try Row.fetchAll(db, sql: """
-                SELECT i.key, n.at, n.by, n.text FROM note n JOIN issue i ON i.id = n.issue_id WHERE n.at BETWEEN ? AND ?
+                SELECT i.key, n.at, n."by", n.text FROM note n JOIN issue i ON i.id = n.issue_id WHERE n.at BETWEEN ? AND ?
                 """, arguments: [start.millis, end.millis]) {
                 result.append(Decision(key: row[0], at: Timestamp(millis: row[1]), by: row[2], text: "note: \(row[3] as String)"))
             }

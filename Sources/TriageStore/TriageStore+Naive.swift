@@ -1,4 +1,3 @@
-import GRDB
 import TriageModel
 
 /// The naive way to answer the dashboard's questions: straight over the events table, as a store

@@ -1,4 +1,3 @@
-import GRDB
 import TriageModel
 
 extension TriageStore {
@@ -14,7 +13,7 @@ extension TriageStore {
             }
             let issueID: Int64 = row[0], previous: String? = row[1]
             try db.execute(sql: "UPDATE issue SET assignee = ? WHERE id = ?", arguments: [assignee, issueID])
-            try db.execute(sql: "INSERT INTO note (issue_id, at, by, text) VALUES (?, ?, ?, ?)",
+            try db.execute(sql: "INSERT INTO note (issue_id, at, \"by\", text) VALUES (?, ?, ?, ?)",
                            arguments: [issueID, at.millis, by, Assignment.historyText(to: assignee, from: previous)])
             return previous
         }
@@ -27,8 +26,8 @@ extension TriageStore {
     public func addOwnerRule(query: String, owner: String) throws(StoreError) -> OwnerRule {
         try TriageStore.requireQuery(query, OwnerRule.parse)
         return try write { db in
-            try db.execute(sql: "INSERT INTO owner_rule (query, owner) VALUES (?, ?)", arguments: [query, owner])
-            return OwnerRule(number: db.lastInsertedRowID, query: query, owner: owner)
+            let number = try db.insertID(sql: "INSERT INTO owner_rule (query, owner) VALUES (?, ?)", arguments: [query, owner])
+            return OwnerRule(number: number, query: query, owner: owner)
         }
     }
 

@@ -1,4 +1,3 @@
-import GRDB
 import TriageModel
 
 extension TriageStore {

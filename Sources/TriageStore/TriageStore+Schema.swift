@@ -139,7 +139,7 @@ extension TriageStore {
     ///   sums read the index alone.
     /// - `complaint.linked` says whether a complaint cites an issue the store knows, with an index
     ///   on the time of those that do not: the unlinked complaints are read without a scan.
-    static func migrateToV2(_ db: Database) throws {
+    static func migrateToV2(_ db: GRDB.Database) throws {
         let hour = floorBucket("ts", Timestamp.millisPerHour), dayOfHour = floorBucket("last_hour", 24)
         try db.execute(sql: """
             CREATE TABLE event_v2 (

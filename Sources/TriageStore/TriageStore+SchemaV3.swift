@@ -11,7 +11,7 @@ extension TriageStore {
     ///   it). Filled from the code dictionary, then the chains, the first domain seen per short
     ///   name keeping it: a store written before v3 may hold a short name under two domains, and
     ///   the events of the second that arrive from now on get a short name of their own.
-    static func migrateToV3(_ db: Database) throws {
+    static func migrateToV3(_ db: GRDB.Database) throws {
         let day = floorBucket("ts", Timestamp.millisPerDay)
         try db.execute(sql: """
             ALTER TABLE event ADD COLUMN kind TEXT;

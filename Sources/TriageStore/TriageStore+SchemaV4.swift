@@ -8,7 +8,7 @@ extension TriageStore {
     /// - `owner_rule`: queries over the chain with the owner they route to, tried in `id` order.
     /// - `alert_rule` and `alert_fired`: alerts for a cron job and the issues each has fired for
     ///   (an issue resolved after its firing re-arms); `meta.alerts_run` is the last run's time.
-    static func migrateToV4(_ db: Database) throws {
+    static func migrateToV4(_ db: GRDB.Database) throws {
         try db.execute(sql: """
             ALTER TABLE issue ADD COLUMN assignee TEXT;
             ALTER TABLE issue ADD COLUMN owner TEXT;

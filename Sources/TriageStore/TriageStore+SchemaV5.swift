@@ -9,7 +9,7 @@ extension TriageStore {
     /// - `adoption_session`: one app session of Firebase's sessions export (unique by its id, so
     ///   the same export read twice counts once); active users are its distinct installations.
     /// Plain SQL that PostgreSQL runs too (no WITHOUT ROWID, no SQLite-only types).
-    static func migrateToV5(_ db: Database) throws {
+    static func migrateToV5(_ db: GRDB.Database) throws {
         try db.execute(sql: """
             CREATE INDEX event_by_version ON event(app_version, ts, issue_id, user_id);
             CREATE TABLE adoption_day (

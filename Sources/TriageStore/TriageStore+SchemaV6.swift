@@ -9,7 +9,7 @@ extension TriageStore {
     ///   the member's own counts unchanged.
     /// - `merge_change`: the history rows of `merge` and `unmerge`.
     /// Plain SQL that PostgreSQL runs too.
-    static func migrateToV6(_ db: Database) throws {
+    static func migrateToV6(_ db: GRDB.Database) throws {
         try db.execute(sql: """
             ALTER TABLE issue ADD COLUMN group_id INTEGER REFERENCES issue(id);
             CREATE INDEX issue_by_group ON issue(group_id);

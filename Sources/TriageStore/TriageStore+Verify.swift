@@ -1,4 +1,3 @@
-import GRDB
 import TriageModel
 
 /// What `verify` found: SQLite's own check, then every rollup recounted from the rows it sums.
@@ -19,15 +18,9 @@ extension TriageStore {
     public func verify(limit: Int = 20) throws(StoreError) -> StoreCheck {
         // SQLite may list damage and then stop on it: keep the lines it gave and say it stopped.
         // Outside a transaction, whose commit would fail on the same damage.
-        var integrity: [String] = []
-        do {
-            try pool.unsafeRead { db in
-                let lines = try String.fetchCursor(db, sql: "PRAGMA integrity_check")
-                while let line = try lines.next() { integrity.append(line) }
-            }
-        } catch {
-            integrity.append("stopped: " + ((error as? DatabaseError)?.message ?? "\(error)"))
-        }
+        // (PostgreSQL checks its own pages and constraints as it writes.)
+        var integrity: [String] = ["ok"]
+        if case .sqlite(let pool) = engine { integrity = TriageStore.integrityCheck(pool) }
         if integrity != ["ok"] {
             // Counts over a damaged file would only add noise.
             return StoreCheck(problems: integrity.prefix(min(5, limit)).map { "SQLite integrity check: \($0)" })
@@ -36,7 +29,9 @@ extension TriageStore {
             var check = StoreCheck()
             func problem(_ text: String) { if check.problems.count < limit { check.problems.append(text) } }
 
-            if try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") != nil { problem("a row refers to a missing issue or complaint") }
+            if !db.isPostgres, try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") != nil {
+                problem("a row refers to a missing issue or complaint")
+            }
 
             check.events = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event") ?? 0
             check.issues = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM issue") ?? 0
@@ -87,7 +82,7 @@ extension TriageStore {
             ]
             for rollup in rollups {
                 // The rows only one side holds (as EXCEPT both ways counts them), with the recount run once.
-                let columns = (1...(try db.makeStatement(sql: rollup.rollup).columnCount)).map(String.init).joined(separator: ", ")
+                let columns = (1...(try db.columnCount(sql: rollup.rollup))).map(String.init).joined(separator: ", ")
                 let differ = try Int.fetchOne(db, sql: """
                     SELECT COUNT(*) FROM (
                       SELECT * FROM (SELECT *, 1 AS side FROM (\(rollup.naive)) UNION ALL SELECT *, 2 FROM (\(rollup.rollup)))

@@ -20,6 +20,11 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         StoreError("\(path) was written by a newer errtriage (schema \(found), this one knows \(TriageStore.schemaVersion)); upgrade errtriage to open it")
     }
 
+    static func readOnly(_ path: String, postgres: Bool) -> StoreError {
+        postgres ? StoreError("\(path) is read-only for this role; nothing can be written (marks, notes and ingest need a role that may write)")
+            : StoreError("\(path) is open read-only; nothing can be written")
+    }
+
     static func unknownKey(_ key: String) -> StoreError {
         StoreError("no issue has the key \(key)", isUnknownKey: true)
     }
@@ -30,22 +35,53 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The SQLite store: owns the schema, its migrations, and every query and write errtriage makes.
+/// The store: owns the schema, its migrations, and every query and write errtriage makes, on
+/// SQLite (a file, the embedded default) or on PostgreSQL (the team store, a `postgres://` URI).
 ///
-/// WAL journal with `synchronous=NORMAL`: a committed transaction survives a crash of the
+/// SQLite: WAL journal with `synchronous=NORMAL`: a committed transaction survives a crash of the
 /// process; a power loss may cost the last transactions, never consistency.
 public final class TriageStore: @unchecked Sendable {
     /// The schema version this build writes; a store with a higher one is refused.
     public static let schemaVersion = 6
 
+    /// The file, or for PostgreSQL `host:port/dbname` (never the password): how messages name the store.
     public let path: String
     public let readOnly: Bool
-    let pool: DatabasePool
+    let engine: Engine
+
+    enum Engine {
+        case sqlite(DatabasePool)
+        case postgres(PGSession)
+    }
+
+    /// Whether `location` names a PostgreSQL database (a `postgres://` or `postgresql://` URI)
+    /// rather than an SQLite file.
+    public static func isPostgres(_ location: String) -> Bool {
+        location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
+    }
+
+    public var isPostgres: Bool {
+        if case .postgres = engine { return true }
+        return false
+    }
 
     /// Opens (creating when missing and writable) the store at `path` and brings its schema up to date.
+    /// `path` is a file, or a `postgres://` URI for the team store.
     /// `maxPages` caps the file at that many pages (4 KiB each): a write beyond fails as on a full
     /// disk, which is how the tests make one; it also keeps a store under a quota.
     public init(path: String, readOnly: Bool = false, maxPages: Int? = nil) throws(StoreError) {
+        if TriageStore.isPostgres(path) {
+            let session: PGSession
+            do { session = try PGSession(conninfo: path) } catch { throw StoreError.describing(error, path: path) }
+            self.path = session.target
+            self.engine = .postgres(session)
+            let (canWrite, found) = try TriageStore.openPostgres(session, readOnly: readOnly)
+            self.readOnly = readOnly || !canWrite
+            if found == 0 && self.readOnly {
+                throw StoreError("\(session.target) holds no errtriage store yet, and this role cannot create one")
+            }
+            return
+        }
         self.path = path
         self.readOnly = readOnly
         var config = Configuration()
@@ -62,11 +98,12 @@ public final class TriageStore: @unchecked Sendable {
                 // 48.3 s / 106 MB. Readers keep the default, so the dashboard stays small.
                 try db.execute(sql: "PRAGMA cache_size = -16384")
             }
-            if let maxPages { _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(maxPages)") }
+            if let maxPages { _ = try GRDB.Row.fetchOne(db, sql: "PRAGMA max_page_count = \(maxPages)") }
         }
         do {
             if !readOnly { try TriageStore.probe(path) }
-            pool = try DatabasePool(path: path, configuration: config)
+            let pool = try DatabasePool(path: path, configuration: config)
+            engine = .sqlite(pool)
             let found = try pool.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
             guard found <= TriageStore.schemaVersion else {
                 throw StoreError.newerSchema(path, found)
@@ -93,7 +130,7 @@ public final class TriageStore: @unchecked Sendable {
 
     /// The schema version of the file at `path`, read without writing it; nil when there is no file.
     static func storedVersion(_ path: String) throws -> Int? {
-        guard access(path, F_OK) == 0 else { return nil }
+        guard !isPostgres(path), access(path, F_OK) == 0 else { return nil }
         var config = Configuration()
         config.readonly = true
         let queue = try DatabaseQueue(path: path, configuration: config)
@@ -115,7 +152,7 @@ public final class TriageStore: @unchecked Sendable {
     /// Whether the file at `path` is a store whose creation was cut short before its first
     /// migration committed (schema 0, no table but the migrator's): a writer's open completes it.
     public static func isUnfinished(_ path: String) -> Bool {
-        guard access(path, F_OK) == 0 else { return false }
+        guard !isPostgres(path), access(path, F_OK) == 0 else { return false }
         var config = Configuration()
         config.readonly = true
         guard let queue = try? DatabaseQueue(path: path, configuration: config) else { return false }
@@ -136,17 +173,60 @@ public final class TriageStore: @unchecked Sendable {
         try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(last_seen) FROM issue").map(Timestamp.init(millis:)) }
     }
 
+    /// Runs `body` on one consistent snapshot of the store.
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do { return try pool.read(body) } catch { throw StoreError.describing(error, path: path) }
+        do {
+            switch engine {
+            case .sqlite(let pool):
+                return try pool.read { db in try body(Database(.sqlite(db))) }
+            case .postgres(let session):
+                return try session.exclusive {
+                    try session.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", [])
+                    do {
+                        let value = try body(Database(.postgres(session)))
+                        try session.run("COMMIT", [])
+                        return value
+                    } catch {
+                        if session.connection.isConnected { _ = try? session.run("ROLLBACK", []) }
+                        throw error
+                    }
+                }
+            }
+        } catch {
+            throw StoreError.describing(error, path: path)
+        }
     }
 
+    /// Runs `body` in one write transaction, which raises the revision (and, on PostgreSQL,
+    /// tells every listening dashboard). Writers take turns: SQLite's lock, or on PostgreSQL an
+    /// advisory lock taken first, so two ingests never interleave their batches.
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        guard !readOnly else { throw StoreError("\(path) is open read-only; nothing can be written") }
+        guard !readOnly else { throw StoreError.readOnly(path, postgres: isPostgres) }
         do {
-            return try pool.write { db in
-                let result = try body(db)
-                try db.execute(sql: "UPDATE meta SET value = value + 1 WHERE key = 'revision'")
-                return result
+            switch engine {
+            case .sqlite(let pool):
+                return try pool.write { grdb in
+                    let db = Database(.sqlite(grdb))
+                    let result = try body(db)
+                    try db.execute(sql: "UPDATE meta SET value = value + 1 WHERE key = 'revision'")
+                    return result
+                }
+            case .postgres(let session):
+                return try session.exclusive {
+                    try session.run("BEGIN", [])
+                    do {
+                        try session.run("SELECT pg_advisory_xact_lock(\(TriageStore.writerLock))", [])
+                        let db = Database(.postgres(session))
+                        let result = try body(db)
+                        try session.run("UPDATE meta SET value = value + 1 WHERE key = 'revision'", [])
+                        try session.run("NOTIFY \(TriageStore.channel)", [])
+                        try session.run("COMMIT", [])
+                        return result
+                    } catch {
+                        if session.connection.isConnected { _ = try? session.run("ROLLBACK", []) }
+                        throw error
+                    }
+                }
             }
         } catch let error as StoreError {
             throw error
@@ -154,12 +234,21 @@ public final class TriageStore: @unchecked Sendable {
             throw StoreError.describing(error, path: path)
         }
     }
+
+    /// The advisory lock every writer of a PostgreSQL store takes (an arbitrary constant: "errt").
+    static let writerLock: Int64 = 0x6572_7274
+    /// The channel a PostgreSQL store notifies on each commit.
+    public static let channel = "errtriage"
 }
 
 extension StoreError {
     /// One clear sentence for an SQLite or GRDB failure.
     static func describing(_ error: Error, path: String) -> StoreError {
         if let e = error as? StoreError { return e }
+        if let pg = error as? PGError {
+            if pg.sqlState == "42501" { return StoreError.readOnly(path, postgres: true) }
+            return StoreError(pg.message)
+        }
         if let db = error as? DatabaseError {
             switch db.resultCode {
             case .SQLITE_NOTADB: return StoreError("\(path) is not an errtriage store (not an SQLite database)")
@@ -181,6 +270,9 @@ extension TriageStore {
     /// committed row, taken while other processes go on reading and writing. The caller makes
     /// sure `target` is a new file, and removes it if this throws.
     public func backup(to target: String) throws(StoreError) {
+        guard case .sqlite(let pool) = engine else {
+            throw StoreError("backup copies an SQLite store; for \(path) use errtriage copy --from \(path) --to FILE, or pg_dump")
+        }
         do {
             let copy = try DatabaseQueue(path: target)
             try pool.backup(to: copy)

@@ -1,5 +1,4 @@
 import TestSupport
-import GRDB
 import Testing
 import TriageModel
 @testable import TriageStore
@@ -20,7 +19,7 @@ import TriageModel
     /// Events, distinct users and series of some issues over the window's events, counted naively.
     static func naive(_ f: TemporaryStore, keys: [String], window: TimeWindow, now: Timestamp,
                       condition: String = "1 = 1") throws -> (events: Int, users: Int, series: [Int]) {
-        try f.store.pool.read { db in
+        try f.store.read { db in
             let b = try TriageStore.Buckets(db, window: window, now: now)
             let unit = b.hourly ? Timestamp.millisPerHour : Timestamp.millisPerDay
             let marks = databaseQuestionMarks(count: keys.count)
@@ -60,7 +59,7 @@ import TriageModel
                     #expect(group.series == naive.series, "\(window.rawValue)")
                     #expect(group.members.map(\.key) == keys)
                 }
-                let everything = try f.store.pool.read { db in try String.fetchAll(db, sql: "SELECT key FROM issue") }
+                let everything = try f.store.read { db in try String.fetchAll(db, sql: "SELECT key FROM issue") }
                 #expect(list.totals.users == (try Self.naive(f, keys: everything, window: window, now: now)).users)
             }
         }
@@ -174,7 +173,7 @@ import TriageModel
         let (f, keys) = try Self.store()
         try f.store.merge([keys[0], keys[1]], by: "t", at: Self.now)
         #expect(try f.store.verify().isSound)
-        try f.store.pool.write { db in
+        try f.store.write { db in
             try db.execute(sql: "UPDATE issue SET group_id = (SELECT id FROM issue WHERE key = ?) WHERE key = ?", arguments: [keys[1], keys[2]])
         }
         #expect(try f.store.verify().problems.contains { $0.contains("itself a member") })
@@ -183,7 +182,7 @@ import TriageModel
     @Test func checkFindsAGroupSumThatDiffersFromItsMembersEvents() throws {
         let (f, keys) = try Self.store()
         try f.store.merge([keys[0], keys[1]], by: "t", at: Self.now)
-        try f.store.pool.write { db in
+        try f.store.write { db in
             try db.execute(sql: "UPDATE issue_day SET events = events + 1 WHERE issue_id = (SELECT id FROM issue WHERE key = ?) AND events > 0 AND day = (SELECT MAX(day) FROM issue_day)", arguments: [keys[1]])
         }
         #expect(try f.store.verify().problems.contains { $0.hasPrefix("group \(keys[0])") })
@@ -192,7 +191,7 @@ import TriageModel
     @Test func aQueryCountsAGroupsEventsAndUsersOverItsMembersMatchingEvents() throws {
         let (f, keys) = try Self.store()
         try f.store.merge(keys, by: "t", at: Self.now)
-        let version = try f.store.pool.read { db in
+        let version = try f.store.read { db in
             try String.fetchOne(db, sql: "SELECT app_version FROM event WHERE app_version IS NOT NULL GROUP BY 1 ORDER BY COUNT(*) DESC LIMIT 1")!
         }
         let list = try f.store.issueList(IssueQuery(window: .all, text: "version:\(version)", top: 1_000), now: Self.now)
@@ -248,7 +247,7 @@ import TriageModel
                         { try f.store.unmerge(keys[1], by: "t", at: Self.now) }] {
             do { try attempt(); Issue.record("accepted") } catch let e as StoreError { #expect(e.isUnknownKey) }
         }
-        let grouped = try f.store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM issue WHERE group_id IS NOT NULL") }
+        let grouped = try f.store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM issue WHERE group_id IS NOT NULL") }
         #expect(grouped == 0)
     }
 }

@@ -1,4 +1,3 @@
-import GRDB
 import TestSupport
 import Testing
 import TriageImport
@@ -80,7 +79,7 @@ import TriageModel
                           .session(id: "s3", at: at, version: "1.1", installation: "i2")]
         counts = try writer.write(batches: { defer { batch.adoption = [] }; return batch.adoption.isEmpty ? nil : batch })
         #expect(counts.adoptionRows == 3)
-        let active = try f.store.pool.read { db in try TriageStore.activeUsers(db, days: nil) }
+        let active = try f.store.read { db in try TriageStore.activeUsers(db, days: nil) }
         #expect(active["1.1"] == [Timestamp.parse("2026-11-10")!.day: 400, at.day: 2])
     }
 }

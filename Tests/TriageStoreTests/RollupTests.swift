@@ -1,5 +1,4 @@
 import TestSupport
-import GRDB
 import Testing
 import TriageModel
 @testable import TriageStore
@@ -8,7 +7,7 @@ import TriageModel
     @Test func dailyAndHourlyRollupsEqualNaiveCountsOverEvents() throws {
         let f = try TemporaryStore()
         try f.ingest(lines: TemporaryStore.sampleLines(events: 3_000), batch: 317)
-        try f.store.pool.read { db in
+        try f.store.read { db in
             let naiveDays = try Row.fetchAll(db, sql: "SELECT issue_id, ts / 86400000 AS d, COUNT(*) FROM event GROUP BY issue_id, d ORDER BY 1, 2").map { [$0[0], $0[1], $0[2]] as [Int64] }
             let rolledDays = try Row.fetchAll(db, sql: "SELECT issue_id, day, events FROM issue_day WHERE events > 0 ORDER BY 1, 2").map { [$0[0], $0[1], $0[2]] as [Int64] }
             #expect(naiveDays == rolledDays)
@@ -23,7 +22,7 @@ import TriageModel
     @Test func dimensionRollupsEqualNaiveCountsForEveryDimension() throws {
         let f = try TemporaryStore()
         try f.ingest(lines: TemporaryStore.sampleLines(events: 2_000))
-        try f.store.pool.read { db in
+        try f.store.read { db in
             for dimension in Dimension.allCases {
                 let expr = TriageStore.expression(dimension)
                 let naive = try Row.fetchAll(db, sql: """
@@ -43,7 +42,7 @@ import TriageModel
         let now = TemporaryStore.sampleEnd
         for window in [TimeWindow.h24, .d7, .d30, .all] {
             let list = try f.store.issueList(IssueQuery(window: window, top: 1_000), now: now)
-            try f.store.pool.read { db in
+            try f.store.read { db in
                 let buckets = try TriageStore.Buckets(db, window: window, now: now)
                 for issue in list.issues {
                     let naive = try Int.fetchOne(db, sql: """
@@ -64,7 +63,7 @@ import TriageModel
     @Test func complaintRollupsCountEachLinkedComplaintOncePerIssue() throws {
         let f = try TemporaryStore()
         try f.ingest(lines: TemporaryStore.sampleLines(events: 2_000))
-        try f.store.pool.read { db in
+        try f.store.read { db in
             let naive = try Row.fetchAll(db, sql: """
                 SELECT i.id, COUNT(*) FROM complaint_code k JOIN issue i ON i.key = k.key GROUP BY i.id ORDER BY 1
                 """).map { [$0[0], $0[1]] as [Int64] }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 import TestSupport
 import TriageModel
@@ -19,7 +18,7 @@ import TriageModel
 
     /// Each domain's issue key (its newest issue's, where it has several).
     func keys(_ f: TemporaryStore) throws -> [String: String] {
-        try f.store.pool.read { db in
+        try f.store.read { db in
             Dictionary(try Row.fetchAll(db, sql: "SELECT l.domain, i.key FROM issue i JOIN chain_link l ON l.issue_id = i.id ORDER BY i.id")
                 .map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { $1 })
         }
@@ -102,7 +101,7 @@ import TriageModel
         ], complaints: [])
         #expect(try f.store.decode("ZZ1").first?.name?.domain == "FirstError")
         #expect(try f.store.decode("ZZ2").first?.name?.domain == "SecondError")
-        let holder = try f.store.pool.read { db in try String.fetchOne(db, sql: "SELECT domain FROM domain_short WHERE short = 'ZZ'") }
+        let holder = try f.store.read { db in try String.fetchOne(db, sql: "SELECT domain FROM domain_short WHERE short = 'ZZ'") }
         #expect(holder == "FirstError")
     }
 
@@ -112,16 +111,11 @@ import TriageModel
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("store.sqlite").path
         // A v2 store in which EXC_BAD_ACCESS took EB (and EXC_BREAKPOINT's events joined its issue, the old bug).
-        let queue = try DatabaseQueue(path: path)
-        try TriageStore.migrator.migrate(queue, upTo: "v2")
-        try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO issue (id, key, chain, first_seen, last_seen) VALUES (1, 'EB0', 'EXC_BAD_ACCESS.bad', 0, 0);
-                INSERT INTO chain_link VALUES (1, 0, 'EXC_BAD_ACCESS', 'EB', 0, 'bad');
-                INSERT INTO code_dictionary VALUES ('EB', 0, 'EXC_BAD_ACCESS', 'bad');
-                """)
-        }
-        try queue.close()
+        try TriageStore.makeOldSQLiteStore(at: path, upTo: "v2", script: """
+            INSERT INTO issue (id, key, chain, first_seen, last_seen) VALUES (1, 'EB0', 'EXC_BAD_ACCESS.bad', 0, 0);
+            INSERT INTO chain_link VALUES (1, 0, 'EXC_BAD_ACCESS', 'EB', 0, 'bad');
+            INSERT INTO code_dictionary VALUES ('EB', 0, 'EXC_BAD_ACCESS', 'bad');
+            """)
         let store = try TriageStore(path: path)
         try IngestWriter(store: store).write(events: [
             Self.event("a", "EXC_BREAKPOINT", code: 6, name: "trap"),

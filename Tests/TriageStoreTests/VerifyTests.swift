@@ -1,6 +1,5 @@
 import TestSupport
 import Foundation
-import GRDB
 import Testing
 import TriageImport
 import TriageModel
@@ -40,7 +39,7 @@ import TriageModel
     ])
     func eachKindOfDamageIsNamed(_ damage: String, _ named: String) throws {
         let fixture = try ingested()
-        try fixture.store.pool.write { db in
+        try fixture.store.write { db in
             // WITHOUT ROWID tables have no rowid: damage their first row by key instead.
             let sql = damage.replacingOccurrences(of: "rowid IN (SELECT rowid FROM issue_day LIMIT 1)",
                                                   with: "(issue_id, day) IN (SELECT issue_id, day FROM issue_day LIMIT 1)")
@@ -62,7 +61,7 @@ import TriageModel
 
     @Test func aFullDiskFailsTheBatchInProgressAndKeepsTheStoreSound() throws {
         let fixture = try TemporaryStore()
-        let pages = try fixture.store.pool.read { db in try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 }
+        let pages = try fixture.store.read { db in try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 }
         let capped = try TriageStore(path: fixture.path, maxPages: pages + 40)
         let writer = try IngestWriter(store: capped)
         let lines = TemporaryStore.sampleLines(events: 4000, issues: 25)

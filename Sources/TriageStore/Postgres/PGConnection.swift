@@ -26,6 +26,8 @@ public struct PGError: Error, Sendable, CustomStringConvertible {
 public struct PGRows: Sendable {
     /// The column names, in order.
     public let columns: [String]
+    /// Each column's type (its `pg_type` oid), to read the text values back as numbers or text.
+    public var types: [UInt32] = []
     /// Each row's values as the server printed them; nil is SQL NULL.
     public let rows: [[String?]]
     /// The rows an INSERT, UPDATE, DELETE or COPY changed (0 for a query).
@@ -78,8 +80,8 @@ public final class PGConnection {
 
     /// Runs one statement with `$1 …` parameters sent apart from the SQL (nil is NULL), and returns its rows.
     @discardableResult
-    public func execute(_ sql: String, _ parameters: [String?] = []) throws(PGError) -> PGRows {
-        let result = run(sql, parameters)
+    public func execute(_ sql: String, _ parameters: [String?] = [], types: [UInt32]? = nil) throws(PGError) -> PGRows {
+        let result = run(sql, parameters, types: types)
         defer { PQclear(result) }
         return try rows(of: result, sql: sql)
     }
@@ -173,14 +175,40 @@ public final class PGConnection {
         return received
     }
 
-    private func run(_ sql: String, _ parameters: [String?]) -> OpaquePointer? {
+    /// Prepares `sql` under `name` on this connection, its parameters' types inferred by the server.
+    public func prepare(_ name: String, _ sql: String) throws(PGError) {
+        let result = PQprepare(handle, name, sql, 0, nil)
+        defer { PQclear(result) }
+        _ = try rows(of: result, sql: sql)
+    }
+
+    /// Runs the statement prepared under `name` with these parameters (text format).
+    @discardableResult
+    public func executePrepared(_ name: String, _ parameters: [String?], sql: String) throws(PGError) -> PGRows {
+        let result = withCStrings(parameters) { pointers in
+            PQexecPrepared(handle, name, Int32(parameters.count), pointers, nil, nil, 0)
+        }
+        defer { PQclear(result) }
+        return try rows(of: result, sql: sql)
+    }
+
+    private func run(_ sql: String, _ parameters: [String?], types: [UInt32]?) -> OpaquePointer? {
         guard !parameters.isEmpty else { return PQexec(handle, sql) }
+        return withCStrings(parameters) { pointers in
+            if let types {
+                return types.map { Oid($0) }.withUnsafeBufferPointer { oids in
+                    PQexecParams(handle, sql, Int32(parameters.count), oids.baseAddress, pointers, nil, nil, 0)
+                }
+            }
+            return PQexecParams(handle, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
+        }
+    }
+
+    private func withCStrings<T>(_ parameters: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
         let values: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.flatMap { strdup($0) } }
         defer { values.forEach { free($0) } }
         return values.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { pointers in
-                PQexecParams(handle, sql, Int32(parameters.count), nil, pointers.baseAddress, nil, nil, 0)
-            }
+            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { body($0.baseAddress) }
         }
     }
 
@@ -196,7 +224,8 @@ public final class PGConnection {
                     PQgetisnull(result, row, field) == 1 ? nil : String(cString: PQgetvalue(result, row, field))
                 }
             }
-            return PGRows(columns: columns, rows: rows, changed: 0)
+            let types = (0..<fields).map { UInt32(PQftype(result, $0)) }
+            return PGRows(columns: columns, types: types, rows: rows, changed: Int(String(cString: PQcmdTuples(result))) ?? 0)
         default:
             throw failure(result, sql)
         }

@@ -1,0 +1,168 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The store's connection to PostgreSQL: one libpq connection, used by one thread at a time,
+/// that reconnects by itself after the server went away (the transaction that was cut off fails;
+/// the next one runs on a new connection).
+///
+/// Queries are written with SQLite's `?` placeholders; the session numbers them `$1, $2…` once
+/// per statement text and binds each value with its type (bigint, double precision, text).
+final class PGSession: @unchecked Sendable {
+    let conninfo: String
+    private(set) var connection: PGConnection
+    /// `host:port/dbname`, for messages (never the password).
+    let target: String
+    var lastChanges = 0
+    private var translated: [String: String] = [:]
+    private var prepared: [String: String] = [:]
+    private var cursors = 0
+    private var mutex = pthread_mutex_t()
+
+    init(conninfo: String) throws(PGError) {
+        self.conninfo = conninfo
+        connection = try PGConnection(conninfo)
+        target = connection.target
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+        pthread_mutex_init(&mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+    }
+
+    deinit { pthread_mutex_destroy(&mutex) }
+
+    /// Runs `body` holding the connection: one thread at a time, on a live connection.
+    func exclusive<T>(_ body: () throws -> T) throws -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        if !connection.isConnected {
+            connection = try PGConnection(conninfo)
+            prepared = [:]
+        }
+        return try body()
+    }
+
+    /// Runs one statement (or, without arguments, a script of several) and returns its rows.
+    @discardableResult
+    func run(_ sql: String, _ arguments: StatementArguments) throws -> [Row] {
+        let text = arguments.isEmpty ? sql : numbered(sql)
+        let result = try connection.execute(text, arguments.values.map(\.postgresText),
+                                            types: arguments.isEmpty ? nil : arguments.values.map(\.postgresType))
+        lastChanges = result.changed
+        return Self.rows(result)
+    }
+
+    /// Runs a statement prepared once per connection, for ingest's per-event statements.
+    @discardableResult
+    func runPrepared(_ sql: String, _ values: [String?]) throws -> [Row] {
+        let name: String
+        if let known = prepared[sql] {
+            name = known
+        } else {
+            name = "errtriage_\(prepared.count)"
+            try connection.prepare(name, numbered(sql))
+            prepared[sql] = name
+        }
+        let result = try connection.executePrepared(name, values, sql: sql)
+        lastChanges = result.changed
+        return Self.rows(result)
+    }
+
+    /// The number of columns `sql` returns (run with no rows).
+    func columns(of sql: String) throws -> Int {
+        try connection.execute("SELECT * FROM (\(sql)) AS q LIMIT 0").columns.count
+    }
+
+    func cursorName() -> String {
+        cursors += 1
+        return "errtriage_cursor_\(cursors)"
+    }
+
+    static func rows(_ result: PGRows) -> [Row] {
+        guard !result.columns.isEmpty else { return [] }
+        let columns = Row.ColumnNames(result.columns)
+        let kinds = result.types.map(ColumnKind.init(oid:))
+        return result.rows.map { values in
+            Row(columns: columns, values: zip(values, kinds).map { text, kind in
+                guard let text else { return .null }
+                return kind.value(text)
+            })
+        }
+    }
+
+    private enum ColumnKind {
+        case boolean, integer, real, numeric, text
+
+        init(oid: UInt32) {
+            switch oid {
+            case 16: self = .boolean
+            case 20, 21, 23, 26: self = .integer
+            case 700, 701: self = .real
+            case 1700: self = .numeric
+            default: self = .text
+            }
+        }
+
+        func value(_ text: String) -> SQLValue {
+            switch self {
+            case .boolean: return .integer(text == "t" ? 1 : 0)
+            case .integer: return Int64(text).map(SQLValue.integer) ?? .text(text)
+            case .real: return Double(text).map(SQLValue.real) ?? .text(text)
+            case .numeric:
+                // SUM over bigint is numeric: whole numbers read back as integers, as SQLite gives them.
+                if let i = Int64(text) { return .integer(i) }
+                return Double(text).map(SQLValue.real) ?? .text(text)
+            case .text: return .text(text)
+            }
+        }
+    }
+
+    /// `sql` with each `?` outside quotes and comments numbered `$1, $2…`.
+    private func numbered(_ sql: String) -> String {
+        if let known = translated[sql] { return known }
+        var out: [UInt8] = []
+        out.reserveCapacity(sql.utf8.count + 16)
+        var n = 0
+        var quote: UInt8? = nil
+        var comment = false
+        var previous: UInt8 = 0
+        for byte in sql.utf8 {
+            if comment {
+                if byte == 0x0A { comment = false }
+            } else if let q = quote {
+                if byte == q { quote = nil }
+            } else if byte == 0x27 || byte == 0x22 {
+                quote = byte
+            } else if byte == 0x2D && previous == 0x2D {
+                comment = true
+            } else if byte == 0x3F {
+                n += 1
+                out.append(0x24)
+                out.append(contentsOf: String(n).utf8)
+                previous = byte
+                continue
+            }
+            out.append(byte)
+            previous = byte
+        }
+        let text = String(decoding: out, as: UTF8.self)
+        if translated.count > 2_000 { translated.removeAll() }
+        translated[sql] = text
+        return text
+    }
+}
+
+extension SQLValue {
+    /// The type each bound value is sent with: bigint, double precision, text; NULL untyped.
+    var postgresType: UInt32 {
+        switch self {
+        case .null: 0
+        case .integer: 20
+        case .real: 701
+        case .text: 25
+        }
+    }
+}
