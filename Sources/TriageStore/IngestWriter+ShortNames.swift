@@ -130,7 +130,9 @@ extension IngestWriter {
         }
         try db.execute(sql: "UPDATE complaint SET linked = 1 WHERE linked = 0 AND id IN (SELECT complaint_id FROM complaint_code WHERE key = ?)",
                        arguments: [newKey])
-        try db.execute(sql: "UPDATE OR IGNORE complaint_code SET key = ? WHERE key = ?", arguments: [newKey, oldKey])
+        try db.execute(sql: """
+            UPDATE complaint_code SET key = ? WHERE key = ? AND complaint_id NOT IN (SELECT complaint_id FROM complaint_code WHERE key = ?)
+            """, arguments: [newKey, oldKey, newKey])
         try db.execute(sql: "DELETE FROM complaint_code WHERE key = ?", arguments: [oldKey])
     }
 }

@@ -64,7 +64,7 @@ struct Rollups {
                             })
         for (table, column, counts) in [("total_hour", "hour", totalHours), ("total_day", "day", totalDays)] {
             var upsert = try BoundStatement(db, sql: """
-                INSERT INTO \(table) (\(column), users) VALUES (?, ?) ON CONFLICT (\(column)) DO UPDATE SET users = users + excluded.users
+                INSERT INTO \(table) (\(column), users) VALUES (?, ?) ON CONFLICT (\(column)) DO UPDATE SET users = \(table).users + excluded.users
                 """)
             for (bucket, n) in counts where n != 0 {
                 upsert.bind(bucket)
@@ -108,8 +108,8 @@ struct Rollups {
         for (table, column, buckets) in [("issue_day", "day", days), ("issue_hour", "hour", hours)] {
             var upsert = try BoundStatement(db, sql: """
                 INSERT INTO \(table) (issue_id, \(column), events, complaints, users) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (issue_id, \(column)) DO UPDATE SET events = events + excluded.events,
-                    complaints = complaints + excluded.complaints, users = users + excluded.users
+                ON CONFLICT (issue_id, \(column)) DO UPDATE SET events = \(table).events + excluded.events,
+                    complaints = \(table).complaints + excluded.complaints, users = \(table).users + excluded.users
                 """)
             for (k, v) in buckets {
                 upsert.bind(k.issue)
@@ -122,7 +122,7 @@ struct Rollups {
         }
         var dim = try BoundStatement(db, sql: """
             INSERT INTO issue_day_dim (issue_id, dim, value, day, events) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (issue_id, dim, value, day) DO UPDATE SET events = events + excluded.events
+            ON CONFLICT (issue_id, dim, value, day) DO UPDATE SET events = issue_day_dim.events + excluded.events
             """)
         for (k, v) in dims {
             dim.bind(k.issue)

@@ -68,39 +68,42 @@ extension TriageStore {
                     JOIN complaint c ON c.id = k.complaint_id JOIN issue i ON i.key = k.key GROUP BY 1, 2
                     """, "SELECT issue_id, hour, complaints FROM issue_hour WHERE complaints != 0"),
                 ("issue users", lastHours, "SELECT issue_id, user_id, last_hour FROM issue_user"),
-                ("hourly users", "SELECT issue_id, h, COUNT(*) FROM (\(lastHours)) GROUP BY 1, 2",
+                ("hourly users", "SELECT issue_id, h, COUNT(*) FROM (\(lastHours)) AS u GROUP BY 1, 2",
                  "SELECT issue_id, hour, users FROM issue_hour WHERE users != 0"),
-                ("daily users", "SELECT issue_id, \(dayOfHour), COUNT(*) FROM (\(lastHours)) GROUP BY 1, 2",
+                ("daily users", "SELECT issue_id, \(dayOfHour), COUNT(*) FROM (\(lastHours)) AS u GROUP BY 1, 2",
                  "SELECT issue_id, day, users FROM issue_day WHERE users != 0"),
                 ("all-issue users", userLastHours, "SELECT user_id, last_hour FROM user_seen"),
-                ("all-issue hourly users", "SELECT h, COUNT(*) FROM (\(userLastHours)) GROUP BY 1",
+                ("all-issue hourly users", "SELECT h, COUNT(*) FROM (\(userLastHours)) AS u GROUP BY 1",
                  "SELECT hour, users FROM total_hour WHERE users != 0"),
-                ("all-issue daily users", "SELECT \(dayOfHour), COUNT(*) FROM (\(userLastHours)) GROUP BY 1",
+                ("all-issue daily users", "SELECT \(dayOfHour), COUNT(*) FROM (\(userLastHours)) AS u GROUP BY 1",
                  "SELECT day, users FROM total_day WHERE users != 0"),
                 ("breakdown", TriageStore.breakdownRecount(day: day),
                  "SELECT issue_id, dim, value, day, events FROM issue_day_dim WHERE events != 0"),
             ]
             for rollup in rollups {
                 // The rows only one side holds (as EXCEPT both ways counts them), with the recount run once.
-                let columns = (1...(try db.columnCount(sql: rollup.rollup))).map(String.init).joined(separator: ", ")
+                let columns = (1...(try db.columnCount(sql: rollup.rollup))).map { "c\($0)" }.joined(separator: ", ")
                 let differ = try Int.fetchOne(db, sql: """
+                    WITH naive(\(columns)) AS (\(rollup.naive)), rolled(\(columns)) AS (\(rollup.rollup))
                     SELECT COUNT(*) FROM (
-                      SELECT * FROM (SELECT *, 1 AS side FROM (\(rollup.naive)) UNION ALL SELECT *, 2 FROM (\(rollup.rollup)))
-                      GROUP BY \(columns) HAVING MIN(side) = MAX(side))
+                      SELECT \(columns) FROM (SELECT \(columns), 1 AS side FROM naive UNION ALL SELECT \(columns), 2 FROM rolled) AS s
+                      GROUP BY \(columns) HAVING MIN(side) = MAX(side)) AS d
                     """) ?? 0
                 if differ > 0 { problem("the \(rollup.name) rollup differs from a recount of the rows in \(differ) places") }
             }
             let misfiled = try Int.fetchOne(db, sql: """
                 SELECT COUNT(*) FROM complaint c
-                WHERE c.linked != (c.id IN (SELECT k.complaint_id FROM complaint_code k JOIN issue i ON i.key = k.key))
+                WHERE c.linked != CASE WHEN c.id IN (SELECT k.complaint_id FROM complaint_code k JOIN issue i ON i.key = k.key) THEN 1 ELSE 0 END
                 """) ?? 0
             if misfiled > 0 { problem("\(misfiled) complaints are marked linked to an issue (or not) against the issues they cite") }
             try verifyKinds(db, problem: problem)
             try TriageStore.verifyGroups(db, problem: problem)
 
             for row in try Row.fetchAll(db, sql: """
-                SELECT i.key, i.status, (SELECT to_status FROM status_change s WHERE s.issue_id = i.id ORDER BY s.id DESC LIMIT 1) AS last
-                FROM issue i WHERE i.status != COALESCE(last, 'open')
+                SELECT key, status, last FROM (
+                    SELECT i.key, i.status, (SELECT to_status FROM status_change s WHERE s.issue_id = i.id ORDER BY s.id DESC LIMIT 1) AS last
+                    FROM issue i) AS h
+                WHERE status != COALESCE(last, 'open')
                 """) {
                 let key: String = row[0], status: String = row[1], last: String? = row[2]
                 problem("issue \(key) is \(status) but its history ends at \(last ?? "no change (open)")")

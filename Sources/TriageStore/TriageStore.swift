@@ -78,7 +78,8 @@ public final class TriageStore: @unchecked Sendable {
             let (canWrite, found) = try TriageStore.openPostgres(session, readOnly: readOnly)
             self.readOnly = readOnly || !canWrite
             if found == 0 && self.readOnly {
-                throw StoreError("\(session.target) holds no errtriage store yet, and this role cannot create one")
+                throw StoreError(readOnly ? "no store at \(session.target): add events with errtriage ingest FILE --store URI"
+                                 : "\(session.target) holds no errtriage store yet, and this role cannot create one")
             }
             return
         }
@@ -271,7 +272,7 @@ extension TriageStore {
     /// sure `target` is a new file, and removes it if this throws.
     public func backup(to target: String) throws(StoreError) {
         guard case .sqlite(let pool) = engine else {
-            throw StoreError("backup copies an SQLite store; for \(path) use errtriage copy --from \(path) --to FILE, or pg_dump")
+            throw StoreError("SQLite's backup copies an SQLite store; \(path) is copied with copy(to:)")
         }
         do {
             let copy = try DatabaseQueue(path: target)
@@ -280,6 +281,23 @@ extension TriageStore {
             try copy.close()
         } catch {
             throw StoreError.describing(error, path: target)
+        }
+    }
+}
+
+extension TriageStore {
+    /// The schema version the store records: SQLite's `user_version`, PostgreSQL's `meta.schema`.
+    static func storedSchemaVersion(_ db: Database) throws -> Int {
+        db.isPostgres ? try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'schema'") ?? 0
+            : try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+    }
+
+    /// Sets the recorded schema version (tests make a store from a newer errtriage with it).
+    static func setStoredSchemaVersion(_ db: Database, _ version: Int) throws {
+        if db.isPostgres {
+            try db.execute(sql: "UPDATE meta SET value = ? WHERE key = 'schema'", arguments: [version])
+        } else {
+            try db.execute(sql: "PRAGMA user_version = \(version)")
         }
     }
 }

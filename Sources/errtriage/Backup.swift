@@ -5,7 +5,7 @@ import TriageStore
 /// `errtriage backup PATH`: a consistent copy of the store, taken while it is in use.
 struct Backup: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Copy the store to a new file while it is in use (SQLite's online backup).",
+        abstract: "Copy the store to a new SQLite file while it is in use (SQLite's online backup; a team store is copied).",
         discussion: """
             The copy holds every committed event, mark and note, even while an ingest or the dashboard \
             is writing; it is a plain store that errtriage opens with --store. PATH must not exist.
@@ -24,12 +24,17 @@ struct Backup: ParsableCommand {
                 throw CLIError.usage("\(path) exists already; a backup never overwrites a file")
             }
             do throws(StoreError) {
-                try store.backup(to: path)
+                if store.isPostgres {
+                    // A team store's backup is a copy into a new SQLite file, from one snapshot.
+                    _ = try store.copy(to: try TriageStore(path: path))
+                } else {
+                    try store.backup(to: path)
+                }
             } catch {
                 try? FileManager.default.removeItem(atPath: path)
                 throw CLIError.store(error.message)
             }
-            print("backup: \(options.storePath) copied to \(path)")
+            print("backup: \(store.path) copied to \(path)")
         }
     }
 }

@@ -18,18 +18,20 @@ struct Check: ParsableCommand {
     func run() throws {
         try runReporting {
             let path = options.storePath
-            guard FileManager.default.fileExists(atPath: path) else { throw CLIError.store("no store at \(path)") }
+            guard TriageStore.isPostgres(path) || FileManager.default.fileExists(atPath: path) else {
+                throw CLIError.store("no store at \(path)")
+            }
             // An older schema (a store of an older errtriage, or one whose creation was killed between
             // two migrations or before the first) is brought up to date first where the file is
             // writable, as every reading command upgrades an older store.
-            let upgrade = StoreOptions.isWritable(path) && (TriageStore.needsUpgrade(path) || TriageStore.isUnfinished(path))
+            let upgrade = !TriageStore.isPostgres(path) && StoreOptions.isWritable(path) && (TriageStore.needsUpgrade(path) || TriageStore.isUnfinished(path))
             let store = try options.open(readOnly: !upgrade)
             let check = try store.verify()
             guard check.isSound else {
                 for problem in check.problems { print("problem: \(TextSanitizer.sanitize(problem))") }
-                throw CLIError.store("\(path) failed its check (\(check.problems.count) problem\(check.problems.count == 1 ? "" : "s") above)")
+                throw CLIError.store("\(store.path) failed its check (\(check.problems.count) problem\(check.problems.count == 1 ? "" : "s") above)")
             }
-            print("check: \(path) is sound: integrity ok; \(check.events) events in \(check.issues) issues and \(check.complaints) complaints match every rollup")
+            print("check: \(store.path) is sound: integrity ok; \(check.events) events in \(check.issues) issues and \(check.complaints) complaints match every rollup")
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TriageStore
 import TriageModel
 
 /// `errtriage` with no subcommand: the interactive dashboard.
@@ -16,8 +17,10 @@ struct Dashboard: ParsableCommand {
             let now = try options.nowTimestamp()
             let path = options.storePath
             // A new store is created where none exists, so the dashboard can say how to fill it.
-            let store = FileManager.default.fileExists(atPath: path) ? try options.openForReading(now: now, forMarks: true) : try options.open()
-            try TerminalDashboard.run(store: store, now: options.now == nil ? nil : now, storeName: path)
+            let exists = TriageStore.isPostgres(path) || FileManager.default.fileExists(atPath: path)
+            let store = exists ? try options.openForReading(now: now, forMarks: true) : try options.open()
+            // The store's own name: a PostgreSQL URI may hold a password, never shown.
+            try TerminalDashboard.run(store: store, now: options.now == nil ? nil : now, storeName: store.path)
         }
     }
 }

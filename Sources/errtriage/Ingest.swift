@@ -60,7 +60,9 @@ struct Ingestion {
 
     init(store: TriageStore) throws {
         do { writer = try IngestWriter(store: store) } catch { throw CLIError.store(error.message) }
-        rejectsPath = store.path + ".rejects"
+        // A team store has no folder of its own: its rejects go to the current folder, by database name.
+        rejectsPath = store.isPostgres ? "errtriage-\(store.path.split(separator: "/").last.map(String.init) ?? "store").rejects"
+            : store.path + ".rejects"
     }
 
     /// Reads one file: a second thread reads and decodes batches while this one writes the

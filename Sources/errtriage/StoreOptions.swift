@@ -8,11 +8,19 @@ import TriageStore
 
 /// Where the store is and what "now" is: shared by every command.
 struct StoreOptions: ParsableArguments {
-    @Option(help: "The store file (default: $ERRTRIAGE_STORE, else ./errtriage.sqlite).")
+    @Option(help: "The store: an SQLite file, or a postgres:// URI for a team store (default: $ERRTRIAGE_STORE, else ./errtriage.sqlite).")
     var store: String?
 
     @Option(help: "The time windows end at (ISO 8601; default: the current time).")
     var now: String?
+
+    init() {}
+
+    /// Options naming one store (for commands that open two, as `copy`).
+    init(store: String) {
+        self.init()
+        self.store = store
+    }
 
     /// The store path after the environment and the default.
     var storePath: String {
@@ -33,6 +41,16 @@ struct StoreOptions: ParsableArguments {
     /// A store of an older schema is opened read-write once when the file allows, to upgrade it.
     func openForReading(now: Timestamp, forMarks: Bool = false) throws -> TriageStore {
         let path = storePath
+        if TriageStore.isPostgres(path) {
+            // The role decides what may be written: a read-only role gets a read-only store.
+            let reader = try open(readOnly: true)
+            do {
+                guard try forMarks || reader.hasDueMutes(now: now) else { return reader }
+                let store = try open()
+                if !store.readOnly { try store.applyDueMutes(now: now) }
+                return store
+            } catch let error as StoreError { throw CLIError.store(error.message) }
+        }
         guard FileManager.default.fileExists(atPath: path) else {
             throw CLIError.store("no store at \(path): add events with errtriage ingest FILE, or try errtriage demo")
         }
@@ -64,6 +82,10 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens a store that must already hold data, for a decision on an issue (`mark`, `assign`).
     func openExisting() throws -> TriageStore {
+        if TriageStore.isPostgres(storePath) {
+            _ = try open(readOnly: true)  // says so when the database holds no store yet
+            return try open()
+        }
         guard FileManager.default.fileExists(atPath: storePath) else {
             throw CLIError.store("no store at \(storePath): add events with errtriage ingest FILE first")
         }
@@ -73,7 +95,8 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store, turning failures into exit code 3. A command that writes is refused on a
     /// read-only file, before SQLite is asked.
     func open(readOnly: Bool = false) throws -> TriageStore {
-        if !readOnly, FileManager.default.fileExists(atPath: storePath), !StoreOptions.isWritable(storePath) {
+        if !readOnly, !TriageStore.isPostgres(storePath), FileManager.default.fileExists(atPath: storePath),
+           !StoreOptions.isWritable(storePath) {
             throw CLIError.store("\(storePath) is read-only; nothing can be written (ingest, marks and notes need write permission)")
         }
         do {

@@ -18,7 +18,7 @@ import Testing
         #expect(result.status == 2, "\(reason)")
         #expect(result.stderr.hasPrefix("\(path):2: \(reason)"), "got: \(result.stderr)")
         #expect(result.stdout.hasPrefix("ingest: 2 events added"))
-        let rejects = try Data(contentsOf: URL(fileURLWithPath: cli.store + ".rejects"))
+        let rejects = try Data(contentsOf: URL(fileURLWithPath: cli.rejects))
         #expect(Array(rejects) == (bad.count > (1 << 20) ? Array(bad.prefix(256)) : bad) + [0x0A])
     }
 

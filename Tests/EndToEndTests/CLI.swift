@@ -1,14 +1,35 @@
 import ChildProcess
 import Foundation
 import TestSupport
+import Testing
 
 /// Runs the built `errtriage` binary as a user would, in a temporary folder.
 final class CLI {
     let temporary: TemporaryFolder
     var folder: URL { temporary.url }
-    var store: String { temporary.path("store.sqlite") }
+    /// The test's store: a file in the folder, or on the PostgreSQL pass of `make test` a new
+    /// database on the run's cluster (its URI).
+    let store: String
 
-    init() throws { temporary = try TemporaryFolder("errtriage-e2e") }
+    init() throws {
+        temporary = try TemporaryFolder("errtriage-e2e")
+        store = TemporaryStore.onPostgres ? try PostgresCluster.database() : temporary.path("store.sqlite")
+    }
+
+    /// Where ingest copies rejected lines: beside an SQLite store; for a team store, in the
+    /// folder it ran in, named after the database.
+    var rejects: String {
+        guard store.hasPrefix("postgres") else { return store + ".rejects" }
+        let name = store.split(separator: "?")[0].split(separator: "/").last.map(String.init) ?? "store"
+        return temporary.path("errtriage-\(name).rejects")
+    }
+
+    /// A CLI whose store is an SQLite file whatever the pass: for what only a file has (its
+    /// permissions, its bytes, SQLite's own tools).
+    init(sqlite: Void) throws {
+        temporary = try TemporaryFolder("errtriage-e2e")
+        store = temporary.path("store.sqlite")
+    }
 
     /// The package root, found from this file's path.
     static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -164,7 +164,7 @@ import Testing
         #expect(result.stderr.contains("mixed.ndjson:3: not valid JSON"))
         #expect(result.stderr.contains("mixed.ndjson:4: expected a JSON object, found an array"))
         #expect(result.stderr.contains("mixed.ndjson:5: missing chain"))
-        let rejects = try String(contentsOfFile: cli.store + ".rejects", encoding: .utf8)
+        let rejects = try String(contentsOfFile: cli.rejects, encoding: .utf8)
         #expect(rejects.split(separator: "\n").count == 4)
     }
 

@@ -35,11 +35,11 @@ import Testing
 
     @Test func anIngestKilledAtTenRandomMomentsStaysSoundAndARerunMatchesACleanRun() throws {
         let events = KillTests.long ? 200_000 : 10_000
-        let cli = try CLI()
+        let cli = try CLI(sqlite: ())
         let file = cli.folder.appendingPathComponent("events.ndjson").path
         try cli.run(["generate", "--events", "\(events)", "--issues", "60", "--seed", "11", "--out", file])
 
-        let clean = try CLI()
+        let clean = try CLI(sqlite: ())
         let started = Date()
         #expect(try clean.run(["ingest", file]).status == 0)
         let cleanSeconds = Date().timeIntervalSince(started)
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func aMarkKilledRightAfterItStartsIsWhollyThereOrNotAtAll() throws {
-        let cli = try CLI()
+        let cli = try CLI(sqlite: ())
         let file = cli.folder.appendingPathComponent("events.ndjson").path
         try cli.run(["generate", "--events", "2000", "--issues", "20", "--seed", "5", "--out", file])
         try cli.run(["ingest", file])

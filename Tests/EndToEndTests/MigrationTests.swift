@@ -14,7 +14,7 @@ import TriageStore
 
     /// The v1 store, unpacked into a fresh folder.
     func oldStore() throws -> CLI {
-        let cli = try CLI()
+        let cli = try CLI(sqlite: ())
         let packed = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/store-v1.sqlite.gz").path
         let gunzip = try tool("/bin/sh", "-c", "gzip -dc \"$0\" > \"$1\"", packed, cli.store)
         #expect(gunzip.status == 0, "\(gunzip.stderr)")
@@ -23,7 +23,7 @@ import TriageStore
 
     /// The same input and decisions, written by this errtriage.
     func freshStore() throws -> CLI {
-        let cli = try CLI()
+        let cli = try CLI(sqlite: ())
         let events = cli.folder.appendingPathComponent("events.ndjson").path
         // The v1 store was made from the generator's shuffled order, the only one it had then.
         try cli.run(["generate", "--events", "800", "--issues", "30", "--seed", "11", "--end", Self.now, "--order", "shuffled",

@@ -8,7 +8,7 @@ import Testing
 
     /// A small store of generated events; returns the CLI and the events file.
     func filled() throws -> (CLI, String) {
-        let cli = try CLI()
+        let cli = try CLI(sqlite: ())
         let events = cli.folder.appendingPathComponent("events.ndjson").path
         try cli.run(["generate", "--events", "1500", "--issues", "15", "--seed", "4", "--end", "2026-11-20T18:00:00Z", "--out", events])
         #expect(try cli.run(["ingest", events]).status == 0)
@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func aFullDiskStopsTheIngestKeepsWhatWasCommittedAndARerunCompletesIt() throws {
-        let cli = try CLI()
+        let cli = try CLI(sqlite: ())
         let events = cli.folder.appendingPathComponent("events.ndjson").path
         try cli.run(["generate", "--events", "12000", "--issues", "30", "--seed", "9", "--out", events])
         let full = try cli.run(["ingest", events], environment: ["ERRTRIAGE_MAX_PAGES": "400"])

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import SampleData
 import TriageImport
 import TriageModel
@@ -14,11 +15,24 @@ public final class TemporaryStore: @unchecked Sendable {
     public let store: TriageStore
 
     /// Creates an empty store.
+    /// A new empty store on the engine under test: an SQLite file in a temporary folder, or, when
+    /// `ERRTRIAGE_TEST_ENGINE=postgres` (the second pass of `make test`), a new database on the
+    /// run's throwaway PostgreSQL cluster. `path` is then its URI, which the CLI takes as `--store`.
     public init() throws {
+        folder = try TemporaryFolder()
+        path = TemporaryStore.onPostgres ? try PostgresCluster.database() : folder.path("store.sqlite")
+        store = try TriageStore(path: path)
+    }
+
+    /// An SQLite store whatever the engine under test (for what only a file can do).
+    public init(sqlite: Void) throws {
         folder = try TemporaryFolder()
         path = folder.path("store.sqlite")
         store = try TriageStore(path: path)
     }
+
+    /// Whether this test run puts its stores on PostgreSQL.
+    public static let onPostgres = ProcessInfo.processInfo.environment["ERRTRIAGE_TEST_ENGINE"] == "postgres"
 
     /// Decodes native lines and writes them in batches, as `ingest` does.
     @discardableResult

@@ -9,14 +9,14 @@ import TriageModel
         let f = try TemporaryStore()
         try f.ingest(lines: [TemporaryStore.event("e1", "2026-11-01T09:00:00Z")])
         let reopened = try TriageStore(path: f.path)
-        let version = try reopened.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+        let version = try reopened.read { db in try TriageStore.storedSchemaVersion(db) }
         #expect(version == TriageStore.schemaVersion)
         #expect(try reopened.latestEventTime() == Timestamp.parse("2026-11-01T09:00:00Z"))
     }
 
     @Test func aStoreFromANewerSchemaIsRefusedWithAClearMessage() throws {
         let f = try TemporaryStore()
-        try f.store.write { db in try db.execute(sql: "PRAGMA user_version = 99") }
+        try f.store.write { db in try TriageStore.setStoredSchemaVersion(db, 99) }
         #expect(throws: StoreError.self) { try TriageStore(path: f.path) }
         do {
             _ = try TriageStore(path: f.path)

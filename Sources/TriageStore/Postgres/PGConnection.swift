@@ -249,7 +249,9 @@ public final class PGConnection {
         let host = PQhost(connection).map { String(cString: $0) } ?? ""
         let port = PQport(connection).map { String(cString: $0) } ?? ""
         let database = PQdb(connection).map { String(cString: $0) } ?? ""
-        return "\(host.isEmpty ? "localhost" : host):\(port.isEmpty ? "5432" : port)/\(database)"
+        // A Unix socket's folder is a long path; psql calls it [local], and so do we.
+        let shown = host.isEmpty ? "localhost" : host.hasPrefix("/") ? "[local]" : host
+        return "\(shown):\(port.isEmpty ? "5432" : port)/\(database)"
     }
 
     private static func lastError(_ connection: OpaquePointer) -> String {

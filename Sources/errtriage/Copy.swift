@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import Presentation
+import TriageStore
+
+/// `errtriage copy --from STORE --to STORE`: moves a whole store between engines.
+struct Copy: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Copy everything one store holds into another, empty one: SQLite to PostgreSQL and back.",
+        discussion: """
+            Events, complaints, issues and chains, the code dictionary, statuses and their history, notes, \
+            links, mutes, meetings, views, owners, alerts, adoption and merges are copied with their ids, \
+            from one snapshot of the source (which may be in use). The target is created if missing and \
+            must be empty; it is written in one transaction, so a failed copy leaves it empty. Both stores \
+            are then checked, and their checks must agree. Each store is a file or a postgres:// URI.
+            """)
+
+    @Option(help: "The store to copy (a file or a postgres:// URI).")
+    var from: String
+
+    @Option(help: "The empty store to fill (a file or a postgres:// URI; created if missing).")
+    var to: String
+
+    func run() throws {
+        try runReporting {
+            guard TriageStore.isPostgres(from) || FileManager.default.fileExists(atPath: from) else {
+                throw CLIError.store("no store at \(from)")
+            }
+            let source = try StoreOptions(store: from).open(readOnly: true)
+            let target = try StoreOptions(store: to).open()
+            let counts = try source.copy(to: target)
+            let before = try source.verify(), after = try target.verify()
+            guard after.isSound else {
+                for problem in after.problems { print("problem: \(TextSanitizer.sanitize(problem))") }
+                throw CLIError.store("the copy in \(target.path) failed its check")
+            }
+            guard before.events == after.events, before.issues == after.issues, before.complaints == after.complaints else {
+                throw CLIError.store("""
+                    the copy in \(target.path) holds \(after.events) events, \(after.issues) issues and \(after.complaints) complaints; \
+                    the source \(source.path) \(before.events), \(before.issues) and \(before.complaints)
+                    """)
+            }
+            print("copy: \(source.path) copied to \(target.path): \(after.events) events, \(after.issues) issues, "
+                  + "\(after.complaints) complaints, \(counts.total) rows in all; check: sound on both")
+        }
+    }
+}
