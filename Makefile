@@ -38,10 +38,13 @@ build: setup
 release: setup
 	$(SWIFT) build -c release --product errtriage
 
-## test: every test: unit, snapshot, store, and end-to-end on the built binary (tmux included)
+## test: every test: unit, snapshot, store, and end-to-end on the built binary (tmux included), then the store and CLI tests again on PostgreSQL
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	# The contract pass: every store test and every CLI end-to-end test again, on a throwaway
+	# PostgreSQL cluster the tests start and stop themselves.
+	ERRTRIAGE_TEST_ENGINE=postgres $(SWIFT) test --skip-build --filter 'TriageStoreTests|EndToEndTests|DashboardRuntimeTests'
 
 ## demo: the dashboard on the sample data
 demo: release

@@ -27,6 +27,8 @@ public enum DashboardAction: Hashable, Sendable {
     case failed(String)
     /// Another process changed the store: reload, keeping the selection and the open detail.
     case storeChanged
+    /// The store stopped (true) or started again (false) answering; coming back reloads.
+    case connection(offline: Bool)
     /// Time passes (about once a second): transient messages expire.
     case tick
 }

@@ -138,6 +138,9 @@ public struct DashboardState: Hashable, Sendable {
     public var color: Bool
     /// Whether marks are refused.
     public var readOnly: Bool
+    /// Whether the store cannot be reached (a team store's server went away): the last screen
+    /// stays, the header says `[offline]`, and the loop reconnects by itself.
+    public var offline = false
     /// Whether a list load is under way.
     public var loading = false
 

@@ -45,6 +45,7 @@ enum IssueDetailView {
             spans.append(Span(dot + Format.title(summary.chain, unicode: state.unicode), .header))
         }
         if state.readOnly { spans.append(Span(dot + "read-only", .header)) }
+        if state.offline { spans.append(Span(dot + "offline", .header)) }
         return spans
     }
 

@@ -57,6 +57,7 @@ enum IssueListView {
     static func headerSpans(_ state: DashboardState, width: Int) -> [Span] {
         var spans = [Span(" \(state.storeName)", .header)]
         if state.readOnly { spans.append(Span(" [read-only]", .header)) }
+        if state.offline { spans.append(Span(" [offline]", .header)) }
         guard let list = state.list else { return spans }
         let dot = state.unicode ? " · " : " | "
         spans.append(Span(dot + "\(list.query.window.rawValue) to \(list.now.minuteText)", .header))

@@ -46,6 +46,10 @@ public func reduce(_ state: inout DashboardState, _ action: DashboardAction) -> 
         return []
     case .storeChanged:
         return state.reloadEffects()
+    case .connection(let offline):
+        guard offline != state.offline else { return [] }
+        state.offline = offline
+        return offline ? [] : state.reloadEffects()
     case .tick:
         if var message = state.message {
             message.ticksLeft -= 1

@@ -82,9 +82,15 @@ public final class DashboardLoop<Screen: DashboardScreen> {
             } else {
                 queue.append(event.action)
             }
-        } else if !busy, let current = effects.revision(), current != revision {
-            revision = current
-            queue.append(.storeChanged)
+        } else if !busy {
+            // A store that stops answering (a team store's server went away) leaves the last
+            // screen up, marked offline; the next answer brings it back and reloads.
+            let current = effects.revision()
+            if (current == nil) != state.offline { queue.append(.connection(offline: current == nil)) }
+            if let current, current != revision {
+                revision = current
+                if !state.offline { queue.append(.storeChanged) }
+            }
         }
         if Date().timeIntervalSince(lastTick) >= 1 {
             lastTick = Date()

@@ -165,8 +165,23 @@ public final class TriageStore: @unchecked Sendable {
     }
 
     /// A counter that every committed write raises: the dashboard polls it to reload.
+    /// On PostgreSQL it is read again only when a commit was notified (LISTEN/NOTIFY), or when
+    /// the notifications cannot be trusted (a listener just connected, or lost).
     public func revision() throws(StoreError) -> Int64 {
-        try read { db in try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'revision'") ?? 0 }
+        if case .postgres(let session) = engine {
+            do {
+                return try session.exclusive {
+                    if session.notified(channel: TriageStore.channel) == false, let known = session.knownRevision { return known }
+                    let value = try Int64.fetchOne(Database(.postgres(session)), sql: "SELECT value FROM meta WHERE key = 'revision'") ?? 0
+                    session.knownRevision = value
+                    return value
+                }
+            } catch {
+                session.knownRevision = nil
+                throw StoreError.describing(error, path: path)
+            }
+        }
+        return try read { db in try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'revision'") ?? 0 }
     }
 
     /// The newest event's time, nil for an empty store.

@@ -1,4 +1,5 @@
 import DashboardCore
+import Foundation
 @testable import DashboardRuntime
 import TestSupport
 import Testing
@@ -32,6 +33,10 @@ import TriageStore
     func heldEffects(holding holds: @escaping @Sendable (DashboardEffect) -> Bool = { _ in false }) -> HeldEffects {
         HeldEffects(StoreEffects(store: temporary.store, user: "tester"), holding: holds)
     }
+
+    /// A step that gives the store a moment, so that the loop sees it idle on a later step (a
+    /// step that comes while it works waits as typeahead, and the loop looks for writes only when idle).
+    static func settle() { Thread.sleep(forTimeInterval: 0.05) }
 
     static func isList(_ effect: DashboardEffect) -> Bool {
         if case .loadList = effect { return true }
@@ -100,14 +105,39 @@ import TriageStore
         }
     }
 
+    @Test func aStoreThatStopsAnsweringKeepsTheScreenOfflineAndComingBackReloads() throws {
+        let effects = heldEffects()
+        let other = "DB3-SQ5"
+        var offlineFrame = ""
+        let screen = FakeScreen(steps: [
+            { effects.waitUntilFinished(1); return nil },
+            { effects.unreachable = true; return nil },
+            { Self.settle(); return nil },
+            { Self.settle(); return nil },
+            { _ = recordingErrors { try temporary.ingest(lines: [TemporaryStore.event("c1", "2026-11-20T13:00:00Z", codes: other)]) }; return nil },
+            { effects.unreachable = false; return nil },
+            { Self.settle(); return nil },
+            { Self.settle(); return nil },
+        ])
+        let loop = makeLoop(screen, effects)
+        let observer = screen
+        screen.steps.insert({ offlineFrame = observer.lastFrame; return nil }, at: 4)
+        loop.run()
+        #expect(offlineFrame.contains("[offline]"))
+        #expect(offlineFrame.contains(Self.busy), "the last screen stays while offline")
+        #expect(!loop.state.offline)
+        #expect(!screen.lastFrame.contains("[offline]"))
+        #expect(loop.state.list?.issues.contains { $0.key == other } == true)
+    }
+
     @Test func aWriteByAnotherProcessReloadsTheList() throws {
         let effects = heldEffects()
         let other = "DB3-SQ5"
         let screen = FakeScreen(steps: [
             { effects.waitUntilFinished(1); return nil },
             { _ = recordingErrors { try temporary.ingest(lines: [TemporaryStore.event("c1", "2026-11-20T13:00:00Z", codes: other)]) }; return nil },
-            { nil },
-            { nil },
+            { Self.settle(); return nil },
+            { Self.settle(); return nil },
         ])
         let loop = makeLoop(screen, effects)
         loop.run()

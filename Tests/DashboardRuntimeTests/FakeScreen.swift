@@ -57,7 +57,14 @@ final class HeldEffects: EffectPerformer, @unchecked Sendable {
         self.holds = holds
     }
 
-    func revision() -> Int64? { inner.revision() }
+    /// While set, the store does not answer (as a team store whose server went away).
+    var unreachable: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return down }
+        set { lock.lock(); down = newValue; lock.unlock() }
+    }
+    private var down = false
+
+    func revision() -> Int64? { unreachable ? nil : inner.revision() }
 
     func perform(_ effect: DashboardEffect, now: Timestamp) -> DashboardAction {
         let hold = lock.withLock {

@@ -16,6 +16,12 @@ final class CLI {
         store = TemporaryStore.onPostgres ? try PostgresCluster.database() : temporary.path("store.sqlite")
     }
 
+    /// A CLI on a new PostgreSQL database whatever the pass: for what only a team store has.
+    init(postgres: Void) throws {
+        temporary = try TemporaryFolder("errtriage-e2e")
+        store = try PostgresCluster.database()
+    }
+
     /// Where ingest copies rejected lines: beside an SQLite store; for a team store, in the
     /// folder it ran in, named after the database.
     var rejects: String {

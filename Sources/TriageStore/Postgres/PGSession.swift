@@ -71,6 +71,28 @@ final class PGSession: @unchecked Sendable {
         return Self.rows(result)
     }
 
+    /// A second connection that LISTENs on the store's channel: every commit of a writer
+    /// NOTIFYs it, so a dashboard learns of others' changes without asking the server each time.
+    private var listener: PGConnection?
+    /// The revision last read, good until a notification comes.
+    var knownRevision: Int64?
+
+    /// Whether a commit was notified since the last call; nil when that cannot be told (no
+    /// listener yet, or it lost its connection), and the revision must be read.
+    func notified(channel: String) -> Bool? {
+        guard let listener, listener.isConnected else {
+            listener = try? PGConnection(conninfo)
+            do { try listener?.listen(channel) } catch { listener = nil }
+            return nil
+        }
+        do {
+            return try !listener.notifications().isEmpty
+        } catch {
+            self.listener = nil
+            return nil
+        }
+    }
+
     /// The number of columns `sql` returns (run with no rows).
     func columns(of sql: String) throws -> Int {
         try connection.execute("SELECT * FROM (\(sql)) AS q LIMIT 0").columns.count
