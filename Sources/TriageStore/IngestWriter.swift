@@ -33,6 +33,9 @@ public final class IngestWriter {
     var pendingComplaints: [(Timestamp, Int64)] = []
     var issues: [String: IssueState] = [:]
     var versions = VersionOrder.Cache()
+    /// The store's revision after this writer's last commit: another writer's commit since (a
+    /// mark, a merge, another ingest) makes the cached issues stale.
+    var knownRevision: Int64?
 
     struct IssueState {
         var id: Int64
@@ -104,9 +107,14 @@ public final class IngestWriter {
                 var counts = IngestCounts()
                 var rollups = Rollups()
                 var partitions = Set<Int64>()
+                try revalidate(db)
                 while var batch = next() {
                     if batch.keys.count != batch.events.count { batch.prepare() }
-                    try add(db, batch, counts: &counts, rollups: &rollups, partitions: &partitions)
+                    if db.isPostgres {
+                        try addSetBased(db, batch, counts: &counts, rollups: &rollups, partitions: &partitions)
+                    } else {
+                        try add(db, batch, counts: &counts, rollups: &rollups, partitions: &partitions)
+                    }
                 }
                 try finish(db, rollups: &rollups)
                 return counts
@@ -114,8 +122,26 @@ public final class IngestWriter {
         } catch {
             (issues, dictionary, owners) = snapshot
             pendingComplaints = []  // the transaction rolled back: forget what it cached
+            knownRevision = nil
             throw error
         }
+    }
+
+    /// Drops what this writer cached when someone else wrote since its last transaction, so that
+    /// two ingests (or an ingest and a mark) never write back each other's stale counts or status.
+    /// Runs inside the transaction, after its lock is taken.
+    private func revalidate(_ db: Database) throws {
+        let current = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'revision'") ?? 0
+        if let knownRevision, knownRevision != current {
+            issues = [:]
+            dictionary = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT short, code, domain, name FROM code_dictionary") {
+                dictionary[ShortKey.Code(short: row[0], code: row[1])] = FullForm.Name(domain: row[2], name: row[3])
+            }
+            owners = try ShortNameOwners(db)
+        }
+        // The store's write raises the revision once as this transaction commits.
+        knownRevision = current + 1
     }
 
     private func add(_ db: Database, _ batch: Batch, counts: inout IngestCounts, rollups: inout Rollups,
@@ -195,7 +221,12 @@ public final class IngestWriter {
                 try regressGroup(head, member: issue, event: raw, db: db, counts: &counts, rollups: &rollups)
             }
         }
-        for complaint in batch.complaints {
+        try addComplaints(db, batch.complaints, counts: &counts, rollups: &rollups)
+    }
+
+    /// Adds the complaints (a duplicate id is skipped), each counted for every known issue it cites.
+    func addComplaints(_ db: Database, _ complaints: [Complaint], counts: inout IngestCounts, rollups: inout Rollups) throws {
+        for complaint in complaints {
             let inserted = try Row.fetchOne(db, sql: """
                 INSERT INTO complaint (complaint_id, ts, channel, category, subject, text, user_id, codes)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id
@@ -247,12 +278,12 @@ public final class IngestWriter {
         }
     }
 
-    private func existingIssueID(_ key: String, db: Database) throws -> Int64? {
+    func existingIssueID(_ key: String, db: Database) throws -> Int64? {
         if let cached = issues[key] { return cached.id }
         return try Int64.fetchOne(db, sql: "SELECT id FROM issue WHERE key = ?", arguments: [key])
     }
 
-    private func issueState(for key: String, chain: ErrorChain, firstSeen: Timestamp, db: Database,
+    func issueState(for key: String, chain: ErrorChain, firstSeen: Timestamp, db: Database,
                             counts: inout IngestCounts, rollups: inout Rollups) throws -> IssueState {
         if let cached = issues[key] { return cached }
         if let row = try Row.fetchOne(db, sql: """
@@ -286,7 +317,7 @@ public final class IngestWriter {
     }
 
     /// A member's new event regresses its resolved group by the head's resolve, as the head's own event would.
-    private func regressGroup(_ headID: Int64, member: IssueState, event raw: ErrorEvent, db: Database,
+    func regressGroup(_ headID: Int64, member: IssueState, event raw: ErrorEvent, db: Database,
                               counts: inout IngestCounts, rollups: inout Rollups) throws {
         guard let headKey = try String.fetchOne(db, sql: "SELECT key FROM issue WHERE id = ?", arguments: [headID]) else { return }
         var head = try issueState(for: headKey, chain: member.chain, firstSeen: raw.timestamp, db: db, counts: &counts, rollups: &rollups)
@@ -303,7 +334,7 @@ public final class IngestWriter {
         issues[headKey] = head
     }
 
-    private func versionSeen(_ version: String?, issueID: Int64, before: Timestamp, db: Database) -> Bool {
+    func versionSeen(_ version: String?, issueID: Int64, before: Timestamp, db: Database) -> Bool {
         guard let version else { return true }
         let found = try? Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM event WHERE issue_id = ? AND app_version = ? AND ts <= ?)

@@ -39,6 +39,7 @@ struct Rollups {
     }
 
     mutating func flush(_ db: Database) throws {
+        if db.isPostgres { return try flushSetBased(db) }
         try moveUsers(db)
         try write(db)
     }
@@ -75,7 +76,7 @@ struct Rollups {
     }
 
     /// Adds `delta` users to an issue's hour and day buckets.
-    private mutating func countUser(issue: Int64, hour: Int64, _ delta: Int) {
+    mutating func countUser(issue: Int64, hour: Int64, _ delta: Int) {
         hours[DayKey(issue: issue, bucket: hour), default: Counts()].users += delta
         days[DayKey(issue: issue, bucket: Timestamp.startOf(hour: hour).day), default: Counts()].users += delta
     }

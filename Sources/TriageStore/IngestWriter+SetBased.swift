@@ -1,0 +1,106 @@
+import TriageModel
+
+/// Ingest on PostgreSQL: the same decisions as the row-by-row path, with the rows sent in bulk.
+///
+/// A round trip per event (SQLite's path, where a statement costs microseconds) would cost a
+/// network round trip per event here. So each batch goes as: every event's issue found (or
+/// created) in memory; the events COPYed into a staging table and inserted with one
+/// `INSERT … SELECT … ON CONFLICT DO NOTHING RETURNING`, which names the rows that were new; then
+/// each new event counted in order, as the row-by-row path counts it. The rollups are flushed the
+/// same way (`Rollups.flushSetBased`).
+extension IngestWriter {
+    struct EventKey: Hashable { var issue: Int64; var ts: Int64; var eventID: String }
+
+    func addSetBased(_ db: Database, _ batch: Batch, counts: inout IngestCounts, rollups: inout Rollups,
+                     partitions: inout Set<Int64>) throws {
+        guard case .postgres(let session) = db.backend else { return }
+        counts.adoptionRows += try TriageStore.writeAdoption(db, batch.adoption)
+        try TriageStore.preparePartitions(db, times: batch.events.lazy.map(\.timestamp.millis), made: &partitions)
+
+        // Each event's issue, as the row-by-row path finds it; issues new to this batch are
+        // remembered until their first event lands.
+        var found: [(key: String, chain: ErrorChain, state: IssueState)] = []
+        found.reserveCapacity(batch.events.count)
+        var met: [String: IssueState] = [:]
+        for (i, raw) in batch.events.enumerated() {
+            if let known = batch.keys[i], let cached = issues[known] ?? met[known], cached.chain.isNamed,
+               raw.chain.links.elementsEqual(cached.chain.links, by: { $0.domain == nil || $0.domain == $1.domain }) {
+                found.append((known, raw.chain, cached))
+                continue
+            }
+            let chain = try resolve(raw.chain, db: db)
+            try learn(chain, db: db)
+            let key = chain.shortKey
+            let state = try issues[key] ?? met[key]
+                ?? issueState(for: key, chain: chain, firstSeen: raw.timestamp, db: db, counts: &counts, rollups: &rollups)
+            if issues[key] == nil { met[key] = state }
+            for (time, issueID) in pendingComplaints { rollups.addComplaint(at: time, issueID: issueID) }
+            pendingComplaints = []
+            found.append((key, chain, state))
+        }
+
+        // The rows, in one COPY and one INSERT; RETURNING names those that were not there yet.
+        try db.execute(sql: """
+            CREATE TEMP TABLE IF NOT EXISTS event_stage (
+                n BIGINT, event_id TEXT, issue_id BIGINT, ts BIGINT, app_version TEXT, app_build TEXT, platform TEXT,
+                os_name TEXT, os_version TEXT, device_model TEXT, network TEXT, orientation TEXT, app_state TEXT,
+                free_ram BIGINT, free_disk BIGINT, jailbroken BIGINT, user_id TEXT, session_id TEXT, environment TEXT,
+                message TEXT, custom_keys TEXT, source TEXT, kind TEXT) ON COMMIT DELETE ROWS
+            """)
+        try db.execute(sql: "TRUNCATE event_stage")
+        try session.connection.copyIn("COPY event_stage FROM STDIN") { writer in
+            for (i, raw) in batch.events.enumerated() {
+                try writer.row([
+                    String(i), raw.eventID, String(found[i].state.id), String(raw.timestamp.millis), raw.appVersion, raw.appBuild,
+                    raw.platform, raw.osName, raw.osVersion, raw.deviceModel, raw.network, raw.orientation, raw.appState,
+                    raw.freeRAM.map { String($0) }, raw.freeDisk.map { String($0) }, raw.jailbroken.map { $0 ? "1" : "0" },
+                    raw.userID, raw.sessionID, raw.environment, raw.message, batch.customKeys[i], raw.source, raw.kind?.rawValue,
+                ])
+            }
+        }
+        var inserted = Set<EventKey>()
+        for row in try Row.fetchAll(db, sql: """
+            INSERT INTO event (event_id, issue_id, ts, app_version, app_build, platform, os_name, os_version, device_model,
+                network, orientation, app_state, free_ram, free_disk, jailbroken, user_id, session_id, environment, message,
+                custom_keys, source, kind)
+            SELECT event_id, issue_id, ts, app_version, app_build, platform, os_name, os_version, device_model,
+                network, orientation, app_state, free_ram, free_disk, jailbroken, user_id, session_id, environment, message,
+                custom_keys, source, kind
+            FROM event_stage ORDER BY n
+            ON CONFLICT DO NOTHING
+            RETURNING issue_id, ts, event_id
+            """) {
+            inserted.insert(EventKey(issue: row[0], ts: row[1], eventID: row[2]))
+        }
+
+        // Each new event counted in order, as the row-by-row path counts it.
+        for (i, raw) in batch.events.enumerated() {
+            let (key, chain, state) = found[i]
+            var issue = issues[key] ?? state
+            guard inserted.remove(EventKey(issue: issue.id, ts: raw.timestamp.millis, eventID: raw.eventID)) != nil else {
+                counts.duplicates += 1
+                continue
+            }
+            counts.eventsAdded += 1
+            rollups.add(raw, issueID: issue.id)
+            issue.absorb(raw, versions: &versions)
+            if !issue.chain.isNamed && chain.isNamed {
+                issue.chain = chain
+                issue.chainDirty = true
+            }
+            if issue.status == .resolved, let resolvedAt = issue.resolvedAt,
+               RegressionRule.regresses(eventTime: raw.timestamp, eventVersion: raw.appVersion, eventBuild: raw.appBuild,
+                                        resolvedAt: resolvedAt, resolvedVersion: issue.resolvedVersion,
+                                        versionSeenBefore: { self.versionSeen(raw.appVersion, issueID: issue.id, before: resolvedAt, db: db) }) {
+                try TriageStore.recordRegression(db, issueID: issue.id, event: raw)
+                issue.status = .regressed
+                counts.regressions += 1
+            }
+            issues[key] = issue
+            if let head = issue.groupID {
+                try regressGroup(head, member: issue, event: raw, db: db, counts: &counts, rollups: &rollups)
+            }
+        }
+        try addComplaints(db, batch.complaints, counts: &counts, rollups: &rollups)
+    }
+}

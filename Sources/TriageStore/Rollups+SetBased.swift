@@ -1,0 +1,87 @@
+import TriageModel
+
+/// The rollups' flush on PostgreSQL: each table's rows COPYed into a staging table and merged
+/// with one `INSERT … SELECT … ON CONFLICT DO UPDATE`, the same upserts the row-by-row flush
+/// runs once per row (one round trip each, which a server over a network makes slow).
+extension Rollups {
+    mutating func flushSetBased(_ db: Database) throws {
+        guard case .postgres(let session) = db.backend else { return }
+        func stage(_ table: String, like source: String, _ rows: [[String?]]) throws {
+            try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS \(table) (LIKE \(source)) ON COMMIT DELETE ROWS")
+            try db.execute(sql: "TRUNCATE \(table)")
+            guard !rows.isEmpty else { return }
+            try session.connection.copyIn("COPY \(table) FROM STDIN") { writer in
+                for row in rows { try writer.row(row) }
+            }
+        }
+
+        // Users: each (issue, user) and each user moves to its latest hour; the buckets they
+        // leave and enter are counted from the hours they held (read in one query).
+        try stage("issue_user_stage", like: "issue_user", userHours.map { [String($0.key.issue), $0.key.user, String($0.value)] })
+        var held: [UserKey: Int64] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT u.issue_id, u.user_id, u.last_hour FROM issue_user_stage s
+            JOIN issue_user u ON u.issue_id = s.issue_id AND u.user_id = s.user_id
+            """) {
+            held[UserKey(issue: row[0], user: row[1])] = row[2]
+        }
+        for (key, hour) in userHours {
+            let old = held[key]
+            if let old, old >= hour { continue }
+            if let old { countUser(issue: key.issue, hour: old, -1) }
+            countUser(issue: key.issue, hour: hour, 1)
+        }
+        try db.execute(sql: """
+            INSERT INTO issue_user (issue_id, user_id, last_hour) SELECT issue_id, user_id, last_hour FROM issue_user_stage
+            ON CONFLICT (issue_id, user_id) DO UPDATE SET last_hour = excluded.last_hour WHERE issue_user.last_hour < excluded.last_hour
+            """)
+
+        try stage("user_seen_stage", like: "user_seen", totalUserHours.map { [$0.key, String($0.value)] })
+        var seen: [String: Int64] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT u.user_id, u.last_hour FROM user_seen_stage s JOIN user_seen u ON u.user_id = s.user_id
+            """) {
+            seen[row[0]] = row[1]
+        }
+        var totalHours: [Int64: Int] = [:], totalDays: [Int64: Int] = [:]
+        for (user, hour) in totalUserHours {
+            let old = seen[user]
+            if let old, old >= hour { continue }
+            for (h, delta) in [(old, -1), (hour, 1)] {
+                guard let h else { continue }
+                totalHours[h, default: 0] += delta
+                totalDays[Timestamp.startOf(hour: h).day, default: 0] += delta
+            }
+        }
+        try db.execute(sql: """
+            INSERT INTO user_seen (user_id, last_hour) SELECT user_id, last_hour FROM user_seen_stage
+            ON CONFLICT (user_id) DO UPDATE SET last_hour = excluded.last_hour WHERE user_seen.last_hour < excluded.last_hour
+            """)
+        for (table, column, counts) in [("total_hour", "hour", totalHours), ("total_day", "day", totalDays)] {
+            try stage("\(table)_stage", like: table, counts.filter { $0.value != 0 }.map { [String($0.key), String($0.value)] })
+            try db.execute(sql: """
+                INSERT INTO \(table) (\(column), users) SELECT \(column), users FROM \(table)_stage
+                ON CONFLICT (\(column)) DO UPDATE SET users = \(table).users + excluded.users
+                """)
+        }
+
+        for (table, column, buckets) in [("issue_day", "day", days), ("issue_hour", "hour", hours)] {
+            try stage("\(table)_stage", like: table, buckets.map {
+                [String($0.key.issue), String($0.key.bucket), String($0.value.events), String($0.value.complaints), String($0.value.users)]
+            })
+            try db.execute(sql: """
+                INSERT INTO \(table) (issue_id, \(column), events, complaints, users)
+                SELECT issue_id, \(column), events, complaints, users FROM \(table)_stage
+                ON CONFLICT (issue_id, \(column)) DO UPDATE SET events = \(table).events + excluded.events,
+                    complaints = \(table).complaints + excluded.complaints, users = \(table).users + excluded.users
+                """)
+        }
+        try stage("issue_day_dim_stage", like: "issue_day_dim", dims.map {
+            [String($0.key.issue), $0.key.dim.rawValue, $0.key.value, String($0.key.day), String($0.value)]
+        })
+        try db.execute(sql: """
+            INSERT INTO issue_day_dim (issue_id, dim, value, day, events) SELECT issue_id, dim, value, day, events FROM issue_day_dim_stage
+            ON CONFLICT (issue_id, dim, value, day) DO UPDATE SET events = issue_day_dim.events + excluded.events
+            """)
+    }
+}
