@@ -81,9 +81,16 @@ extension DashboardState {
     }
 
     mutating func confirmMark(_ receipt: MarkReceipt) -> [DashboardEffect] {
-        if let i = pending.firstIndex(where: { $0.key == receipt.key && $0.isMark }) { pending.remove(at: i) }
+        var seen: IssueStatus?
+        if let i = pending.firstIndex(where: { $0.key == receipt.key && $0.isMark }) { seen = pending.remove(at: i).status }
         undoStack.append(receipt)
         message = StatusMessage(markedText(receipt.key, receipt.mark))
+        // Someone else changed the status since this screen showed it: the mark is taken, and said so.
+        if case .status = receipt.mark, let seen, seen != receipt.previousStatus {
+            let who = receipt.previousBy.map { TextSanitizer.sanitize($0, unicode: unicode) } ?? "someone"
+            message = StatusMessage("Marked \(receipt.key) \(Format.describe(receipt.mark)); \(who) had marked it "
+                                    + "\(receipt.previousStatus.rawValue) since this screen loaded it \(unicode ? "—" : "-") u to undo")
+        }
         return reloadEffects()
     }
 

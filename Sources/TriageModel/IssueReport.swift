@@ -284,6 +284,12 @@ public struct MarkReceipt: Hashable, Sendable {
     public var previousTracker: String?
     /// The row id of a note the mark added, so that undo can remove it.
     public var noteID: Int64?
+    /// The history row a status mark added: undo takes the mark back only while it is the
+    /// issue's latest (nobody marked the issue since).
+    public var changeID: Int64?
+    /// Who made the status change this mark replaced (nil when the issue had none): on a team
+    /// store, someone else may have changed it since this screen loaded it.
+    public var previousBy: String?
 
     public init(key: String, mark: IssueMark, previousStatus: IssueStatus, previousVersion: String?,
                 previousTracker: String?, noteID: Int64?) {

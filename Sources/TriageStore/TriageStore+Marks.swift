@@ -16,7 +16,10 @@ extension TriageStore {
                                   previousTracker: row[3], noteID: nil)
         switch mark {
         case .status(let status, let version):
-            try setStatus(db, issueID: issueID, from: previous, to: status, version: version, at: at, by: by, note: note)
+            receipt.previousBy = try String.fetchOne(db, sql: """
+                SELECT "by" FROM status_change WHERE issue_id = ? ORDER BY id DESC LIMIT 1
+                """, arguments: [issueID])
+            receipt.changeID = try setStatus(db, issueID: issueID, from: previous, to: status, version: version, at: at, by: by, note: note)
             if status == .resolved {
                 try regressIfStoredEventsSaySo(db, issueID: issueID, resolvedAt: at, resolvedVersion: version)
             }
@@ -39,6 +42,14 @@ extension TriageStore {
             let issueID: Int64 = row[0]
             switch receipt.mark {
             case .status:
+                // Only while this mark is the issue's latest: a later mark by anyone stands.
+                if let changeID = receipt.changeID,
+                   let last = try Row.fetchOne(db, sql: """
+                       SELECT id, "by", to_status FROM status_change WHERE issue_id = ? ORDER BY id DESC LIMIT 1
+                       """, arguments: [issueID]),
+                   (last[0] as Int64) != changeID {
+                    throw StoreError.usage("\(last[1] as String) marked \(receipt.key) \(last[2] as String) since; nothing was undone")
+                }
                 try TriageStore.setStatus(db, issueID: issueID, from: IssueStatus(rawValue: row[1]) ?? .open,
                                           to: receipt.previousStatus, version: receipt.previousVersion, at: at, by: by,
                                           note: "undo")
@@ -50,8 +61,10 @@ extension TriageStore {
         }
     }
 
+    /// Sets an issue's status with its history row, whose id it returns.
+    @discardableResult
     static func setStatus(_ db: Database, issueID: Int64, from: IssueStatus, to: IssueStatus, version: String?,
-                          at: Timestamp, by: String, note: String?) throws {
+                          at: Timestamp, by: String, note: String?) throws -> Int64 {
         switch to {
         case .resolved:
             try db.execute(sql: "UPDATE issue SET status = 'resolved', resolved_version = ?, resolved_at = ? WHERE id = ?",
@@ -65,8 +78,8 @@ extension TriageStore {
         // A mute's condition lives only as long as the mute.
         try db.execute(sql: "UPDATE issue SET muted_until = NULL, mute_until_events = NULL, mute_until_users = NULL WHERE id = ?",
                        arguments: [issueID])
-        try db.execute(sql: "INSERT INTO status_change (issue_id, from_status, to_status, version, at, \"by\", note) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       arguments: [issueID, from.rawValue, to.rawValue, version, at.millis, by, note])
+        return try db.insertID(sql: "INSERT INTO status_change (issue_id, from_status, to_status, version, at, \"by\", note) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                               arguments: [issueID, from.rawValue, to.rawValue, version, at.millis, by, note])
     }
 
     /// After a resolve dated in the past, events already stored after that time may regress the issue.

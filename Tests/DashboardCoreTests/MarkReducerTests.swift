@@ -198,4 +198,28 @@ import TriageModel
         let state = Fixtures.loadedState(readOnly: true)
         #expect(render(state, size: state.size).lines[0].contains("read-only"))
     }
+
+    /// On a team store someone else may have changed the status since this screen loaded it:
+    /// the mark is taken, and the status bar says whose change it replaced.
+    @Test func aMarkOverSomeoneElsesChangeSaysWhoChangedItBefore() {
+        var state = Fixtures.loadedState()
+        let effects = reduce(&state, .key(.char("m")))
+        #expect(effects == [.mark(key: key, .status(.muted, version: nil))])
+        var receipt = MarkReceipt(key: key, mark: .status(.muted, version: nil), previousStatus: .resolved,
+                                  previousVersion: "1.2", previousTracker: nil, noteID: nil)
+        receipt.previousBy = "ben"
+        _ = reduce(&state, .marked(receipt))
+        #expect(state.message?.text.contains("ben had marked it resolved since this screen loaded it") == true)
+        #expect(state.message?.isError == false)
+    }
+
+    @Test func aMarkOverTheStatusThisScreenShowedSaysNothingMore() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.char("m")))
+        var receipt = MarkReceipt(key: key, mark: .status(.muted, version: nil), previousStatus: .open,
+                                  previousVersion: nil, previousTracker: nil, noteID: nil)
+        receipt.previousBy = "ben"
+        _ = reduce(&state, .marked(receipt))
+        #expect(state.message?.text.contains("ben") == false)
+    }
 }

@@ -28,6 +28,25 @@ import TriageModel
         #expect(detail.history.first?.note == "undo")
     }
 
+    /// Two people on one store: a mark over someone else's says whose it replaced, and undo takes
+    /// back only a mark that is still the issue's latest.
+    @Test func undoRefusesWhenSomeoneMarkedTheIssueSinceAndAMarkSaysWhoseItReplaced() throws {
+        let f = try TemporaryStore()
+        try f.ingest(lines: [TemporaryStore.event("e1", "2026-11-01T09:00:00Z")])
+        let key = "US14-LO43-AP7-NE8"
+        let ana = try f.store.mark(key, .status(.muted, version: nil), by: "ana", at: now)
+        #expect(ana.previousBy == nil)
+        let ben = try f.store.mark(key, .status(.resolved, version: "1.2"), by: "ben", at: now.adding(millis: 1000))
+        #expect(ben.previousStatus == .muted)
+        #expect(ben.previousBy == "ana")
+        let refused = #expect(throws: StoreError.self) { try f.store.undo(ana, by: "ana", at: now.adding(millis: 2000)) }
+        #expect(refused?.message == "ben marked \(key) resolved since; nothing was undone")
+        #expect(refused?.isUnknownKey == true, "a refusal, exit 1, not a store failure")
+        #expect(try f.store.issueDetail(key: key, window: .all, now: now).summary.status == .resolved)
+        try f.store.undo(ben, by: "ben", at: now.adding(millis: 3000))
+        #expect(try f.store.issueDetail(key: key, window: .all, now: now).summary.status == .muted)
+    }
+
     @Test func undoOfANoteRemovesItAndUndoOfATrackerLinkRestoresTheOldOne() throws {
         let f = try TemporaryStore()
         try f.ingest(lines: [TemporaryStore.event("e1", "2026-11-01T09:00:00Z")])
