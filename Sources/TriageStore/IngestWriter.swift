@@ -64,6 +64,8 @@ public final class IngestWriter {
                 dictionary[code] = name
             }
             owners = try ShortNameOwners(db)
+            // What was just read is good until someone else writes (see `revalidate`).
+            knownRevision = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'revision'") ?? 0
         }
     }
 

@@ -14,6 +14,36 @@ import Testing
         (result.json["totals"] as? [String: Any])?["events"] as? Int
     }
 
+    /// Two ingests of overlapping files at once (a scheduled one and a hand-run catch-up, say):
+    /// both finish, nothing is counted twice, and the store equals one clean run of the union.
+    @Test func twoIngestsOfOverlappingFilesAtOnceNeitherDoubleCountNorDeadlock() throws {
+        let cli = try CLI()
+        let first = cli.folder.appendingPathComponent("first.ndjson").path
+        let second = cli.folder.appendingPathComponent("second.ndjson").path
+        let all = cli.folder.appendingPathComponent("all.ndjson").path
+        try cli.run(["generate", "--events", "6000", "--issues", "30", "--seed", "4", "--end", Self.end, "--out", all])
+        let lines = try String(contentsOfFile: all, encoding: .utf8).split(separator: "\n")
+        // Each holds two thirds of the events; the middle third is in both.
+        try (lines[..<4000].joined(separator: "\n") + "\n").write(toFile: first, atomically: true, encoding: .utf8)
+        try (lines[2000...].joined(separator: "\n") + "\n").write(toFile: second, atomically: true, encoding: .utf8)
+        // The store exists already (two processes creating one file at once is another matter).
+        let seed = cli.folder.appendingPathComponent("seed.ndjson").path
+        try (lines[..<10].joined(separator: "\n") + "\n").write(toFile: seed, atomically: true, encoding: .utf8)
+        #expect(try cli.run(["ingest", seed]).status == 0)
+        let a = try cli.start(["ingest", "--store", cli.store, first], output: .capture)
+        let b = try cli.start(["ingest", "--store", cli.store, second], output: .capture)
+        let (x, y) = (a.wait(), b.wait())
+        #expect(x.status == 0, "\(x.stderr)")
+        #expect(y.status == 0, "\(y.stderr)")
+        let clean = try CLI()
+        #expect(try clean.run(["ingest", all]).status == 0)
+        let report = ["report", "--window", "all", "--status", "all", "--top", "100", "--now", Self.now, "--format", "json"]
+        #expect(try cli.run(report).stdout == clean.run(report).stdout)
+        let check = try cli.run(["check"])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("6000 events"))
+    }
+
     @Test func ingestDashboardReportsChecksAndMarksShareTheStore() throws {
         let cli = try CLI()
         let first = cli.folder.appendingPathComponent("first.ndjson").path

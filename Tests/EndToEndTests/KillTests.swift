@@ -4,7 +4,8 @@ import Testing
 
 /// Crash safety: an ingest or a mark killed with SIGKILL at random moments leaves a store that
 /// passes SQLite's integrity check and `errtriage check` (every rollup equals a recount), and a
-/// re-run ends with exactly the counts of one clean run.
+/// re-run ends with exactly the counts of one clean run. On the PostgreSQL pass the kill drops
+/// the client's connection in mid-transaction: the server keeps no part of the batch.
 ///
 /// ERRTRIAGE_LONG_TESTS=1 runs the long version (200k events); KILL_SEED repeats a run's moments.
 @Suite(.serialized) struct KillTests {
@@ -23,8 +24,11 @@ import Testing
 
     /// SQLite's integrity check through its own shell, then `errtriage check`.
     static func expectSound(_ cli: CLI, _ moment: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let answer = try tool("sqlite3", cli.store, "PRAGMA integrity_check;").stdout
-        #expect(answer == "ok\n", "integrity after \(moment)", sourceLocation: sourceLocation)
+        // (A team store's server checks its own pages; a killed client only drops its connection.)
+        if !cli.store.hasPrefix("postgres") {
+            let answer = try tool("sqlite3", cli.store, "PRAGMA integrity_check;").stdout
+            #expect(answer == "ok\n", "integrity after \(moment)", sourceLocation: sourceLocation)
+        }
         let check = try cli.run(["check"])
         #expect(check.status == 0, "check after \(moment): \(check.stdout)\(check.stderr)", sourceLocation: sourceLocation)
     }
@@ -35,11 +39,11 @@ import Testing
 
     @Test func anIngestKilledAtTenRandomMomentsStaysSoundAndARerunMatchesACleanRun() throws {
         let events = KillTests.long ? 200_000 : 10_000
-        let cli = try CLI(sqlite: ())
+        let cli = try CLI()
         let file = cli.folder.appendingPathComponent("events.ndjson").path
         try cli.run(["generate", "--events", "\(events)", "--issues", "60", "--seed", "11", "--out", file])
 
-        let clean = try CLI(sqlite: ())
+        let clean = try CLI()
         let started = Date()
         #expect(try clean.run(["ingest", file]).status == 0)
         let cleanSeconds = Date().timeIntervalSince(started)
@@ -59,7 +63,7 @@ import Testing
     }
 
     @Test func aMarkKilledRightAfterItStartsIsWhollyThereOrNotAtAll() throws {
-        let cli = try CLI(sqlite: ())
+        let cli = try CLI()
         let file = cli.folder.appendingPathComponent("events.ndjson").path
         try cli.run(["generate", "--events", "2000", "--issues", "20", "--seed", "5", "--out", file])
         try cli.run(["ingest", file])
