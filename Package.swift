@@ -59,16 +59,18 @@ let package = Package(
         .executableTarget(name: "errtriage-fuzz", dependencies: ["FuzzTargets"]),
         // Spawning and timing child processes (wait4: exit status and peak memory), for the bench and the tests.
         .target(name: "ChildProcess"),
+        // A PostgreSQL cluster in a temporary folder, stopped when the process ends: the tests' and the bench's server.
+        .target(name: "ThrowawayPostgres", dependencies: ["ChildProcess"]),
         // `make bench`: every performance goal against a baseline measured in the same run; a
         // measuring tool outside the app (it holds the baseline's sqlite3 script, see ARCHITECTURE.md).
         .executableTarget(name: "errtriage-bench", dependencies: [
-            "ChildProcess", "DashboardCore", "SampleData", "TriageImport", "TriageModel", "TriageStore",
+            "ChildProcess", "ThrowawayPostgres", "DashboardCore", "SampleData", "TriageImport", "TriageModel", "TriageStore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // What the test targets share: temporary folders and stores, golden files, chain generators.
         // Used by test targets only; never a dependency of a product.
         .target(name: "TestSupport", dependencies: [
-            "ChildProcess", "SampleData", "TriageImport", "TriageModel", "TriageStore",
+            "ChildProcess", "ThrowawayPostgres", "SampleData", "TriageImport", "TriageModel", "TriageStore",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ], path: "Tests/TestSupport"),
         .testTarget(name: "TriageModelTests", dependencies: [
@@ -88,7 +90,7 @@ let package = Package(
         .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "TriageImport", "TriageModel", "SampleData"]),
         // The built binary as a user runs it; the store and dashboard core in process, to compare the dashboard's screens with the CLI's text.
         .testTarget(name: "EndToEndTests", dependencies: [
-            "errtriage", "ChildProcess", "SampleData", "TestSupport", "TriageModel", "TriageStore", "DashboardCore",
+            "errtriage", "ChildProcess", "SampleData", "TestSupport", "ThrowawayPostgres", "TriageModel", "TriageStore", "DashboardCore",
         ], exclude: ["Golden"]),
     ]
 )

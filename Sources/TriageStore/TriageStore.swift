@@ -316,3 +316,18 @@ extension TriageStore {
         }
     }
 }
+
+extension TriageStore {
+    /// The bytes the store takes: the file (with its WAL), or the PostgreSQL database.
+    public func databaseBytes() throws(StoreError) -> Int64 {
+        if isPostgres {
+            return try read { db in try Int64.fetchOne(db, sql: "SELECT pg_database_size(current_database())") ?? 0 }
+        }
+        var total: Int64 = 0
+        for suffix in ["", "-wal"] {
+            var info = stat()
+            if stat(path + suffix, &info) == 0 { total += Int64(info.st_size) }
+        }
+        return total
+    }
+}

@@ -91,6 +91,7 @@ struct BenchRun {
         for problem in check.problems { BenchRun.note("rollup problem: \(problem)") }
         rows.append(BenchRow(what: "rollup totals", value: "\(listed) events, check \(check.isSound ? "sound" : "UNSOUND")",
                              baseline: "naive count \(counted)", ratio: "-", goal: "exactly equal", holds: rollupsEqualNaive))
+        try measurePostgres()
         // Last: it holds the lines in memory, and a child spawned after would report this
         // process's peak as its own (posix_spawn shares the memory map until exec).
         try measureDecoding(.day)

@@ -1,60 +1,19 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import ChildProcess
 import Foundation
 import Testing
+import ThrowawayPostgres
 
-/// A throwaway PostgreSQL cluster for one test run: `initdb` in a temporary folder, a Unix socket
-/// in that folder and no TCP port, started once and stopped when the test process ends.
+/// The test run's throwaway PostgreSQL cluster (port 54329), started on first use and stopped
+/// when the test process ends.
 ///
 /// Tests never skip for want of a server: when the cluster cannot start, each test that asks for
 /// it fails with the server's log. As root (CI here) the server runs as the `postgres` user.
-public final class PostgresCluster: Sendable {
+public enum PostgresCluster {
     /// The run's cluster, started on first use.
-    public static let shared: Result<PostgresCluster, ClusterError> = Result { () throws(ClusterError) in try PostgresCluster() }
-
-    /// The folder of the data, the log and the server's socket.
-    public let folder: String
-    /// The port in the socket's name (no TCP port is opened).
-    public let port = 54329
-    private let bin: String
-    private let counter = Counter()
-
-    /// Why the cluster could not start: the step, and the server's log.
-    public struct ClusterError: Error, CustomStringConvertible {
-        public let description: String
+    public static let shared: Result<ThrowawayPostgres, ThrowawayPostgres.ClusterError> = Result {
+        () throws(ThrowawayPostgres.ClusterError) in try ThrowawayPostgres(port: 54329)
     }
 
-    private init() throws(ClusterError) {
-        bin = try Self.binaries()
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("errtriage-pg-\(UUID().uuidString)").path
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            // The server runs as another user when the tests run as root: it must write here.
-            try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder)
-        } catch { throw ClusterError(description: "cannot make \(folder): \(error)") }
-        Self.stopAtExit(bin: bin, folder: folder)
-        try server("initdb", ["-D", "\(folder)/data", "--auth=trust", "-U", "postgres", "-E", "UTF8", "--no-sync"])
-        try server("pg_ctl", ["-D", "\(folder)/data", "-l", "\(folder)/log", "-w", "-o",
-                              "-k \(folder) -c listen_addresses='' -p \(port) -c fsync=off -c max_connections=200", "start"])
-    }
-
-    /// A new empty database on the cluster, and its URI.
-    public func createDatabase() throws(ClusterError) -> String {
-        let name = "errtriage_test_\(ProcessInfo.processInfo.processIdentifier)_\(counter.next())"
-        try server("createdb", ["-h", folder, "-p", String(port), "-U", "postgres", name])
-        return uri(name)
-    }
-
-    /// The URI of database `name` as libpq reads it.
-    public func uri(_ name: String, user: String = "postgres") -> String {
-        "postgresql://\(user)@/\(name)?host=\(folder)&port=\(port)"
-    }
-
-    /// The cluster's database for a test, or a recorded failure with the server's log.
+    /// A new empty database on the run's cluster for a test, or a recorded failure with the server's log.
     public static func database(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         do {
             return try shared.get().createDatabase()
@@ -62,55 +21,5 @@ public final class PostgresCluster: Sendable {
             Issue.record("PostgreSQL could not start: \(error)", sourceLocation: sourceLocation)
             throw error
         }
-    }
-
-    private func server(_ tool: String, _ arguments: [String]) throws(ClusterError) {
-        // As root the server's tools run as `postgres`, which PostgreSQL requires.
-        let path = bin + "/" + tool
-        let argv = getuid() == 0 ? ["runuser", "-u", "postgres", "--", path] + arguments : [path] + arguments
-        let result: ChildProcess.Result
-        do { result = try ChildProcess.run(argv) } catch { throw ClusterError(description: "cannot run \(tool): \(error)") }
-        guard result.status == 0 else {
-            let serverLog = (try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? "(no server log)"
-            throw ClusterError(description: "\(tool) \(arguments.joined(separator: " ")) exited \(result.status):\n\(result.stdout)\(result.stderr)\nserver log:\n\(serverLog)")
-        }
-    }
-
-    /// Finds initdb and pg_ctl: `pg_config --bindir` (Debian keeps them off PATH), else PATH (Homebrew).
-    private static func binaries() throws(ClusterError) -> String {
-        if let found = try? ChildProcess.run(["pg_config", "--bindir"]), found.status == 0 {
-            let dir = found.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            if FileManager.default.isExecutableFile(atPath: dir + "/initdb") { return dir }
-        }
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
-        where FileManager.default.isExecutableFile(atPath: dir + "/initdb") { return dir }
-        throw ClusterError(description: "PostgreSQL's server is not installed (no initdb from pg_config --bindir or on PATH): run make setup")
-    }
-
-    nonisolated(unsafe) private static var watcher: ChildProcess?
-
-    /// Stops the server and removes its folder when this process ends, however it ends: a watcher
-    /// process waits for this one to go, so a crash or a kill of the tests leaves no server behind.
-    private static func stopAtExit(bin: String, folder: String) {
-        let stop = getuid() == 0 ? "runuser -u postgres -- '\(bin)/pg_ctl'" : "'\(bin)/pg_ctl'"
-        let script = """
-            while kill -0 \(ProcessInfo.processInfo.processIdentifier) 2>/dev/null; do sleep 0.2; done
-            \(stop) -D '\(folder)/data' -m immediate stop >/dev/null 2>&1
-            rm -rf '\(folder)'
-            """
-        // Kept, never waited for (a ChildProcess waits when it goes): it outlives this process on purpose.
-        watcher = try? ChildProcess(["/bin/sh", "-c", script], output: .discard)
-    }
-}
-
-/// A thread-safe counter for unique database names.
-private final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value
     }
 }
