@@ -81,7 +81,7 @@ let package = Package(
             "TriageImport", "TriageModel", "TestSupport",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
-        .testTarget(name: "TriageStoreTests", dependencies: ["TriageModel", "TriageImport", "TriageStore", "SampleData", "TestSupport"]),
+        .testTarget(name: "TriageStoreTests", dependencies: ["TriageModel", "TriageImport", "TriageStore", "SampleData", "TestSupport", "ThrowawayPostgres"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "TriageModel"]),
         .testTarget(name: "DashboardCoreTests", dependencies: ["DashboardCore", "Presentation", "TriageModel", "TestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "DashboardRuntimeTests", dependencies: [

@@ -33,8 +33,18 @@ public final class ThrowawayPostgres: Sendable {
         } catch { throw ClusterError(description: "cannot make \(folder): \(error)") }
         Self.stopAtExit(bin: bin, folder: folder)
         try server("initdb", ["-D", "\(folder)/data", "--auth=trust", "-U", "postgres", "-E", "UTF8", "--no-sync"])
+        try start()
+    }
+
+    /// Starts the server (again, after `stop`).
+    public func start() throws(ClusterError) {
         try server("pg_ctl", ["-D", "\(folder)/data", "-l", "\(folder)/log", "-w", "-o",
                               "-k \(folder) -c listen_addresses='' -p \(port) -c fsync=off -c max_connections=200", "start"])
+    }
+
+    /// Stops the server, dropping every connection (as a server going away does).
+    public func stop() throws(ClusterError) {
+        try server("pg_ctl", ["-D", "\(folder)/data", "-m", "fast", "-w", "stop"])
     }
 
     /// A new empty database on the cluster, and its URI.
@@ -72,7 +82,8 @@ public final class ThrowawayPostgres: Sendable {
         throw ClusterError(description: "PostgreSQL's server is not installed (no initdb from pg_config --bindir or on PATH): run make setup")
     }
 
-    nonisolated(unsafe) private static var watcher: ChildProcess?
+    nonisolated(unsafe) private static var watchers: [ChildProcess] = []
+    private static let watchersLock = NSLock()
 
     /// Stops the server and removes its folder when this process ends, however it ends: a watcher
     /// process waits for this one to go, so a crash or a kill of the tests leaves no server behind.
@@ -84,7 +95,10 @@ public final class ThrowawayPostgres: Sendable {
             rm -rf '\(folder)'
             """
         // Kept, never waited for (a ChildProcess waits when it goes): it outlives this process on purpose.
-        watcher = try? ChildProcess(["/bin/sh", "-c", script], output: .discard)
+        guard let watcher = try? ChildProcess(["/bin/sh", "-c", script], output: .discard) else { return }
+        watchersLock.lock()
+        watchers.append(watcher)
+        watchersLock.unlock()
     }
 }
 

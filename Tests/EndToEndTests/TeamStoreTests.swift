@@ -2,6 +2,7 @@ import ChildProcess
 import Foundation
 import TestSupport
 import Testing
+import ThrowawayPostgres
 import TriageStore
 
 /// The team store as a team uses it, always on the run's PostgreSQL cluster (whatever the pass):
@@ -124,6 +125,48 @@ import TriageStore
         let empty = try cli.run(["report", "--store", try PostgresCluster.database()])
         #expect(empty.status == 3)
         #expect(empty.stderr.contains("no store at"))
+    }
+
+    /// The server goes away under an open dashboard: its last screen stays, marked offline; when
+    /// the server is back the dashboard reconnects and reloads by itself. (A cluster of its own.)
+    @Test func aDashboardWhoseServerGoesAwayStaysOfflineAndComesBackByItself() throws {
+        let cluster = try ThrowawayPostgres(port: 54332)
+        let cli = try CLI(sqlite: ())
+        let store = try cluster.createDatabase()
+        #expect(try cli.run(["ingest", "--store", store, try cli.file("events.ndjson", CLITests.events)]).status == 0)
+        let terminal = Terminal(session: "errtriage-team-offline-\(getpid())")
+        defer { terminal.stop() }
+        try terminal.start("ERRTRIAGE_STORE='\(store)' USER=ana '\(CLI.binary)' --now \(Self.now)", cols: 100, rows: 30)
+        try terminal.waitForLoaded("US14-LO43-AP7-NE8")
+        try cluster.stop()
+        let offline = try terminal.waitFor("[offline]", seconds: 5)
+        #expect(offline.contains("US14-LO43-AP7-NE8"), "the last screen stays")
+        try cluster.start()
+        try terminal.waitUntil("back online", seconds: 10) { !$0.contains("[offline]") && $0.contains("US14-LO43-AP7-NE8") }
+        // A mark works again on the new connection.
+        try terminal.keys("m")
+        try terminal.waitFor("Marked US14-LO43-AP7-NE8 muted")
+    }
+
+    /// The server drops an ingest's connection in mid-batch: one sentence naming the store, exit 3,
+    /// no part of the batch kept; running the ingest again completes it.
+    @Test func anIngestWhoseConnectionIsDroppedStopsWithOneSentenceAndARerunCompletesIt() throws {
+        let cli = try CLI(postgres: ())
+        let file = cli.folder.appendingPathComponent("events.ndjson").path
+        try cli.run(["generate", "--events", "30000", "--issues", "40", "--seed", "9", "--out", file])
+        let ingest = try cli.start(["ingest", "--store", cli.store, file], output: .capture)
+        Thread.sleep(forTimeInterval: 1.0)
+        let name = cli.store.split(separator: "?")[0].split(separator: "/").last.map(String.init) ?? ""
+        let admin = try PGConnection(try PostgresCluster.shared.get().uri("postgres"))
+        try admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [name])
+        let ended = ingest.wait()
+        #expect(ended.status == 3, "\(ended.stdout)\(ended.stderr)")
+        #expect(ended.stderr.contains("[local]:54329/\(name)"), "\(ended.stderr)")
+        #expect(ended.stderr.split(separator: "\n").count == 1, "\(ended.stderr)")
+        let check = try cli.run(["check"])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(try cli.run(["ingest", file]).status == 0)
+        #expect(try cli.run(["check"]).stdout.contains("30000 events"))
     }
 
     /// A role that may only read the store at `uri` (README's SQL), and its URI.
