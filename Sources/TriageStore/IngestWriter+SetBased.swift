@@ -76,31 +76,82 @@ extension IngestWriter {
         // Each new event counted in order, as the row-by-row path counts it.
         for (i, raw) in batch.events.enumerated() {
             let (key, chain, state) = found[i]
-            var issue = issues[key] ?? state
+            let issue = issues[key] ?? state
             guard inserted.remove(EventKey(issue: issue.id, ts: raw.timestamp.millis, eventID: raw.eventID)) != nil else {
                 counts.duplicates += 1
                 continue
             }
-            counts.eventsAdded += 1
-            rollups.add(raw, issueID: issue.id)
-            issue.absorb(raw, versions: &versions)
-            if !issue.chain.isNamed && chain.isNamed {
-                issue.chain = chain
-                issue.chainDirty = true
-            }
-            if issue.status == .resolved, let resolvedAt = issue.resolvedAt,
-               RegressionRule.regresses(eventTime: raw.timestamp, eventVersion: raw.appVersion, eventBuild: raw.appBuild,
-                                        resolvedAt: resolvedAt, resolvedVersion: issue.resolvedVersion,
-                                        versionSeenBefore: { self.versionSeen(raw.appVersion, issueID: issue.id, before: resolvedAt, db: db) }) {
-                try TriageStore.recordRegression(db, issueID: issue.id, event: raw)
-                issue.status = .regressed
-                counts.regressions += 1
-            }
-            issues[key] = issue
-            if let head = issue.groupID {
-                try regressGroup(head, member: issue, event: raw, db: db, counts: &counts, rollups: &rollups)
+            try land(raw, in: issue, key: key, chain: chain, db: db, counts: &counts, rollups: &rollups)
+        }
+        try addComplaintsSetBased(db, batch.complaints, counts: &counts, rollups: &rollups)
+    }
+
+    /// The complaints of a batch in one COPY and one INSERT (RETURNING the new ones), their codes
+    /// in another, with the same counts as the row-by-row `addComplaints`.
+    func addComplaintsSetBased(_ db: Database, _ complaints: [Complaint], counts: inout IngestCounts,
+                               rollups: inout Rollups) throws {
+        guard !complaints.isEmpty, case .postgres(let session) = db.backend else { return }
+        try db.execute(sql: """
+            CREATE TEMP TABLE IF NOT EXISTS complaint_stage (
+                n BIGINT, complaint_id TEXT, ts BIGINT, channel TEXT, category TEXT, subject TEXT, text TEXT,
+                user_id TEXT, codes TEXT) ON COMMIT DELETE ROWS
+            """)
+        try db.execute(sql: "TRUNCATE complaint_stage")
+        try session.connection.copyIn("COPY complaint_stage FROM STDIN") { writer in
+            for (i, c) in complaints.enumerated() {
+                try writer.row([String(i), c.complaintID, String(c.timestamp.millis), c.channel, c.category, c.subject, c.text,
+                                c.userID, c.codes.joined(separator: " ")])
             }
         }
-        try addComplaints(db, batch.complaints, counts: &counts, rollups: &rollups)
+        var added: [String: Int64] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            INSERT INTO complaint (complaint_id, ts, channel, category, subject, text, user_id, codes)
+            SELECT complaint_id, ts, channel, category, subject, text, user_id, codes FROM complaint_stage ORDER BY n
+            ON CONFLICT DO NOTHING RETURNING complaint_id, id
+            """) {
+            added[row[0]] = row[1]
+        }
+        // The issues the new complaints cite, in one query for those not cached.
+        let cited = Set(complaints.filter { added[$0.complaintID] != nil }.flatMap(\.codes))
+        var issueIDs: [String: Int64] = [:]
+        var unknown: [String] = []
+        for key in cited {
+            if let cached = issues[key] { issueIDs[key] = cached.id } else { unknown.append(key) }
+        }
+        for start in stride(from: 0, to: unknown.count, by: 500) {
+            let slice = Array(unknown[start..<min(unknown.count, start + 500)])
+            for row in try Row.fetchAll(db, sql: "SELECT key, id FROM issue WHERE key IN (\(databaseQuestionMarks(count: slice.count)))",
+                                        arguments: StatementArguments(slice)) {
+                issueIDs[row[0]] = row[1]
+            }
+        }
+        var codes: [[String?]] = []
+        var linked: [Int64] = []
+        for complaint in complaints {
+            guard let rowID = added.removeValue(forKey: complaint.complaintID) else {
+                counts.complaintDuplicates += 1
+                continue
+            }
+            counts.complaintsAdded += 1
+            var isLinked = false
+            for key in Set(complaint.codes) {
+                codes.append([key, String(rowID)])
+                if let issueID = issueIDs[key] {
+                    rollups.addComplaint(at: complaint.timestamp, issueID: issueID)
+                    isLinked = true
+                }
+            }
+            if isLinked { linked.append(rowID) }
+        }
+        if !codes.isEmpty {
+            try session.connection.copyIn("COPY complaint_code (key, complaint_id) FROM STDIN") { writer in
+                for row in codes { try writer.row(row) }
+            }
+        }
+        for start in stride(from: 0, to: linked.count, by: 500) {
+            let slice = Array(linked[start..<min(linked.count, start + 500)])
+            try db.execute(sql: "UPDATE complaint SET linked = 1 WHERE id IN (\(databaseQuestionMarks(count: slice.count)))",
+                           arguments: StatementArguments(slice))
+        }
     }
 }

@@ -158,7 +158,7 @@ public final class IngestWriter {
             """)
         try TriageStore.preparePartitions(db, times: batch.events.lazy.map(\.timestamp.millis), made: &partitions)
         for (i, raw) in batch.events.enumerated() {
-            var issue: IssueState
+            let issue: IssueState
             var chain = raw.chain
             var key: String
             if let known = batch.keys[i], let cached = issues[known], cached.chain.isNamed,
@@ -203,27 +203,35 @@ public final class IngestWriter {
                 counts.duplicates += 1
                 continue
             }
-            counts.eventsAdded += 1
-            rollups.add(raw, issueID: issue.id)
-            issue.absorb(raw, versions: &versions)
-            if !issue.chain.isNamed && chain.isNamed {
-                issue.chain = chain
-                issue.chainDirty = true
-            }
-            if issue.status == .resolved, let resolvedAt = issue.resolvedAt,
-               RegressionRule.regresses(eventTime: raw.timestamp, eventVersion: raw.appVersion, eventBuild: raw.appBuild,
-                                        resolvedAt: resolvedAt, resolvedVersion: issue.resolvedVersion,
-                                        versionSeenBefore: { self.versionSeen(raw.appVersion, issueID: issue.id, before: resolvedAt, db: db) }) {
-                try TriageStore.recordRegression(db, issueID: issue.id, event: raw)
-                issue.status = .regressed
-                counts.regressions += 1
-            }
-            issues[key] = issue
-            if let head = issue.groupID {
-                try regressGroup(head, member: issue, event: raw, db: db, counts: &counts, rollups: &rollups)
-            }
+            try land(raw, in: issue, key: key, chain: chain, db: db, counts: &counts, rollups: &rollups)
         }
         try addComplaints(db, batch.complaints, counts: &counts, rollups: &rollups)
+    }
+
+    /// Counts an event that was new to the store: its issue's figures, rollups, chain names, and
+    /// the regression it may bring to the issue or its group. Both ingest paths land events here.
+    func land(_ raw: ErrorEvent, in stored: IssueState, key: String, chain: ErrorChain, db: Database,
+              counts: inout IngestCounts, rollups: inout Rollups) throws {
+        var issue = stored
+        counts.eventsAdded += 1
+        rollups.add(raw, issueID: issue.id)
+        issue.absorb(raw, versions: &versions)
+        if !issue.chain.isNamed && chain.isNamed {
+            issue.chain = chain
+            issue.chainDirty = true
+        }
+        if issue.status == .resolved, let resolvedAt = issue.resolvedAt,
+           RegressionRule.regresses(eventTime: raw.timestamp, eventVersion: raw.appVersion, eventBuild: raw.appBuild,
+                            resolvedAt: resolvedAt, resolvedVersion: issue.resolvedVersion,
+                            versionSeenBefore: { self.versionSeen(raw.appVersion, issueID: issue.id, before: resolvedAt, db: db) }) {
+            try TriageStore.recordRegression(db, issueID: issue.id, event: raw)
+            issue.status = .regressed
+            counts.regressions += 1
+        }
+        issues[key] = issue
+        if let head = issue.groupID {
+            try regressGroup(head, member: issue, event: raw, db: db, counts: &counts, rollups: &rollups)
+        }
     }
 
     /// Adds the complaints (a duplicate id is skipped), each counted for every known issue it cites.
