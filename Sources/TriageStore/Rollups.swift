@@ -13,6 +13,8 @@ struct Rollups {
     /// The latest hour each user was seen in this batch, per issue and across all issues.
     var userHours: [UserKey: Int64] = [:]
     var totalUserHours: [String: Int64] = [:]
+    /// The app versions the transaction's events name (the `app_version` table lists every one).
+    var versions = Set<String>()
 
     /// The value a dimension's rollup files an event under; missing values count as `unknown`.
     static func value(_ dimension: Dimension, of event: ErrorEvent) -> String {
@@ -20,6 +22,7 @@ struct Rollups {
     }
 
     mutating func add(_ event: ErrorEvent, issueID: Int64) {
+        if let version = event.appVersion { versions.insert(version) }
         let day = event.timestamp.day, hour = event.timestamp.hour
         days[DayKey(issue: issueID, bucket: day), default: Counts()].events += 1
         hours[DayKey(issue: issueID, bucket: hour), default: Counts()].events += 1
@@ -39,6 +42,9 @@ struct Rollups {
     }
 
     mutating func flush(_ db: Database) throws {
+        for version in versions {
+            try db.execute(sql: "INSERT INTO app_version (version) VALUES (?) ON CONFLICT DO NOTHING", arguments: [version])
+        }
         if db.isPostgres { return try flushSetBased(db) }
         try moveUsers(db)
         try write(db)

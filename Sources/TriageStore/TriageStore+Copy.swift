@@ -17,7 +17,7 @@ extension TriageStore {
         "issue", "chain_link", "code_dictionary", "domain_short", "event", "complaint", "complaint_code",
         "status_change", "note", "meeting", "issue_day", "issue_hour", "issue_day_dim", "issue_user", "user_seen",
         "total_hour", "total_day", "saved_view", "owner_rule", "alert_rule", "alert_fired", "adoption_day",
-        "adoption_session", "merge_change",
+        "adoption_session", "merge_change", "app_version",
     ]
 
     /// Copies everything this store holds into `target`, which must be empty: events, complaints,

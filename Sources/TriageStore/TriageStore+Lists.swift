@@ -133,7 +133,9 @@ extension TriageStore {
         // day) order groups without sorting; a short one, and every window of hours (24 of
         // the hourly rollup's thousands), reads its range of the covering by-time index. One issue (the
         // detail) reads its own range of the table.
-        let column = !buckets.hourly && buckets.count > 14 ? "+" + buckets.column : buckets.column
+        // (The unary `+` is SQLite's way to keep its planner off an index; PostgreSQL's planner
+        // picks the scan by its statistics, and the `+` would only spoil its estimate.)
+        let column = !buckets.hourly && buckets.count > 14 && !db.isPostgres ? "+" + buckets.column : buckets.column
         let one = only.map { _ in "issue_id = ? AND " } ?? ""
         for row in try Row.fetchAll(db, sql: """
             SELECT issue_id, SUM(events), SUM(complaints), SUM(users) FROM \(buckets.table)

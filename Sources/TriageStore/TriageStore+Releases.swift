@@ -51,7 +51,7 @@ extension TriageStore {
     /// The versions events name, in release order.
     public func versions() throws(StoreError) -> [String] {
         try read { db in
-            ReleaseRule.ordered(try String.fetchAll(db, sql: "SELECT DISTINCT app_version FROM event WHERE app_version IS NOT NULL"))
+            ReleaseRule.ordered(try String.fetchAll(db, sql: "SELECT version FROM app_version"))
         }
     }
 

@@ -117,6 +117,7 @@ extension TriageStore {
         migrator.registerMigration("v4-views-owners") { db in try migrateToV4(db) }
         migrator.registerMigration("v5-releases") { db in try migrateToV5(db) }
         migrator.registerMigration("v6-merge-groups") { db in try migrateToV6(db) }
+        migrator.registerMigration("v7-versions") { db in try migrateToV7(db) }
         return migrator
     }
 

@@ -79,6 +79,7 @@ extension TriageStore {
                  "SELECT day, users FROM total_day WHERE users != 0"),
                 ("breakdown", TriageStore.breakdownRecount(day: day),
                  "SELECT issue_id, dim, value, day, events FROM issue_day_dim WHERE events != 0"),
+                ("versions", "SELECT DISTINCT app_version FROM event WHERE app_version IS NOT NULL", "SELECT version FROM app_version"),
             ]
             for rollup in rollups {
                 // The rows only one side holds (as EXCEPT both ways counts them), with the recount run once.

@@ -42,7 +42,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 /// process; a power loss may cost the last transactions, never consistency.
 public final class TriageStore: @unchecked Sendable {
     /// The schema version this build writes; a store with a higher one is refused.
-    public static let schemaVersion = 6
+    public static let schemaVersion = 7
 
     /// The file, or for PostgreSQL `host:port/dbname` (never the password): how messages name the store.
     public let path: String
@@ -329,5 +329,25 @@ extension TriageStore {
             if stat(path + suffix, &info) == 0 { total += Int64(info.st_size) }
         }
         return total
+    }
+}
+
+extension TriageStore {
+    /// After a bulk write, PostgreSQL's planner statistics of the tables the dashboard reads
+    /// (its autovacuum would come to it later; until then a fresh store's lists take the plans
+    /// of an empty one). The events are left to autovacuum: only their counts in rollups are read.
+    /// Nothing to do on SQLite, whose planner needs no statistics for these queries.
+    public func refreshStatistics() throws(StoreError) {
+        guard case .postgres(let session) = engine, !readOnly else { return }
+        do {
+            try session.exclusive {
+                try session.run("""
+                    ANALYZE issue, issue_day, issue_hour, issue_day_dim, issue_user, user_seen, total_hour, total_day,
+                        complaint, complaint_code, app_version
+                    """, [])
+            }
+        } catch {
+            throw StoreError.describing(error, path: path)
+        }
     }
 }

@@ -38,6 +38,7 @@ struct Ingest: ParsableCommand {
                 }
             }
             let revived = try store.applyDueMutes(now: options.nowTimestamp())
+            if ingestion.counts.eventsAdded + ingestion.counts.complaintsAdded > 0 { try store.refreshStatistics() }
             print(ingestion.summary(files: files.count))
             for key in revived { print("\(key): muted → open (its mute condition is met)") }
             if unreadable > 0 || ingestion.rejected > 0 { throw ExitCode(2) }

@@ -1,6 +1,7 @@
 import TestSupport
 import Foundation
 import Testing
+import TriageImport
 import TriageModel
 @testable import TriageStore
 
@@ -12,6 +13,24 @@ import TriageModel
         let version = try reopened.read { db in try TriageStore.storedSchemaVersion(db) }
         #expect(version == TriageStore.schemaVersion)
         #expect(try reopened.latestEventTime() == Timestamp.parse("2026-11-01T09:00:00Z"))
+    }
+
+    /// A team store of schema 6 (the first on PostgreSQL) is brought to the current one by the
+    /// first open of a role that may write, reading commands included, as an SQLite file is.
+    @Test func aPostgreSQLStoreOfAnEarlierSchemaIsUpgradedOnOpen() throws {
+        let uri = try PostgresCluster.database()
+        let store = try TriageStore(path: uri)
+        guard case .event(let event) = try NativeDecoder().decode(
+            line: Array(TemporaryStore.event("e1", "2026-11-01T09:00:00Z", version: "1.9").utf8)) else { return }
+        _ = try IngestWriter(store: store).write(events: [event], complaints: [])
+        try store.write { db in
+            try db.execute(sql: "DROP TABLE app_version")
+            try TriageStore.setStoredSchemaVersion(db, 6)
+        }
+        let reopened = try TriageStore(path: uri, readOnly: true)
+        #expect(try reopened.read { db in try TriageStore.storedSchemaVersion(db) } == TriageStore.schemaVersion)
+        #expect(try reopened.versions() == ["1.9"])
+        #expect(try reopened.verify().isSound)
     }
 
     @Test func aStoreFromANewerSchemaIsRefusedWithAClearMessage() throws {

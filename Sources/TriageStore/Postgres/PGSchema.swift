@@ -1,6 +1,6 @@
 import TriageModel
 
-/// The team store's schema on PostgreSQL: the same tables and columns as SQLite's schema 6, so
+/// The team store's schema on PostgreSQL: the same tables and columns as SQLite's schema 7, so
 /// that every query of the store runs unchanged on both, with these differences of its own:
 ///
 /// - Text compares byte by byte (`COLLATE "C"`), as SQLite's BINARY does: lists sort the same.
@@ -190,8 +190,18 @@ enum PGSchema {
             "by" \(t) NOT NULL
         );
         CREATE INDEX merge_change_by_head ON merge_change(head_id, at);
+        CREATE TABLE app_version (version \(t) PRIMARY KEY);
         """
     }
+
+    /// The steps from each earlier version of this schema to the next: `upgrades[v]` brings a
+    /// store from version `v` to `v + 1`. (PostgreSQL stores begin at version 6.)
+    static let upgrades: [Int: String] = [
+        6: """
+            CREATE TABLE app_version (version TEXT COLLATE "C" PRIMARY KEY);
+            INSERT INTO app_version SELECT DISTINCT app_version FROM event WHERE app_version IS NOT NULL;
+            """,
+    ]
 
     /// The tables with an identity `id` (and the event's own sequence): `copy` moves each on past
     /// the ids it wrote.
@@ -224,7 +234,26 @@ extension TriageStore {
                     guard found <= schemaVersion else { throw StoreError.newerSchema(session.target, found) }
                     let canWrite = try Bool.fetchOne(Database(.postgres(session)),
                                                      sql: "SELECT has_table_privilege('meta', 'UPDATE')") ?? false
-                    return (canWrite, found)
+                    guard found < schemaVersion else { return (canWrite, found) }
+                    // As a reading command upgrades an older SQLite file it may write, so here: when the role may.
+                    guard canWrite else {
+                        throw StoreError("\(session.target) needs a schema upgrade, which a read-only role cannot make")
+                    }
+                    try session.run("BEGIN", [])
+                    do {
+                        try session.run("SELECT pg_advisory_xact_lock(\(writerLock))", [])
+                        var at = try version() ?? found
+                        while at < schemaVersion, let step = PGSchema.upgrades[at] {
+                            try session.run(step, [])
+                            at += 1
+                            try session.run("UPDATE meta SET value = \(at) WHERE key = 'schema'", [])
+                        }
+                        try session.run("COMMIT", [])
+                    } catch {
+                        if session.connection.isConnected { _ = try? session.run("ROLLBACK", []) }
+                        throw error
+                    }
+                    return (canWrite, schemaVersion)
                 }
                 guard !readOnly else { return (false, 0) }
                 // Two first opens at once: the second waits for the lock, then finds the schema.
