@@ -209,10 +209,11 @@ extension TriageStore {
         let chains = try chains(db, issueIDs: ids)
         var series: [Int64: [Int]] = restricted ?? [:]
         if !ids.isEmpty && restricted == nil {
+            let (filter, arguments, wanted) = idFilter(ids)
             for row in try Row.fetchAll(db, sql: """
                 SELECT issue_id, \(buckets.column), events FROM \(buckets.table)
-                WHERE issue_id IN (\(databaseQuestionMarks(count: ids.count))) AND \(buckets.column) BETWEEN ? AND ?
-                """, arguments: StatementArguments(ids) + [buckets.range.lowerBound, buckets.range.upperBound]) {
+                WHERE \(filter)\(buckets.column) BETWEEN ? AND ?
+                """, arguments: arguments + [buckets.range.lowerBound, buckets.range.upperBound]) where wanted(row[0]) {
                 let bucket: Int64 = row[1]
                 series[row[0], default: [Int](repeating: 0, count: buckets.count)][Int(bucket - buckets.range.lowerBound)] = row[2]
             }
@@ -239,6 +240,18 @@ extension TriageStore {
         return top.map(summary)
     }
 
+    /// How a rollup read keeps to some issues: a few by `issue_id IN (…)`; many (a whole list) by
+    /// reading the time range for every issue and keeping theirs here. A long IN list is a linear
+    /// search per row on PostgreSQL (its parameters are no constant array it could hash): 11 ms of
+    /// a 400-issue list's 192 hours at 1M events, against 2 ms for the range alone.
+    static func idFilter(_ ids: [Int64]) -> (sql: String, arguments: StatementArguments, keeps: (Int64) -> Bool) {
+        guard ids.count > 32 else {
+            return ("issue_id IN (\(databaseQuestionMarks(count: ids.count))) AND ", StatementArguments(ids), { _ in true })
+        }
+        let set = Set(ids)
+        return ("", [], { set.contains($0) })
+    }
+
     /// The hours the spike rule reads, up to `now`.
     static let spikeHours = 192
 
@@ -247,10 +260,10 @@ extension TriageStore {
         guard !ids.isEmpty else { return [:] }
         let first = now.hour - Int64(spikeHours - 1)
         var hourly: [Int64: [Int]] = [:]
+        let (filter, arguments, wanted) = idFilter(ids)
         for row in try Row.fetchAll(db, sql: """
-            SELECT issue_id, hour, events FROM issue_hour
-            WHERE issue_id IN (\(databaseQuestionMarks(count: ids.count))) AND hour BETWEEN ? AND ?
-            """, arguments: StatementArguments(ids) + [first, now.hour]) {
+            SELECT issue_id, hour, events FROM issue_hour WHERE \(filter)hour BETWEEN ? AND ?
+            """, arguments: arguments + [first, now.hour]) where wanted(row[0]) {
             let hour: Int64 = row[1]
             hourly[row[0], default: [Int](repeating: 0, count: spikeHours)][Int(hour - first)] = row[2]
         }

@@ -340,7 +340,7 @@ extension TriageStore {
     public func refreshStatistics() throws(StoreError) {
         guard case .postgres(let session) = engine, !readOnly else { return }
         do {
-            try session.exclusive {
+            _ = try session.exclusive {
                 try session.run("""
                     ANALYZE issue, issue_day, issue_hour, issue_day_dim, issue_user, user_seen, total_hour, total_day,
                         complaint, complaint_code, app_version

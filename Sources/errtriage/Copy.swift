@@ -26,7 +26,10 @@ struct Copy: ParsableCommand {
             guard TriageStore.isPostgres(from) || FileManager.default.fileExists(atPath: from) else {
                 throw CLIError.store("no store at \(from)")
             }
-            let source = try StoreOptions(store: from).open(readOnly: true)
+            // An SQLite file of an older schema is upgraded first where it may be written, as every
+            // reading command does; otherwise the source is only read.
+            let upgrade = !TriageStore.isPostgres(from) && StoreOptions.isWritable(from) && TriageStore.needsUpgrade(from)
+            let source = try StoreOptions(store: from).open(readOnly: !upgrade)
             let target = try StoreOptions(store: to).open()
             let counts = try source.copy(to: target)
             let before = try source.verify(), after = try target.verify()
