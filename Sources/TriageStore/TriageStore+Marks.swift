@@ -48,7 +48,7 @@ extension TriageStore {
                        SELECT id, "by", to_status FROM status_change WHERE issue_id = ? ORDER BY id DESC LIMIT 1
                        """, arguments: [issueID]),
                    (last[0] as Int64) != changeID {
-                    throw StoreError.usage("\(last[1] as String) marked \(receipt.key) \(last[2] as String) since; nothing was undone")
+                    throw StoreError.usage("\(last[1] as String) marked it \(last[2] as String) since")
                 }
                 try TriageStore.setStatus(db, issueID: issueID, from: IssueStatus(rawValue: row[1]) ?? .open,
                                           to: receipt.previousStatus, version: receipt.previousVersion, at: at, by: by,
