@@ -115,11 +115,11 @@ public final class PGConnection {
         let start = PQexec(handle, sql)
         defer { PQclear(start) }
         guard PQresultStatus(start) == PGRES_COPY_IN else { _ = try rows(of: start, sql: sql); throw failure(start, sql) }
-        var writer = PGCopyWriter(send: { [handle] bytes throws(PGError) in
+        var writer = PGCopyWriter(send: { [handle, target] bytes throws(PGError) in
             let sent = bytes.withUnsafeBufferPointer { buffer in
                 buffer.withMemoryRebound(to: CChar.self) { PQputCopyData(handle, $0.baseAddress, Int32($0.count)) }
             }
-            guard sent == 1 else { throw PGError("COPY failed: \(Self.lastError(handle))", connectionLost: PQstatus(handle) != CONNECTION_OK) }
+            guard sent == 1 else { throw Self.copyFailure(handle, target) }
         })
         do {
             try body(&writer)
@@ -129,7 +129,7 @@ public final class PGConnection {
             drainResults()
             throw error
         }
-        guard PQputCopyEnd(handle, nil) == 1 else { throw PGError("COPY failed: \(Self.lastError(handle))", connectionLost: true) }
+        guard PQputCopyEnd(handle, nil) == 1 else { throw Self.copyFailure(handle, target) }
         var changed = 0
         var firstError: PGError?
         while let result = PQgetResult(handle) {
@@ -243,6 +243,14 @@ public final class PGConnection {
 
     private func drainResults() {
         while let result = PQgetResult(handle) { PQclear(result) }
+    }
+
+    /// A COPY that could not send its rows: the connection is lost (the usual case), or the
+    /// server refused them; either way one sentence naming the server.
+    private static func copyFailure(_ connection: OpaquePointer, _ target: String) -> PGError {
+        let lost = PQstatus(connection) != CONNECTION_OK
+        return PGError(lost ? "lost the connection to \(target): \(lastError(connection))" : "\(target): COPY failed: \(lastError(connection))",
+                       connectionLost: lost)
     }
 
     private static func describe(_ connection: OpaquePointer) -> String {
