@@ -122,7 +122,7 @@ extension DashboardState {
     /// Selects a list row, clamped to the list.
     mutating func select(_ index: Int) {
         let count = list?.issues.count ?? 0
-        selectedIndex = max(0, min(index, count - 1))
+        selectedIndex = index.clampedRow(count: count)
         selectedKey = list?.issues[safe: selectedIndex]?.key
         listScroll = currentListScroll
     }
@@ -180,7 +180,7 @@ extension DashboardState {
     mutating func scrollPane(by delta: Int) {
         if pane == .events {
             let count = detail?.recentEvents.count ?? 0
-            eventIndex = max(0, min(eventIndex.addingClamped(delta), count - 1))
+            eventIndex = eventIndex.addingClamped(delta).clampedRow(count: count)
         } else {
             paneScroll = paneScroll.addingClamped(delta)
         }
@@ -200,6 +200,9 @@ extension Int {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? (other > 0 ? .max : .min) : sum
     }
+
+    /// This row index kept within `count` rows (0 when there are none).
+    func clampedRow(count: Int) -> Int { Swift.max(0, Swift.min(self, count - 1)) }
 }
 
 extension CaseIterable where Self: Equatable, AllCases.Index == Int {

@@ -17,7 +17,7 @@ extension DashboardState {
         if let (short, code) = selectedLink, let index = groups.firstIndex(where: { $0.link.short == short && $0.link.code == code }) {
             pivot.selected = index
         } else {
-            pivot.selected = max(0, min(pivot.selected, groups.count - 1))
+            pivot.selected = pivot.selected.clampedRow(count: groups.count)
         }
         settleScrolling()
     }
@@ -59,7 +59,7 @@ extension DashboardState {
 
     /// Selects a group row, clamped to the groups.
     mutating func selectGroup(_ index: Int, count: Int) {
-        pivot.selected = max(0, min(index, count - 1))
+        pivot.selected = index.clampedRow(count: count)
         settleScrolling()
     }
 

@@ -65,7 +65,7 @@ extension DashboardState {
 
     /// Selects an issue row, clamped to the comparison's issues.
     mutating func selectReleaseIssue(_ index: Int, count: Int) {
-        release.selected = max(0, min(index, count - 1))
+        release.selected = index.clampedRow(count: count)
         settleScrolling()
     }
 

@@ -50,7 +50,7 @@ extension DashboardState {
     /// Selects a view row, clamped to the views.
     mutating func selectView(_ index: Int) {
         let count = savedViews.views?.count ?? 0
-        savedViews.selected = max(0, min(index, count - 1))
+        savedViews.selected = index.clampedRow(count: count)
         savedViews.scroll = Scrolling.keep(savedViews.selected, visible: SavedViewsView.visibleRows(size),
                                            scroll: savedViews.scroll, count: count)
     }

@@ -47,6 +47,9 @@ public final class ThrowawayPostgres: Sendable {
         try server("pg_ctl", ["-D", "\(folder)/data", "-m", "fast", "-w", "stop"])
     }
 
+    /// The path of one of the server's client tools (`psql`), from the same installation.
+    public func tool(_ name: String) -> String { bin + "/" + name }
+
     /// A new empty database on the cluster, and its URI.
     public func createDatabase() throws(ClusterError) -> String {
         let name = "errtriage_test_\(ProcessInfo.processInfo.processIdentifier)_\(counter.next())"

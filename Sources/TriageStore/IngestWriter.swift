@@ -57,16 +57,19 @@ public final class IngestWriter {
 
     public init(store: TriageStore) throws(StoreError) {
         self.store = store
-        try store.read { db in
-            for row in try Row.fetchAll(db, sql: "SELECT short, code, domain, name FROM code_dictionary") {
-                let code = ShortKey.Code(short: row[0], code: row[1])
-                let name = FullForm.Name(domain: row[2], name: row[3])
-                dictionary[code] = name
-            }
-            owners = try ShortNameOwners(db)
-            // What was just read is good until someone else writes (see `revalidate`).
-            knownRevision = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'revision'") ?? 0
+        try store.read(load)
+    }
+
+    /// Reads what the writer caches from the store afresh: the code dictionary and the short
+    /// names' owners (issues are read as events name them). Good until someone else writes.
+    private func load(_ db: Database) throws {
+        issues = [:]
+        dictionary = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT short, code, domain, name FROM code_dictionary") {
+            dictionary[ShortKey.Code(short: row[0], code: row[1])] = FullForm.Name(domain: row[2], name: row[3])
         }
+        owners = try ShortNameOwners(db)
+        knownRevision = try TriageStore.storedRevision(db)
     }
 
     /// Events and complaints decoded together.
@@ -133,15 +136,8 @@ public final class IngestWriter {
     /// two ingests (or an ingest and a mark) never write back each other's stale counts or status.
     /// Runs inside the transaction, after its lock is taken.
     private func revalidate(_ db: Database) throws {
-        let current = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'revision'") ?? 0
-        if let knownRevision, knownRevision != current {
-            issues = [:]
-            dictionary = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT short, code, domain, name FROM code_dictionary") {
-                dictionary[ShortKey.Code(short: row[0], code: row[1])] = FullForm.Name(domain: row[2], name: row[3])
-            }
-            owners = try ShortNameOwners(db)
-        }
+        let current = try TriageStore.storedRevision(db)
+        if knownRevision != current { try load(db) }
         // The store's write raises the revision once as this transaction commits.
         knownRevision = current + 1
     }

@@ -28,8 +28,7 @@ extension Rollups {
         for (key, hour) in userHours {
             let old = held[key]
             if let old, old >= hour { continue }
-            if let old { countUser(issue: key.issue, hour: old, -1) }
-            countUser(issue: key.issue, hour: hour, 1)
+            moveUser(key, from: old, to: hour)
         }
         try db.execute(sql: """
             INSERT INTO issue_user (issue_id, user_id, last_hour) SELECT issue_id, user_id, last_hour FROM issue_user_stage
@@ -43,21 +42,17 @@ extension Rollups {
             """) {
             seen[row[0]] = row[1]
         }
-        var totalHours: [Int64: Int] = [:], totalDays: [Int64: Int] = [:]
+        var totals = TotalMoves()
         for (user, hour) in totalUserHours {
             let old = seen[user]
             if let old, old >= hour { continue }
-            for (h, delta) in [(old, -1), (hour, 1)] {
-                guard let h else { continue }
-                totalHours[h, default: 0] += delta
-                totalDays[Timestamp.startOf(hour: h).day, default: 0] += delta
-            }
+            totals.move(from: old, to: hour)
         }
         try db.execute(sql: """
             INSERT INTO user_seen (user_id, last_hour) SELECT user_id, last_hour FROM user_seen_stage
             ON CONFLICT (user_id) DO UPDATE SET last_hour = excluded.last_hour WHERE user_seen.last_hour < excluded.last_hour
             """)
-        for (table, column, counts) in [("total_hour", "hour", totalHours), ("total_day", "day", totalDays)] {
+        for (table, column, counts) in [("total_hour", "hour", totals.hours), ("total_day", "day", totals.days)] {
             try stage("\(table)_stage", like: table, counts.filter { $0.value != 0 }.map { [String($0.key), String($0.value)] })
             try db.execute(sql: """
                 INSERT INTO \(table) (\(column), users) SELECT \(column), users FROM \(table)_stage

@@ -55,21 +55,12 @@ struct Rollups {
     private mutating func moveUsers(_ db: Database) throws {
         try Rollups.advance(userHours, in: "issue_user", keyedBy: ["issue_id", "user_id"], db,
                             bind: { statement, key in statement.bind(key.issue); statement.bind(key.user) },
-                            moved: { key, old, hour in
-                                if let old { countUser(issue: key.issue, hour: old, -1) }
-                                countUser(issue: key.issue, hour: hour, 1)
-                            })
-        var totalHours: [Int64: Int] = [:], totalDays: [Int64: Int] = [:]
+                            moved: { key, old, hour in moveUser(key, from: old, to: hour) })
+        var totals = TotalMoves()
         try Rollups.advance(totalUserHours, in: "user_seen", keyedBy: ["user_id"], db,
                             bind: { statement, user in statement.bind(user) },
-                            moved: { _, old, hour in
-                                for (h, delta) in [(old, -1), (hour, 1)] {
-                                    guard let h else { continue }
-                                    totalHours[h, default: 0] += delta
-                                    totalDays[Timestamp.startOf(hour: h).day, default: 0] += delta
-                                }
-                            })
-        for (table, column, counts) in [("total_hour", "hour", totalHours), ("total_day", "day", totalDays)] {
+                            moved: { _, old, hour in totals.move(from: old, to: hour) })
+        for (table, column, counts) in [("total_hour", "hour", totals.hours), ("total_day", "day", totals.days)] {
             var upsert = try BoundStatement(db, sql: """
                 INSERT INTO \(table) (\(column), users) VALUES (?, ?) ON CONFLICT (\(column)) DO UPDATE SET users = \(table).users + excluded.users
                 """)
@@ -82,7 +73,28 @@ struct Rollups {
     }
 
     /// Adds `delta` users to an issue's hour and day buckets.
-    mutating func countUser(issue: Int64, hour: Int64, _ delta: Int) {
+    /// A user of an issue whose last hour moves from `old` (nil: a new user) to `hour`: out of the
+    /// old hour's and day's buckets, into the new ones.
+    mutating func moveUser(_ key: UserKey, from old: Int64?, to hour: Int64) {
+        if let old { countUser(issue: key.issue, hour: old, -1) }
+        countUser(issue: key.issue, hour: hour, 1)
+    }
+
+    /// The same across all issues: what the all-issue hourly and daily user counts change by.
+    struct TotalMoves {
+        var hours: [Int64: Int] = [:]
+        var days: [Int64: Int] = [:]
+
+        mutating func move(from old: Int64?, to hour: Int64) {
+            for (h, delta) in [(old, -1), (hour, 1)] {
+                guard let h else { continue }
+                hours[h, default: 0] += delta
+                days[Timestamp.startOf(hour: h).day, default: 0] += delta
+            }
+        }
+    }
+
+    private mutating func countUser(issue: Int64, hour: Int64, _ delta: Int) {
         hours[DayKey(issue: issue, bucket: hour), default: Counts()].users += delta
         days[DayKey(issue: issue, bucket: Timestamp.startOf(hour: hour).day), default: Counts()].users += delta
     }

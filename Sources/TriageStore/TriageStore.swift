@@ -68,19 +68,17 @@ public final class TriageStore: @unchecked Sendable {
     /// Opens (creating when missing and writable) the store at `path` and brings its schema up to date.
     /// `path` is a file, or a `postgres://` URI for the team store.
     /// `maxPages` caps the file at that many pages (4 KiB each): a write beyond fails as on a full
-    /// disk, which is how the tests make one; it also keeps a store under a quota.
-    public init(path: String, readOnly: Bool = false, maxPages: Int? = nil) throws(StoreError) {
+    /// disk, which is how the tests make one; it also keeps a store under a quota. `create: false`
+    /// refuses a PostgreSQL database that holds no store yet (an SQLite caller looks for the file).
+    public init(path: String, readOnly: Bool = false, maxPages: Int? = nil, create: Bool = true) throws(StoreError) {
         if TriageStore.isPostgres(path) {
             let session: PGSession
             do { session = try PGSession(conninfo: path) } catch { throw StoreError.describing(error, path: path) }
             self.path = session.target
             self.engine = .postgres(session)
-            let (canWrite, found) = try TriageStore.openPostgres(session, readOnly: readOnly)
+            let (canWrite, found) = try TriageStore.openPostgres(session, create: create && !readOnly)
             self.readOnly = readOnly || !canWrite
-            if found == 0 && self.readOnly {
-                throw StoreError(readOnly ? "no store at \(session.target): add events with errtriage ingest FILE --store URI"
-                                 : "\(session.target) holds no errtriage store yet, and this role cannot create one")
-            }
+            if found == 0 { throw StoreError("no store at \(session.target): add events with errtriage ingest FILE --store URI") }
             return
         }
         self.path = path
@@ -172,7 +170,7 @@ public final class TriageStore: @unchecked Sendable {
             do {
                 return try session.exclusive {
                     if session.notified(channel: TriageStore.channel) == false, let known = session.knownRevision { return known }
-                    let value = try Int64.fetchOne(Database(.postgres(session)), sql: "SELECT value FROM meta WHERE key = 'revision'") ?? 0
+                    let value = try TriageStore.storedRevision(Database(.postgres(session)))
                     session.knownRevision = value
                     return value
                 }
@@ -181,7 +179,7 @@ public final class TriageStore: @unchecked Sendable {
                 throw StoreError.describing(error, path: path)
             }
         }
-        return try read { db in try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'revision'") ?? 0 }
+        return try read(TriageStore.storedRevision)
     }
 
     /// The newest event's time, nil for an empty store.
@@ -197,14 +195,8 @@ public final class TriageStore: @unchecked Sendable {
                 return try pool.read { db in try body(Database(.sqlite(db))) }
             case .postgres(let session):
                 return try session.exclusive {
-                    try session.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", [])
-                    do {
-                        let value = try body(Database(.postgres(session)))
-                        try session.run("COMMIT", [])
-                        return value
-                    } catch {
-                        if session.connection.isConnected { _ = try? session.run("ROLLBACK", []) }
-                        throw error
+                    try session.connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+                        try body(Database(.postgres(session)))
                     }
                 }
             }
@@ -229,18 +221,12 @@ public final class TriageStore: @unchecked Sendable {
                 }
             case .postgres(let session):
                 return try session.exclusive {
-                    try session.run("BEGIN", [])
-                    do {
-                        try session.run("SELECT pg_advisory_xact_lock(\(TriageStore.writerLock))", [])
-                        let db = Database(.postgres(session))
-                        let result = try body(db)
+                    try session.connection.transaction {
+                        try session.takeWriterLock()
+                        let result = try body(Database(.postgres(session)))
                         try session.run("UPDATE meta SET value = value + 1 WHERE key = 'revision'", [])
                         try session.run("NOTIFY \(TriageStore.channel)", [])
-                        try session.run("COMMIT", [])
                         return result
-                    } catch {
-                        if session.connection.isConnected { _ = try? session.run("ROLLBACK", []) }
-                        throw error
                     }
                 }
             }
@@ -251,8 +237,6 @@ public final class TriageStore: @unchecked Sendable {
         }
     }
 
-    /// The advisory lock every writer of a PostgreSQL store takes (an arbitrary constant: "errt").
-    static let writerLock: Int64 = 0x6572_7274
     /// The channel a PostgreSQL store notifies on each commit.
     public static let channel = "errtriage"
 }
@@ -301,6 +285,11 @@ extension TriageStore {
 }
 
 extension TriageStore {
+    /// The revision counter as stored (every committed write raised it).
+    static func storedRevision(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'revision'") ?? 0
+    }
+
     /// The schema version the store records: SQLite's `user_version`, PostgreSQL's `meta.schema`.
     static func storedSchemaVersion(_ db: Database) throws -> Int {
         db.isPostgres ? try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'schema'") ?? 0

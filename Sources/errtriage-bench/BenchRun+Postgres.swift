@@ -13,7 +13,7 @@ extension BenchRun {
         let cluster: ThrowawayPostgres
         do { cluster = try ThrowawayPostgres(port: 54330) } catch { throw BenchFailure("PostgreSQL could not start: \(error)") }
         let bareURI = try cluster.createDatabase(), storeURI = try cluster.createDatabase()
-        let psql = Self.psql()
+        let psql = cluster.tool("psql")
 
         BenchRun.note("PostgreSQL: psql \\copy of the day order's CSV into a bare table")
         let create = try ChildProcess.run([psql, bareURI, "-q", "-c", """
@@ -93,14 +93,5 @@ extension BenchRun {
                              baseline: "notified after " + Self.millis(noticed) + ", polled each \(pollMillis) ms",
                              ratio: "-", goal: "<= 1 s", holds: worst <= 1))
         details["pg_mark_seen_seconds"] = worst
-    }
-
-    /// psql: beside the server's tools (Debian keeps them off PATH), else on PATH.
-    static func psql() -> String {
-        if let found = try? ChildProcess.run(["pg_config", "--bindir"]), found.status == 0 {
-            let dir = found.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            if FileManager.default.isExecutableFile(atPath: dir + "/psql") { return dir + "/psql" }
-        }
-        return "psql"
     }
 }

@@ -42,14 +42,11 @@ struct StoreOptions: ParsableArguments {
     func openForReading(now: Timestamp, forMarks: Bool = false) throws -> TriageStore {
         let path = storePath
         if TriageStore.isPostgres(path) {
-            // The role decides what may be written: a read-only role gets a read-only store.
-            let reader = try open(readOnly: true)
-            do {
-                guard try forMarks || reader.hasDueMutes(now: now) else { return reader }
-                let store = try open()
-                if !store.readOnly { try store.applyDueMutes(now: now) }
-                return store
-            } catch let error as StoreError { throw CLIError.store(error.message) }
+            // One connection: the role decides what may be written (a read-only role gets a
+            // read-only store), and nothing is written unless a mute has come due.
+            let store = try open(create: false)
+            do { try store.applyDueMutes(now: now) } catch { throw CLIError.store(error.message) }
+            return store
         }
         guard FileManager.default.fileExists(atPath: path) else {
             throw CLIError.store("no store at \(path): add events with errtriage ingest FILE, or try errtriage demo")
@@ -82,10 +79,7 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens a store that must already hold data, for a decision on an issue (`mark`, `assign`).
     func openExisting() throws -> TriageStore {
-        if TriageStore.isPostgres(storePath) {
-            _ = try open(readOnly: true)  // says so when the database holds no store yet
-            return try open()
-        }
+        if TriageStore.isPostgres(storePath) { return try open(create: false) }
         guard FileManager.default.fileExists(atPath: storePath) else {
             throw CLIError.store("no store at \(storePath): add events with errtriage ingest FILE first")
         }
@@ -94,13 +88,13 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store, turning failures into exit code 3. A command that writes is refused on a
     /// read-only file, before SQLite is asked.
-    func open(readOnly: Bool = false) throws -> TriageStore {
+    func open(readOnly: Bool = false, create: Bool = true) throws -> TriageStore {
         if !readOnly, !TriageStore.isPostgres(storePath), FileManager.default.fileExists(atPath: storePath),
            !StoreOptions.isWritable(storePath) {
             throw CLIError.store("\(storePath) is read-only; nothing can be written (ingest, marks and notes need write permission)")
         }
         do {
-            return try TriageStore(path: storePath, readOnly: readOnly, maxPages: StoreOptions.maxPages)
+            return try TriageStore(path: storePath, readOnly: readOnly, maxPages: StoreOptions.maxPages, create: create)
         } catch {
             throw CLIError.store(error.message)
         }

@@ -26,8 +26,7 @@ final class CLI {
     /// folder it ran in, named after the database.
     var rejects: String {
         guard store.hasPrefix("postgres") else { return store + ".rejects" }
-        let name = store.split(separator: "?")[0].split(separator: "/").last.map(String.init) ?? "store"
-        return temporary.path("errtriage-\(name).rejects")
+        return temporary.path("errtriage-\(PostgresCluster.databaseName(store)).rejects")
     }
 
     /// A CLI whose store is an SQLite file whatever the pass: for what only a file has (its

@@ -156,7 +156,7 @@ import TriageStore
         try cli.run(["generate", "--events", "30000", "--issues", "40", "--seed", "9", "--out", file])
         let ingest = try cli.start(["ingest", "--store", cli.store, file], output: .capture)
         Thread.sleep(forTimeInterval: 1.0)
-        let name = cli.store.split(separator: "?")[0].split(separator: "/").last.map(String.init) ?? ""
+        let name = PostgresCluster.databaseName(cli.store)
         let admin = try PGConnection(try PostgresCluster.shared.get().uri("postgres"))
         try admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [name])
         let ended = ingest.wait()
@@ -172,7 +172,7 @@ import TriageStore
     /// A role that may only read the store at `uri` (README's SQL), and its URI.
     static func readOnlyRole(on uri: String) throws -> String {
         let cluster = try PostgresCluster.shared.get()
-        let name = uri.split(separator: "?")[0].split(separator: "/").last.map(String.init) ?? ""
+        let name = PostgresCluster.databaseName(uri)
         let role = "reader_\(getpid())_\(name.split(separator: "_").last ?? "")"
         let admin = try PGConnection(uri)
         try admin.executeScript("""

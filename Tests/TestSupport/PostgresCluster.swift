@@ -13,6 +13,11 @@ public enum PostgresCluster {
         () throws(ThrowawayPostgres.ClusterError) in try ThrowawayPostgres(port: 54329)
     }
 
+    /// The database name in a URI this cluster gave (`postgresql://user@/NAME?host=…`).
+    public static func databaseName(_ uri: String) -> String {
+        uri.split(separator: "?")[0].split(separator: "/").last.map(String.init) ?? ""
+    }
+
     /// A new empty database on the run's cluster for a test, or a recorded failure with the server's log.
     public static func database(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         do {

@@ -97,8 +97,9 @@ public final class PGConnection {
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN")
+    /// `begin` may set the transaction's mode (`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY`).
+    public func transaction<T>(_ begin: String = "BEGIN", _ body: () throws -> T) throws -> T {
+        try execute(begin)
         do {
             let value = try body()
             try execute("COMMIT")

@@ -220,9 +220,10 @@ enum PGSchema {
 }
 
 extension TriageStore {
-    /// Opens the PostgreSQL store: creates its schema when the database holds none (and this role
-    /// may), refuses a newer one, and tells whether this role may write.
-    static func openPostgres(_ session: PGSession, readOnly: Bool) throws(StoreError) -> (canWrite: Bool, found: Int) {
+    /// Opens the PostgreSQL store: creates its schema when the database holds none and `create`
+    /// says so (found 0 otherwise), refuses a newer one, upgrades an older one, and tells whether
+    /// this role may write.
+    static func openPostgres(_ session: PGSession, create: Bool) throws(StoreError) -> (canWrite: Bool, found: Int) {
         do {
             return try session.exclusive {
                 func version() throws -> Int? {
@@ -239,32 +240,22 @@ extension TriageStore {
                     guard canWrite else {
                         throw StoreError("\(session.target) needs a schema upgrade, which a read-only role cannot make")
                     }
-                    try session.run("BEGIN", [])
-                    do {
-                        try session.run("SELECT pg_advisory_xact_lock(\(writerLock))", [])
+                    try session.connection.transaction {
+                        try session.takeWriterLock()
                         var at = try version() ?? found
                         while at < schemaVersion, let step = PGSchema.upgrades[at] {
                             try session.run(step, [])
                             at += 1
                             try session.run("UPDATE meta SET value = \(at) WHERE key = 'schema'", [])
                         }
-                        try session.run("COMMIT", [])
-                    } catch {
-                        if session.connection.isConnected { _ = try? session.run("ROLLBACK", []) }
-                        throw error
                     }
                     return (canWrite, schemaVersion)
                 }
-                guard !readOnly else { return (false, 0) }
+                guard create else { return (false, 0) }
                 // Two first opens at once: the second waits for the lock, then finds the schema.
-                try session.run("BEGIN", [])
-                do {
-                    try session.run("SELECT pg_advisory_xact_lock(\(writerLock))", [])
+                try session.connection.transaction {
+                    try session.takeWriterLock()
                     if try version() == nil { try session.run(PGSchema.creation, []) }
-                    try session.run("COMMIT", [])
-                } catch {
-                    if session.connection.isConnected { _ = try? session.run("ROLLBACK", []) }
-                    throw error
                 }
                 return (true, schemaVersion)
             }

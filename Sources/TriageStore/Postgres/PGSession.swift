@@ -93,6 +93,12 @@ final class PGSession: @unchecked Sendable {
         }
     }
 
+    /// The advisory lock every writer of a store takes first, for the rest of its transaction:
+    /// writers take turns, as SQLite's single writer does. (An arbitrary constant: "errt".)
+    func takeWriterLock() throws {
+        try run("SELECT pg_advisory_xact_lock(\(0x6572_7274 as Int64))", [])
+    }
+
     /// The number of columns `sql` returns (run with no rows).
     func columns(of sql: String) throws -> Int {
         try connection.execute("SELECT * FROM (\(sql)) AS q LIMIT 0").columns.count
