@@ -23,8 +23,7 @@ extension IngestWriter {
         found.reserveCapacity(batch.events.count)
         var met: [String: IssueState] = [:]
         for (i, raw) in batch.events.enumerated() {
-            if let known = batch.keys[i], let cached = issues[known] ?? met[known], cached.chain.isNamed,
-               raw.chain.links.elementsEqual(cached.chain.links, by: { $0.domain == nil || $0.domain == $1.domain }) {
+            if let known = batch.keys[i], let cached = issues[known] ?? met[known], cached.needsNoResolving(raw.chain) {
                 found.append((known, raw.chain, cached))
                 continue
             }

@@ -157,8 +157,7 @@ public final class IngestWriter {
             let issue: IssueState
             var chain = raw.chain
             var key: String
-            if let known = batch.keys[i], let cached = issues[known], cached.chain.isNamed,
-               raw.chain.links.elementsEqual(cached.chain.links, by: { $0.domain == nil || $0.domain == $1.domain }) {
+            if let known = batch.keys[i], let cached = issues[known], cached.needsNoResolving(raw.chain) {
                 // The usual case: a known issue whose chain has every name (and the same domains),
                 // so the dictionary already holds every code of this chain and nothing needs resolving.
                 key = known
@@ -350,6 +349,13 @@ public final class IngestWriter {
 }
 
 extension IngestWriter.IssueState {
+    /// Whether an event's chain can be taken as this known issue's without resolving it: the
+    /// issue's chain has every name, and the event's names no other domain, so the dictionary
+    /// already holds every code of it (the usual case).
+    func needsNoResolving(_ chain: ErrorChain) -> Bool {
+        self.chain.isNamed && chain.links.elementsEqual(self.chain.links, by: { $0.domain == nil || $0.domain == $1.domain })
+    }
+
     /// Widens first/last seen, the version range and the count by one new event.
     mutating func absorb(_ event: ErrorEvent, versions: inout VersionOrder.Cache) {
         if event.timestamp < firstSeen { firstSeen = event.timestamp }

@@ -65,7 +65,6 @@ extension TriageStore {
         var copied = 0
         var columns: [String] = []
         var partitions = Set<Int64>()
-        let groupColumn = table == "issue"
         func flush() throws {
             guard !batch.isEmpty else { return }
             if table == "event", let ts = columns.firstIndex(of: "ts") {
@@ -74,8 +73,8 @@ extension TriageStore {
             let quoted = columns.map { "\"\($0)\"" }.joined(separator: ", ")
             let group = columns.firstIndex(of: "group_id")
             func values(_ row: Row) -> [SQLValue] {
-                // Groups refer to issues written later in the batch: set after every issue is in.
-                guard groupColumn, let group else { return row.values }
+                // An issue's group refers to an issue written later: set after every issue is in.
+                guard let group else { return row.values }
                 var values = row.values
                 values[group] = .null
                 return values
