@@ -137,16 +137,17 @@ extension TriageStore {
         // picks the scan by its statistics, and the `+` would only spoil its estimate.)
         let column = !buckets.hourly && buckets.count > 14 && !db.isPostgres ? "+" + buckets.column : buckets.column
         let one = only.map { _ in "issue_id = ? AND " } ?? ""
-        for row in try Row.fetchAll(db, sql: """
+        try db.forEachIntegers(sql: """
             SELECT issue_id, SUM(events), SUM(complaints), SUM(users) FROM \(buckets.table)
             WHERE \(one)\(column) BETWEEN ? AND ? GROUP BY issue_id
-            """, arguments: StatementArguments(only.map { [$0] } ?? []) + [buckets.range.lowerBound, buckets.range.upperBound]) {
-            let events: Int = row[1]
+            """, arguments: StatementArguments(only.map { [$0] } ?? []) + [buckets.range.lowerBound, buckets.range.upperBound],
+            columns: 4) { row in
+            let events = Int(row[1])
             if events > 0 { active += 1 }
-            guard let i = index[row[0]] else { continue }
+            guard let i = index[row[0]] else { return }
             candidates[i].events = events
-            candidates[i].complaints = row[2]
-            if buckets.runsToLatest { candidates[i].users = row[3] }
+            candidates[i].complaints = Int(row[2])
+            if buckets.runsToLatest { candidates[i].users = Int(row[3]) }
         }
         if !buckets.runsToLatest {
             for i in candidates.indices where candidates[i].events > 0 {
@@ -181,12 +182,12 @@ extension TriageStore {
         var series = [Int](repeating: 0, count: buckets.count)
         if !ids.isEmpty {
             let issues = everyActive ? "" : " AND issue_id IN (\(databaseQuestionMarks(count: ids.count)))"
-            for row in try Row.fetchAll(db, sql: """
+            try db.forEachIntegers(sql: """
                 SELECT \(buckets.column), SUM(events) FROM \(buckets.table)
                 WHERE \(buckets.column) BETWEEN ? AND ?\(issues) GROUP BY \(buckets.column)
-                """, arguments: [buckets.range.lowerBound, buckets.range.upperBound] + (everyActive ? [] : StatementArguments(ids))) {
-                let bucket: Int64 = row[0]
-                series[Int(bucket - buckets.range.lowerBound)] = row[1]
+                """, arguments: [buckets.range.lowerBound, buckets.range.upperBound] + (everyActive ? [] : StatementArguments(ids)),
+                columns: 2) { row in
+                series[Int(row[0] - buckets.range.lowerBound)] = Int(row[1])
             }
         }
         let users: Int
@@ -209,14 +210,16 @@ extension TriageStore {
         let chains = try chains(db, issueIDs: ids)
         var series: [Int64: [Int]] = restricted ?? [:]
         if !ids.isEmpty && restricted == nil {
-            let (filter, arguments, wanted) = idFilter(ids)
-            for row in try Row.fetchAll(db, sql: """
+            let (filter, arguments) = idFilter(ids, db)
+            var read = BucketRows(ids, width: buckets.count)
+            let first = buckets.range.lowerBound
+            try db.forEachIntegers(sql: """
                 SELECT issue_id, \(buckets.column), events FROM \(buckets.table)
                 WHERE \(filter)\(buckets.column) BETWEEN ? AND ?
-                """, arguments: arguments + [buckets.range.lowerBound, buckets.range.upperBound]) where wanted(row[0]) {
-                let bucket: Int64 = row[1]
-                series[row[0], default: [Int](repeating: 0, count: buckets.count)][Int(bucket - buckets.range.lowerBound)] = row[2]
+                """, arguments: arguments + [first, buckets.range.upperBound], columns: 3) { row in
+                read.set(row[0], Int(row[1] - first), Int(row[2]))
             }
+            series = read.byIssue
         }
         let hourly = try lastHours(db, issueIDs: ids, now: now)
         let empty = [Int](repeating: 0, count: buckets.count)
@@ -244,12 +247,54 @@ extension TriageStore {
     /// reading the time range for every issue and keeping theirs here. A long IN list is a linear
     /// search per row on PostgreSQL (its parameters are no constant array it could hash): 11 ms of
     /// a 400-issue list's 192 hours at 1M events, against 2 ms for the range alone.
-    static func idFilter(_ ids: [Int64]) -> (sql: String, arguments: StatementArguments, keeps: (Int64) -> Bool) {
-        guard ids.count > 32 else {
-            return ("issue_id IN (\(databaseQuestionMarks(count: ids.count))) AND ", StatementArguments(ids), { _ in true })
+    /// SQLite reads an IN list through a temporary index and seeks each issue's range of the
+    /// rollup's primary key: 200 listed issues of 400 read half the rows.
+    static func idFilter(_ ids: [Int64], _ db: Database) -> (sql: String, arguments: StatementArguments) {
+        guard ids.count > 32 && (db.isPostgres || ids.count > 2_000) else {
+            return ("issue_id IN (\(databaseQuestionMarks(count: ids.count))) AND ", StatementArguments(ids))
         }
-        let set = Set(ids)
-        return ("", [], { set.contains($0) })
+        return ("", [])
+    }
+
+    /// Rows of counts per issue and bucket, filled from a rollup read whose rows may name issues
+    /// not asked for (see `idFilter`): one hash lookup per row read, none per bucket kept.
+    /// Issue ids are a store's row ids, dense from 1: an issue's slot is found by its offset from
+    /// the least id asked for (hashing each row's id took most of a list's time).
+    struct BucketRows {
+        private let least: Int64
+        /// Per id from `least`, its row's index plus one (0: not asked for).
+        private var slot: [Int32]
+        private var ids: [Int64] = []
+        private var rows: [[Int]] = []
+        private let width: Int
+
+        init(_ asked: [Int64], width: Int) {
+            self.width = width
+            least = asked.min() ?? 0
+            slot = [Int32](repeating: 0, count: asked.isEmpty ? 0 : Int((asked.max() ?? 0) - least) + 1)
+            for id in asked where slot[Int(id - least)] == 0 {
+                ids.append(id)
+                rows.append([])
+                slot[Int(id - least)] = Int32(rows.count)
+            }
+        }
+
+        /// Sets an issue's bucket; issues not asked for are ignored.
+        mutating func set(_ issue: Int64, _ bucket: Int, _ value: Int) {
+            let offset = issue - least
+            guard offset >= 0, offset < slot.count else { return }
+            let i = Int(slot[Int(offset)]) - 1
+            guard i >= 0 else { return }
+            if rows[i].isEmpty { rows[i] = [Int](repeating: 0, count: width) }
+            rows[i][bucket] = value
+        }
+
+        /// Each issue that had a row, with its buckets.
+        var byIssue: [Int64: [Int]] {
+            var result: [Int64: [Int]] = [:]
+            for (id, row) in zip(ids, rows) where !row.isEmpty { result[id] = row }
+            return result
+        }
     }
 
     /// The hours the spike rule reads, up to `now`.
@@ -259,15 +304,14 @@ extension TriageStore {
     static func lastHours(_ db: Database, issueIDs ids: [Int64], now: Timestamp) throws -> [Int64: [Int]] {
         guard !ids.isEmpty else { return [:] }
         let first = now.hour - Int64(spikeHours - 1)
-        var hourly: [Int64: [Int]] = [:]
-        let (filter, arguments, wanted) = idFilter(ids)
-        for row in try Row.fetchAll(db, sql: """
+        var read = BucketRows(ids, width: spikeHours)
+        let (filter, arguments) = idFilter(ids, db)
+        try db.forEachIntegers(sql: """
             SELECT issue_id, hour, events FROM issue_hour WHERE \(filter)hour BETWEEN ? AND ?
-            """, arguments: arguments + [first, now.hour]) where wanted(row[0]) {
-            let hour: Int64 = row[1]
-            hourly[row[0], default: [Int](repeating: 0, count: spikeHours)][Int(hour - first)] = row[2]
+            """, arguments: arguments + [first, now.hour], columns: 3) { row in
+            read.set(row[0], Int(row[1] - first), Int(row[2]))
         }
-        return hourly
+        return read.byIssue
     }
 
     /// NEW, SPIKE and REGRESSED for one issue, from the issue row and its last hours.

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// One connection inside one transaction, on either engine: what every query and write of the
 /// store is written against. The SQL is written once, in the dialect both engines run (`?`
@@ -53,13 +54,38 @@ final class Database {
     func rows(sql: String, arguments: StatementArguments = []) throws -> [Row] {
         switch backend {
         case .sqlite(let db):
-            let cursor = try GRDB.Row.fetchCursor(db, sql: sql, arguments: arguments.grdb)
-            let columns = Row.ColumnNames(cursor._statement.columnNames)
+            let statement = try db.cachedStatement(sql: sql)
+            try statement.setArguments(arguments.grdb)
+            let columns = Row.ColumnNames(statement.columnNames)
             var rows: [Row] = []
-            while let row = try cursor.next() { rows.append(Row(columns: columns, values: row.sqlValues)) }
+            try SQLiteSteps.each(statement, in: db) { rows.append(Row(columns: columns, values: SQLiteSteps.values(of: $0))) }
             return rows
         case .postgres(let session):
             return try session.run(sql, arguments)
+        }
+    }
+
+    /// Runs a query whose every column is an integer (NULL reads as 0) and hands each row's values
+    /// to `body` in one reused buffer, without building a `Row` per row: the rollup reads of a
+    /// list (tens of thousands of day and hour buckets) spent most of their time building rows.
+    func forEachIntegers(sql: String, arguments: StatementArguments = [], columns: Int,
+                         _ body: (UnsafeBufferPointer<Int64>) throws -> Void) throws {
+        let buffer = UnsafeMutableBufferPointer<Int64>.allocate(capacity: columns)
+        defer { buffer.deallocate() }
+        switch backend {
+        case .sqlite(let db):
+            // Stepped with SQLite's own calls: GRDB's row values cost a retain and a release each.
+            let statement = try db.cachedStatement(sql: sql)
+            try statement.setArguments(arguments.grdb)
+            try SQLiteSteps.each(statement, in: db) { handle in
+                for i in 0..<columns { buffer[i] = sqlite3_column_int64(handle, Int32(i)) }
+                try body(UnsafeBufferPointer(buffer))
+            }
+        case .postgres(let session):
+            for row in try session.run(sql, arguments) {
+                for i in 0..<columns { buffer[i] = Int64.from(row.values[i]) ?? 0 }
+                try body(UnsafeBufferPointer(buffer))
+            }
         }
     }
 
@@ -72,10 +98,57 @@ final class Database {
     }
 }
 
+/// A SQLite statement stepped with SQLite's own calls and its values read straight into
+/// `SQLValue`s: GRDB's rows copy every value into a `DatabaseValue` first, and a list's reads
+/// spent most of their time there.
+enum SQLiteSteps {
+    /// Steps `statement` (its arguments set) to its end, handing each row to `body`; resets it after.
+    static func each(_ statement: GRDB.Statement, in db: GRDB.Database, _ body: (OpaquePointer) throws -> Void) throws {
+        let handle = statement.sqliteStatement
+        defer { sqlite3_reset(handle) }
+        while let row = try step(statement, in: db) { try body(row) }
+    }
+
+    /// The statement's next row, or nil at its end.
+    static func step(_ statement: GRDB.Statement, in db: GRDB.Database) throws -> OpaquePointer? {
+        let handle = statement.sqliteStatement
+        let code = sqlite3_step(handle)
+        if code == SQLITE_DONE { return nil }
+        guard code == SQLITE_ROW else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code),
+                                message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+        }
+        return handle
+    }
+
+    /// The current row's values.
+    static func values(of handle: OpaquePointer) -> [SQLValue] {
+        let count = sqlite3_column_count(handle)
+        var values: [SQLValue] = []
+        values.reserveCapacity(Int(count))
+        for i in 0..<count {
+            switch sqlite3_column_type(handle, i) {
+            case SQLITE_NULL: values.append(.null)
+            case SQLITE_INTEGER: values.append(.integer(sqlite3_column_int64(handle, i)))
+            case SQLITE_FLOAT: values.append(.real(sqlite3_column_double(handle, i)))
+            default:
+                // Text, and a blob read as UTF-8 text (the store writes none).
+                let bytes = Int(sqlite3_column_bytes(handle, i))
+                if let text = sqlite3_column_text(handle, i) {
+                    values.append(.text(String(decoding: UnsafeBufferPointer(start: text, count: bytes), as: UTF8.self)))
+                } else {
+                    values.append(.text(""))
+                }
+            }
+        }
+        return values
+    }
+}
+
 /// Rows read one at a time: the export streams millions of events through it.
 final class RowCursor {
     private enum Source {
-        case sqlite(GRDB.RowCursor, Row.ColumnNames)
+        case sqlite(GRDB.Statement, GRDB.Database, Row.ColumnNames)
         case postgres(PGSession, name: String)
     }
 
@@ -87,8 +160,10 @@ final class RowCursor {
     init(_ db: Database, sql: String, arguments: StatementArguments) throws {
         switch db.backend {
         case .sqlite(let grdb):
-            let cursor = try GRDB.Row.fetchCursor(grdb, sql: sql, arguments: arguments.grdb)
-            source = .sqlite(cursor, Row.ColumnNames(cursor._statement.columnNames))
+            // Its own statement (not the cache's): the caller may run other queries while it reads.
+            let statement = try grdb.makeStatement(sql: sql)
+            try statement.setArguments(arguments.grdb)
+            source = .sqlite(statement, grdb, Row.ColumnNames(statement.columnNames))
         case .postgres(let session):
             let name = session.cursorName()
             try session.run("DECLARE \(name) NO SCROLL CURSOR FOR " + sql, arguments)
@@ -98,8 +173,13 @@ final class RowCursor {
 
     func next() throws -> Row? {
         switch source {
-        case .sqlite(let cursor, let columns):
-            return try cursor.next().map { Row(columns: columns, values: $0.sqlValues) }
+        case .sqlite(let statement, let db, let columns):
+            guard !finished else { return nil }
+            guard let handle = try SQLiteSteps.step(statement, in: db) else {
+                finished = true
+                return nil
+            }
+            return Row(columns: columns, values: SQLiteSteps.values(of: handle))
         case .postgres(let session, let name):
             if position == buffered.count {
                 guard !finished else { return nil }
@@ -160,19 +240,5 @@ extension StatementArguments {
             case .text(let s): s.databaseValue
             }
         })
-    }
-}
-
-extension GRDB.Row {
-    var sqlValues: [SQLValue] {
-        databaseValues.map { value in
-            switch value.storage {
-            case .null: .null
-            case .int64(let i): .integer(i)
-            case .double(let d): .real(d)
-            case .string(let s): .text(s)
-            case .blob(let b): .text(String(decoding: b, as: UTF8.self))
-            }
-        }
     }
 }
