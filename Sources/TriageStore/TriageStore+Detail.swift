@@ -62,12 +62,19 @@ extension TriageStore {
         let issues = ids.count == 1 ? "issue_id = ?" : "issue_id IN (\(databaseQuestionMarks(count: ids.count)))"
         var counts: [Dimension: [(String, Int)]] = [:]
         if buckets.hourly {
-            for dimension in Dimension.allCases {
-                counts[dimension] = try Row.fetchAll(db, sql: """
-                    SELECT COALESCE(\(expression(dimension)), 'unknown') AS v, COUNT(*) FROM event
-                    WHERE \(issues) AND ts BETWEEN ? AND ? GROUP BY v
-                    """, arguments: StatementArguments(ids) + [buckets.millis.lowerBound, buckets.millis.upperBound]).map { ($0[0], $0[1]) }
+            // One read of the window's events for every dimension (not one per dimension): the
+            // combinations of values, each dimension's counts summed from them here.
+            let dimensions = Dimension.allCases
+            let values = dimensions.map { "COALESCE(\(expression($0)), 'unknown')" }.joined(separator: ", ")
+            var sums: [Dimension: [String: Int]] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT \(values), COUNT(*) FROM event WHERE \(issues) AND ts BETWEEN ? AND ?
+                GROUP BY \((1...dimensions.count).map(String.init).joined(separator: ", "))
+                """, arguments: StatementArguments(ids) + [buckets.millis.lowerBound, buckets.millis.upperBound]) {
+                let n: Int = row[dimensions.count]
+                for (i, dimension) in dimensions.enumerated() { sums[dimension, default: [:]][row[i], default: 0] += n }
             }
+            for (dimension, byValue) in sums { counts[dimension] = byValue.map { ($0.key, $0.value) } }
         } else {
             for row in try Row.fetchAll(db, sql: """
                 SELECT dim, value, SUM(events) FROM issue_day_dim WHERE \(issues) AND day BETWEEN ? AND ? GROUP BY dim, value
