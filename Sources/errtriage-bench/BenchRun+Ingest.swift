@@ -56,10 +56,13 @@ extension BenchRun {
                                               end: Timestamp.parse("2026-11-20T18:00:00Z")!, order: order))
         let lines = try LineWriter(path: ndjson(order))
         let rows = try LineWriter(path: csv(order))
+        // The same events as a Crashlytics export, for the common order only.
+        let export = order == .day ? try LineWriter(path: crashlytics(order)) : nil
         let decoder = NativeDecoder()
         try generator.write { line in
             try lines.write(line)
             guard case .event(let e) = try? decoder.decode(line: Array(line.utf8)) else { return }
+            try export?.write(Self.crashlyticsLine(e))
             let fields: [String?] = [
                 e.eventID, String(e.timestamp.millis), e.chain.shortKey, e.appVersion, e.appBuild, e.platform, e.osName,
                 e.osVersion, e.deviceModel, e.network, e.orientation, e.appState, e.freeRAM.map(String.init),
@@ -74,6 +77,7 @@ extension BenchRun {
         }
         try lines.close()
         try rows.close()
+        try export?.close()
     }
 
     /// The decoding thread's work on one core: the NDJSON (in the page cache, just written) read

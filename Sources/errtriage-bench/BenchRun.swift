@@ -43,19 +43,22 @@ struct BenchRun {
         for (order, goal, text) in Self.orders {
             ingestRSS = max(ingestRSS, try measureIngest(order, goal: goal, goalText: text).maxRSSKiB)
         }
+        try measureCrashlyticsIngest()
+        try measurePipe()
         rows.append(BenchRow(what: "peak memory of those ingests", value: "\(ingestRSS >> 10) MB RSS", baseline: "-",
                              ratio: "-", goal: "<= 100 MB", holds: ingestRSS >> 10 <= 100))
         details["ingest_max_rss_mb"] = Double(ingestRSS) / 1024
 
         let storeBytes = Self.size(store), bareBytes = Self.size(bare)
         rows.append(BenchRow(what: "store size", value: Self.megabytes(storeBytes), baseline: "bare table " + Self.megabytes(bareBytes),
-                             ratio: Self.times(Double(storeBytes) / Double(bareBytes)), goal: "<= 1.5x",
-                             holds: Double(storeBytes) <= 1.5 * Double(bareBytes)))
+                             ratio: Self.times(Double(storeBytes) / Double(bareBytes)), goal: "<= 1.0x",
+                             holds: storeBytes <= bareBytes))
         details["store_bytes"] = Double(storeBytes)
         details["bare_bytes"] = Double(bareBytes)
 
         let opened = try TriageStore(path: store, readOnly: true)
         let now = try opened.latestEventTime() ?? Timestamp(millis: 0)
+        try measureFirstScreen(now: now)
         try measureQueries(opened, now: now)
         try measureFrames(opened, now: now)
 
@@ -97,6 +100,19 @@ struct BenchRun {
         try measureDecoding(.day)
     }
 
+    /// The lists and the detail alone, on the day order's store an earlier run left in the folder.
+    mutating func measureQueriesOnly() throws {
+        guard FileManager.default.fileExists(atPath: store) else { throw BenchFailure("no store at \(store): run the bench with --dir first") }
+        let opened = try TriageStore(path: store, readOnly: true)
+        try measureQueries(opened, now: try opened.latestEventTime() ?? Timestamp(millis: 0))
+        for (name, value) in details.sorted(by: { $0.key < $1.key }) where !name.contains("naive") {
+            BenchRun.note(String(format: "%@ %.2f", name, value))
+        }
+    }
+
+    /// Every list within 20 ms at 1M events and 30 ms at 10M.
+    var listGoalMillis: Int { events > 1_000_000 ? 30 : 20 }
+
     mutating func measureQueries(_ store: TriageStore, now: Timestamp) throws {
         BenchRun.note("top-N lists: 3 modes x 5 windows, rollups against the naive GROUP BY")
         var worst = (fast: 0.0, naive: 0.0, label: "")
@@ -113,13 +129,14 @@ struct BenchRun {
         }
         rows.append(BenchRow(what: "top-N list, slowest (\(worst.label))", value: Self.millis(worst.fast),
                              baseline: "naive GROUP BY " + Self.millis(worst.naive), ratio: "\(Self.times(minRatio)) faster (least)",
-                             goal: "<= 20 ms, >= 50x faster", holds: worst.fast <= 0.02 && minRatio >= 50))
+                             goal: "<= \(listGoalMillis) ms, >= 50x faster",
+                             holds: worst.fast <= Double(listGoalMillis) / 1000 && minRatio >= 50))
 
-        BenchRun.note("issue detail of the busiest issue, 7d and all")
+        BenchRun.note("issue detail of the busiest issue, every window")
         let top = try store.issueList(IssueQuery(window: .all, mode: .events, filter: .all, top: 1), now: now).issues.first
         guard let key = top?.key else { return }
         var slowest = (fast: 0.0, naive: 0.0, label: "")
-        for window in [TimeWindow.d7, .all] {
+        for window in TimeWindow.allCases {
             let fast = try Self.time(runs: 5) { _ = try store.issueDetail(key: key, window: window, now: now) }
             let naive = try Self.time(runs: 1) { _ = try store.naiveDetail(key: key, window: window, now: now) }
             details["detail_\(window.rawValue)_ms"] = fast * 1000

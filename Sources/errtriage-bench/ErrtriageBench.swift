@@ -29,8 +29,12 @@ struct ErrtriageBench: ParsableCommand {
     @Option(help: "Where the JSON results go.") var out: String = "bench-results"
     @Option(help: "The errtriage binary to measure (default: the one beside this program).") var errtriage: String?
 
+    @Flag(help: "Measure only the lists and the detail, on the store an earlier run left in --dir (for trying a change to a query).")
+    var queriesOnly = false
+
     func validate() throws {
         guard events > 0 else { throw ValidationError("--events must be 1 or more") }
+        if queriesOnly && dir == nil { throw ValidationError("--queries-only reads the store of an earlier run: give its --dir") }
     }
 
     func run() throws {
@@ -43,7 +47,7 @@ struct ErrtriageBench: ParsableCommand {
         defer { if dir == nil { try? FileManager.default.removeItem(atPath: folder) } }
         do {
             var bench = BenchRun(errtriage: binary, folder: folder, events: events, issues: issues, days: days)
-            try bench.measure()
+            if queriesOnly { try bench.measureQueriesOnly() } else { try bench.measure() }
             print(bench.table())
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             let file = "\(out)/bench-\(events).json"
