@@ -5,6 +5,15 @@ public enum JSONString {
     /// and paragraph separators are escaped, so that a line of NDJSON stays one line everywhere.
     public static func write(_ s: String, to out: inout String) {
         out += "\""
+        // The usual text (printable ASCII, no quote or backslash) goes in whole: walking its
+        // scalars one by one cost an eighth of ingest's reading thread, which writes every event's
+        // custom keys this way.
+        var plain = s
+        if plain.withUTF8({ bytes in bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C } }) {
+            out += plain
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
