@@ -28,6 +28,11 @@ extension TriageStore {
         return try read { db in
             var check = StoreCheck()
             func problem(_ text: String) { if check.problems.count < limit { check.problems.append(text) } }
+            // Each recount scans the events: mapped, the file is read in place instead of copied
+            // page by page through a 2 MiB cache (a third of the time of `check`, all of it system time).
+            // The dashboard's connections keep SQLite's default; this one is set back after.
+            if !db.isPostgres { try db.execute(sql: "PRAGMA mmap_size = \(TriageStore.checkMapBytes)") }
+            defer { if !db.isPostgres { try? db.execute(sql: "PRAGMA mmap_size = 0") } }
 
             if !db.isPostgres, try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") != nil {
                 problem("a row refers to a missing issue or complaint")
@@ -113,11 +118,17 @@ extension TriageStore {
         }
     }
 
+    /// How much of a store `check` maps into memory at most (SQLite caps it at its own limit).
+    static let checkMapBytes: Int64 = 1 << 40
+
     /// Each issue's events per breakdown value and day, counted in SQL: a value is what
     /// `Dimension.value(of:)` gives (the OS as name and version), `unknown` where the event has none.
+    /// The events are read once, into their combinations of values per issue and day, and each
+    /// dimension is summed from those (one GROUP BY over every event per dimension took a third
+    /// longer, most of `check`).
     static func breakdownRecount(day: String) -> String {
-        let counts = Dimension.allCases.map { dim in
-            let value = switch dim {
+        let values = Dimension.allCases.map { dim in
+            switch dim {
             case .device: "device_model"
             case .os: "os_name || ' ' || os_version, os_name, os_version"
             case .appVersion: "app_version"
@@ -126,9 +137,17 @@ extension TriageStore {
             case .appState: "app_state"
             case .kind: "kind"
             }
-            return "SELECT issue_id, '\(dim.rawValue)', COALESCE(\(value), 'unknown'), \(day), COUNT(*) FROM event GROUP BY 1, 3, 4"
         }
-        return counts.joined(separator: " UNION ALL ")
+        let columns = values.indices.map { "v\($0)" }
+        let combinations = """
+            SELECT issue_id AS i, \(day) AS d, \(zip(values, columns).map { "COALESCE(\($0), 'unknown') AS \($1)" }.joined(separator: ", ")),
+                   COUNT(*) AS n
+            FROM event GROUP BY \((1...(values.count + 2)).map(String.init).joined(separator: ", "))
+            """
+        let sums = zip(Dimension.allCases, columns).map { dim, column in
+            "SELECT i, '\(dim.rawValue)', \(column), d, SUM(n) FROM c GROUP BY i, \(column), d"
+        }
+        return "WITH c AS MATERIALIZED (\(combinations)) " + sums.joined(separator: " UNION ALL ")
     }
 
     /// Each issue's kind against the most severe of its events'.
