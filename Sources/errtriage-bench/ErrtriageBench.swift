@@ -31,6 +31,8 @@ struct ErrtriageBench: ParsableCommand {
 
     @Flag(help: "Measure only the lists and the detail, on the store an earlier run left in --dir (for trying a change to a query).")
     var queriesOnly = false
+    @Flag(help: "With --queries-only: skip the naive baselines (each takes tens of seconds at 10M events).")
+    var noNaive = false
 
     func validate() throws {
         guard events > 0 else { throw ValidationError("--events must be 1 or more") }
@@ -47,6 +49,7 @@ struct ErrtriageBench: ParsableCommand {
         defer { if dir == nil { try? FileManager.default.removeItem(atPath: folder) } }
         do {
             var bench = BenchRun(errtriage: binary, folder: folder, events: events, issues: issues, days: days)
+            bench.withNaive = !noNaive
             if queriesOnly { try bench.measureQueriesOnly() } else { try bench.measure() }
             print(bench.table())
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
