@@ -78,6 +78,12 @@ public final class RecordReader {
     private let decoders = Dictionary(uniqueKeysWithValues: SourceKind.allCases.map { ($0, $0.decoder) })
     /// Native events straight from their bytes; the rest goes to `decoders`.
     private let lineDecoder = NativeLineDecoder()
+    /// The source of the last line the tree read, when it was not native (at first, the file's
+    /// source as its first line tells it). The native byte reader then waits until a line is
+    /// native again, so that a Crashlytics or Sentry file is not scanned twice per line (the byte
+    /// reader reads a whole line before it can tell it is not native); after a Crashlytics line,
+    /// the next is read sparsely first (`SparseKeep.crashlytics`).
+    private var lastOther: SourceKind?
     private var pendingFirst: InputLine?
     private var header: [String]?
 
@@ -110,6 +116,7 @@ public final class RecordReader {
             header = (try? CSVReader(string: String(decoding: first.bytes, as: UTF8.self)).next()) ?? []
         } else {
             pendingFirst = first
+            lastOther = kind == .native ? nil : kind
         }
     }
 
@@ -132,8 +139,11 @@ public final class RecordReader {
                 return .rejected(line: line.number, reason: "line longer than \(LineReader.maxLineBytes >> 20) MiB", raw: line.bytes)
             }
             if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            if !forced || kind == .native, let event = lineDecoder.event(line.bytes, forced: forced) {
+            if forced ? kind == .native : lastOther == nil, let event = lineDecoder.event(line.bytes, forced: forced) {
                 return .record(line: line.number, .event(event))
+            }
+            if forced ? kind == .crashlytics : lastOther == .crashlytics, let record = sparseCrashlytics(line.bytes) {
+                return .record(line: line.number, record)
             }
             let value: JSONValue, source: SourceKind
             do {
@@ -142,12 +152,23 @@ public final class RecordReader {
             } catch {
                 return .rejected(line: line.number, reason: error.reason, raw: line.bytes)
             }
+            lastOther = source == .native ? nil : source
             do {
                 return .record(line: line.number, try decoders[source]!.decode(value))
             } catch {
                 return .rejected(line: line.number, reason: error.reason + RecordReader.hint(value, failed: source), raw: line.bytes)
             }
         }
+    }
+
+    /// A Crashlytics row read without building what its decoder does not read (threads, frames,
+    /// logs, breadcrumbs). Only a line that is valid JSON, a Crashlytics row by its members (or by
+    /// `--source`) and that decodes is taken; anything else goes through the whole tree, which
+    /// then names the reason, so what is read and what is rejected stay as they were.
+    private func sparseCrashlytics(_ line: [UInt8]) -> ImportedRecord? {
+        guard let value = try? JSONParser.parse(line, keeping: .crashlytics), case .object = value,
+              forced || SourceKind.detect(object: value) == .crashlytics else { return nil }
+        return try? decoders[.crashlytics]!.decode(value)
     }
 
     /// When a line fails as one source but another source of events reads it: which, and how to force it.

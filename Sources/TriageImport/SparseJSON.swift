@@ -1,0 +1,186 @@
+/// What of an object a decoder reads: the members it names, each kept whole or, for an object or
+/// an array of objects, kept in part by its own `SparseKeep`.
+public struct SparseKeep: Sendable {
+    let members: [String: SparseKeep?]
+
+    public init(_ members: [String: SparseKeep?]) { self.members = members }
+
+    /// What `CrashlyticsDecoder` reads of a row of Crashlytics' BigQuery export: not its threads,
+    /// frames, logs or breadcrumbs, which make most of a real row's bytes.
+    public static let crashlytics = SparseKeep([
+        "event_id": nil, "event_timestamp": nil, "custom_keys": nil, "issue_title": nil, "issue_subtitle": nil,
+        "errors": SparseKeep(["title": nil, "subtitle": nil, "code": nil]), "exceptions": SparseKeep(["type": nil]),
+        "application": nil, "platform": nil, "operating_system": nil, "device": nil, "app_orientation": nil,
+        "process_state": nil, "memory": nil, "storage": nil, "user": nil, "firebase_session_id": nil,
+        "installation_uuid": nil, "error_type": nil, "is_fatal": nil,
+    ])
+}
+
+extension JSONParser {
+    /// Parses one JSON text as `parse` does, accepting and rejecting exactly the same texts, but
+    /// builds only the members `keep` names: every other member of a kept object stays, by name,
+    /// with `null` for its value (so that a source is still told by its members' names), its
+    /// value checked but not built.
+    public static func parse(_ bytes: [UInt8], keeping keep: SparseKeep) throws(JSONParseError) -> JSONValue {
+        do {
+            return try bytes.withUnsafeBufferPointer { buffer in
+                var parser = JSONParser(bytes: buffer)
+                parser.skipWhitespace()
+                let value = try parser.parseValue(depth: 0, keeping: keep)
+                parser.skipWhitespace()
+                guard parser.i == buffer.count else { throw parser.error("unexpected text after the JSON value") }
+                return value
+            }
+        } catch let e as JSONParseError {
+            throw e
+        } catch {
+            throw JSONParseError(message: "\(error)", offset: 0)
+        }
+    }
+
+    /// A value kept in part: an object's named members, or an array's elements each kept so.
+    mutating func parseValue(depth: Int, keeping keep: SparseKeep) throws(JSONParseError) -> JSONValue {
+        guard depth < JSONParser.maxDepth else { throw error("nesting deeper than \(JSONParser.maxDepth)") }
+        guard i < bytes.count else { throw error(i == 0 ? "empty line" : "unexpected end of line (truncated JSON?)") }
+        switch bytes[i] {
+        case UInt8(ascii: "{"):
+            i += 1
+            var members: [(String, JSONValue)] = []
+            skipWhitespace()
+            if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+            while true {
+                skipWhitespace()
+                guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
+                guard bytes[i] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+                let key = try parseString()
+                skipWhitespace()
+                guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
+                guard bytes[i] == UInt8(ascii: ":") else { throw error("expected ':'") }
+                i += 1
+                skipWhitespace()
+                switch keep.members[key] {
+                case .some(.some(let inner)): members.append((key, try parseValue(depth: depth + 1, keeping: inner)))
+                case .some(.none): members.append((key, try parseValue(depth: depth + 1)))
+                case .none:
+                    try skipValue(depth: depth + 1)
+                    members.append((key, .null))
+                }
+                skipWhitespace()
+                guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
+                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+                throw error("expected ',' or '}'")
+            }
+        case UInt8(ascii: "["):
+            i += 1
+            var elements: [JSONValue] = []
+            skipWhitespace()
+            if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(elements) }
+            while true {
+                skipWhitespace()
+                elements.append(try parseValue(depth: depth + 1, keeping: keep))
+                skipWhitespace()
+                guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
+                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(elements) }
+                throw error("expected ',' or ']'")
+            }
+        default:
+            return try parseValue(depth: depth)
+        }
+    }
+
+    /// Reads past one value with every check `parseValue` makes, building nothing.
+    mutating func skipValue(depth: Int) throws(JSONParseError) {
+        guard depth < JSONParser.maxDepth else { throw error("nesting deeper than \(JSONParser.maxDepth)") }
+        guard i < bytes.count else { throw error(i == 0 ? "empty line" : "unexpected end of line (truncated JSON?)") }
+        switch bytes[i] {
+        case UInt8(ascii: "{"):
+            i += 1
+            skipWhitespace()
+            if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return }
+            while true {
+                skipWhitespace()
+                guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
+                guard bytes[i] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+                try skipString()
+                skipWhitespace()
+                guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
+                guard bytes[i] == UInt8(ascii: ":") else { throw error("expected ':'") }
+                i += 1
+                skipWhitespace()
+                try skipValue(depth: depth + 1)
+                skipWhitespace()
+                guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
+                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                if bytes[i] == UInt8(ascii: "}") { i += 1; return }
+                throw error("expected ',' or '}'")
+            }
+        case UInt8(ascii: "["):
+            i += 1
+            skipWhitespace()
+            if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return }
+            while true {
+                skipWhitespace()
+                try skipValue(depth: depth + 1)
+                skipWhitespace()
+                guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
+                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                if bytes[i] == UInt8(ascii: "]") { i += 1; return }
+                throw error("expected ',' or ']'")
+            }
+        case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try skipNumber()
+        case 0: throw error("NUL byte")
+        default: throw error("not JSON")
+        }
+    }
+
+    /// `parseString`'s checks (raw control characters, UTF-8, escapes) without keeping the text.
+    mutating func skipString() throws(JSONParseError) {
+        i += 1
+        let start = i
+        var hasEscape = false
+        var hasHighBytes = false
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") { break }
+            if b == UInt8(ascii: "\\") { hasEscape = true; i += 2; continue }
+            if b < 0x20 { throw error(b == 0 ? "NUL byte" : "raw control character in a string") }
+            if b >= 0x80 { hasHighBytes = true }
+            i += 1
+        }
+        guard i < bytes.count else { throw error("unexpected end of line (unterminated string)") }
+        let raw = UnsafeBufferPointer(rebasing: bytes[start..<i])
+        i += 1
+        if hasHighBytes, !JSONParser.isValidUTF8(raw) {
+            throw JSONParseError(message: "invalid UTF-8", offset: start)
+        }
+        // Escapes are rare: checked by reading them.
+        if hasEscape { _ = try unescape(raw, base: start) }
+    }
+
+    /// `parseNumber`'s checks without keeping the text.
+    mutating func skipNumber() throws(JSONParseError) {
+        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        let digitsStart = i
+        while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 { i += 1 }
+        guard i > digitsStart else { throw error("bad number") }
+        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            let f = i
+            while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 { i += 1 }
+            guard i > f else { throw error("bad number") }
+        }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+            i += 1
+            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+            let e = i
+            while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 { i += 1 }
+            guard i > e else { throw error("bad number") }
+        }
+    }
+}
