@@ -1,3 +1,4 @@
+import Foundation
 import TriageModel
 
 /// Crashlytics' BigQuery export, one row per line as BigQuery extracts it to NDJSON.
@@ -9,6 +10,9 @@ import TriageModel
 /// first exception thrown (code 0). Its kind: `error_type`, else `is_fatal`.
 public struct CrashlyticsDecoder: RecordDecoder {
     public let source = "crashlytics"
+    /// Chains already made from a short key and its stack: an export repeats a few hundred chains
+    /// millions of times, and zipping one was a quarter of reading a row.
+    private let chains = ChainMemo()
     public init() {}
 
     public func decode(_ v: JSONValue) throws(LineRejection) -> ImportedRecord {
@@ -20,24 +24,25 @@ public struct CrashlyticsDecoder: RecordDecoder {
             keys.append((key, item["value"]?.text ?? item["value"]?.serialized ?? ""))
         }
         let stack = keys.first { $0.key == "error_codes_stack" }?.value
-        let chain = try CrashlyticsDecoder.chain(row: v, stack: stack)
+        let chain = try chains.chain(row: v, stack: stack)
+        // (Each level looked up by name: `at`'s dotted paths split a new string per part per row.)
         let network = keys.first { $0.key.lowercased() == "network" }?.value
-        let modification = v.at("operating_system.modification_state")?.text?.uppercased()
+        let modification = v["operating_system"]?["modification_state"]?.text?.uppercased()
         return .event(ErrorEvent(
             eventID: eventID, timestamp: time, chain: chain,
-            appVersion: v.at("application.display_version")?.nonEmptyText,
-            appBuild: v.at("application.build_version")?.nonEmptyText,
+            appVersion: v["application"]?["display_version"]?.nonEmptyText,
+            appBuild: v["application"]?["build_version"]?.nonEmptyText,
             platform: v["platform"]?.nonEmptyText?.lowercased(),
-            osName: v.at("operating_system.name")?.nonEmptyText,
-            osVersion: v.at("operating_system.display_version")?.nonEmptyText,
-            deviceModel: v.at("device.model")?.nonEmptyText,
+            osName: v["operating_system"]?["name"]?.nonEmptyText,
+            osVersion: v["operating_system"]?["display_version"]?.nonEmptyText,
+            deviceModel: v["device"]?["model"]?.nonEmptyText,
             network: network,
             orientation: v["app_orientation"]?.nonEmptyText?.lowercased(),
             appState: v["process_state"]?.nonEmptyText?.lowercased(),
-            freeRAM: try optionalInt(v.at("memory.free"), field: "memory.free"),
-            freeDisk: try optionalInt(v.at("storage.free"), field: "storage.free"),
+            freeRAM: try optionalInt(v["memory"]?["free"], field: "memory.free"),
+            freeDisk: try optionalInt(v["storage"]?["free"], field: "storage.free"),
             jailbroken: modification == "MODIFIED" ? true : modification == "UNMODIFIED" ? false : nil,
-            userID: v.at("user.id")?.nonEmptyText,
+            userID: v["user"]?["id"]?.nonEmptyText,
             sessionID: v["firebase_session_id"]?.nonEmptyText ?? v["installation_uuid"]?.nonEmptyText,
             environment: nil,
             message: v["issue_subtitle"]?.nonEmptyText ?? v["errors"]?.elements.first?["subtitle"]?.nonEmptyText,
@@ -78,5 +83,39 @@ public struct CrashlyticsDecoder: RecordDecoder {
     /// A subtitle as a name: the first line, at most 80 characters.
     static func shortName(_ text: String) -> String {
         String(text.prefix { $0 != "\n" }.prefix(80))
+    }
+}
+
+/// `CrashlyticsDecoder.chain` remembered for rows whose title is a short key, at most
+/// `capacity` chains (then it starts over). One reader uses a decoder at a time; the lock only
+/// makes the decoder safe to share.
+final class ChainMemo: @unchecked Sendable {
+    private struct Key: Hashable {
+        var title: String
+        var stack: String?
+    }
+
+    private var known: [Key: ErrorChain] = [:]
+    private let lock = NSLock()
+    static let capacity = 4096
+
+    func chain(row v: JSONValue, stack: String?) throws(LineRejection) -> ErrorChain {
+        // The title as `CrashlyticsDecoder.chain` reads it; only a chain made from a title that is
+        // a short key (and the stack) is remembered, as nothing else of the row goes into it.
+        guard let title = v["issue_title"]?.text ?? v["errors"]?.elements.first?["title"]?.text else {
+            return try CrashlyticsDecoder.chain(row: v, stack: stack)
+        }
+        let key = Key(title: title, stack: stack)
+        lock.lock()
+        let found = known[key]
+        lock.unlock()
+        if let found { return found }
+        let made = try CrashlyticsDecoder.chain(row: v, stack: stack)
+        guard ShortKey.canonical(title) != nil else { return made }
+        lock.lock()
+        if known.count >= ChainMemo.capacity { known.removeAll(keepingCapacity: true) }
+        known[key] = made
+        lock.unlock()
+        return made
     }
 }
