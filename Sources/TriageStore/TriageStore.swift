@@ -98,6 +98,11 @@ public final class TriageStore: @unchecked Sendable {
                 try db.execute(sql: "PRAGMA cache_size = -16384")
             }
             if let maxPages { _ = try GRDB.Row.fetchOne(db, sql: "PRAGMA max_page_count = \(maxPages)") }
+            // Reads map the file (its first GiB) rather than copy each page through SQLite's small
+            // cache: the 24-hour detail reads a few thousand events scattered over the file, 29 ms
+            // copied and 17 ms mapped at 1M events. Only the pages read count in the process's
+            // memory (the dashboard's report stays at 40 MB).
+            _ = try GRDB.Row.fetchOne(db, sql: "PRAGMA mmap_size = 1073741824")
         }
         do {
             if !readOnly { try TriageStore.probe(path) }
