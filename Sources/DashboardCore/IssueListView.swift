@@ -40,7 +40,7 @@ enum IssueListView {
             return
         }
 
-        let columns = ListColumns.fit(list.issues, mode: state.query.mode, width: width, unicode: buffer.unicode)
+        let columns = ListColumns.fitted(list.issues, mode: state.query.mode, width: width, unicode: buffer.unicode)
         writeHeadings(columns, mode: state.query.mode, row: layout.columnsRow, unicode: buffer.unicode, into: &buffer)
         let scroll = Scrolling.keep(state.selectedIndex, visible: layout.visibleIssues, scroll: state.listScroll,
                                     count: list.issues.count)

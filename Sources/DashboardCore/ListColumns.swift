@@ -1,4 +1,5 @@
 import Presentation
+import Synchronization
 import TriageModel
 
 /// The list's columns fitted to a width: columns drop and shrink by priority so nothing overflows.
@@ -24,6 +25,31 @@ struct ListColumns: Equatable {
     static let gap = 1
     static let trendMax = 30
     static let titleMax = 40
+
+    /// `fit`, remembered for the last list it was asked of: each frame of the list asks it twice
+    /// (the list, and the status bar for a cut key), of every loaded row's texts, which measuring
+    /// grapheme by grapheme took most of a frame. An unchanged list is the same array, so telling
+    /// it is unchanged costs nothing; the answer is what `fit` gives, so frames stay pure.
+    static func fitted(_ issues: [IssueSummary], mode: RankMode, width: Int, unicode: Bool) -> ListColumns {
+        if let known = memo.withLock({ last in
+            last.flatMap { $0.mode == mode && $0.width == width && $0.unicode == unicode && $0.issues == issues ? $0.columns : nil }
+        }) {
+            return known
+        }
+        let columns = fit(issues, mode: mode, width: width, unicode: unicode)
+        memo.withLock { $0 = Memo(issues: issues, mode: mode, width: width, unicode: unicode, columns: columns) }
+        return columns
+    }
+
+    private struct Memo {
+        var issues: [IssueSummary]
+        var mode: RankMode
+        var width: Int
+        var unicode: Bool
+        var columns: ListColumns
+    }
+
+    private static let memo = Mutex<Memo?>(nil)
 
     /// Lays out the columns for these issues in `width` cells.
     static func fit(_ issues: [IssueSummary], mode: RankMode, width: Int, unicode: Bool) -> ListColumns {

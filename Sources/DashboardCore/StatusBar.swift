@@ -33,7 +33,7 @@ enum StatusBar {
     /// The selected issue's whole key, when the list shows keys cut to their outer and root codes (or none).
     static func keyCutInTheList(_ state: DashboardState, width: Int) -> String? {
         guard state.screen == .list, let issue = state.selectedIssue, let list = state.list else { return nil }
-        let columns = ListColumns.fit(list.issues, mode: state.query.mode, width: width, unicode: state.unicode)
+        let columns = ListColumns.fitted(list.issues, mode: state.query.mode, width: width, unicode: state.unicode)
         return columns.compactKeys || !columns.has(.key) ? issue.key : nil
     }
 
