@@ -243,14 +243,14 @@ extension TriageStore {
         return top.map(summary)
     }
 
-    /// How a rollup read keeps to some issues: a few by `issue_id IN (…)`; many (a whole list) by
-    /// reading the time range for every issue and keeping theirs here. A long IN list is a linear
-    /// search per row on PostgreSQL (its parameters are no constant array it could hash): 11 ms of
-    /// a 400-issue list's 192 hours at 1M events, against 2 ms for the range alone.
-    /// SQLite reads an IN list through a temporary index and seeks each issue's range of the
-    /// rollup's primary key: 200 listed issues of 400 read half the rows.
+    /// How a rollup read keeps to some issues. SQLite: `issue_id IN (…)`, read through a temporary
+    /// index that seeks each issue's range of the rollup's primary key (200 listed issues of 400
+    /// read half the rows); past 2,000 ids, the whole time range, other issues' rows left out here
+    /// (`BucketRows`). PostgreSQL: past 32 ids, the whole time range too. A long IN list of
+    /// parameters is a linear search per row there (11 ms of a 400-issue list's 192 hours at 1M
+    /// events, against 2 ms for the range), and the ids as one array (`= ANY`) measured slower still.
     static func idFilter(_ ids: [Int64], _ db: Database) -> (sql: String, arguments: StatementArguments) {
-        guard ids.count > 32 && (db.isPostgres || ids.count > 2_000) else {
+        guard ids.count > (db.isPostgres ? 32 : 2_000) else {
             return ("issue_id IN (\(databaseQuestionMarks(count: ids.count))) AND ", StatementArguments(ids))
         }
         return ("", [])

@@ -55,6 +55,14 @@ final class PGSession: @unchecked Sendable {
         return Self.rows(result)
     }
 
+    /// Runs a query of integer columns, each row's values handed to `body` (`PGConnection.forEachIntegers`).
+    func forEachIntegers(_ sql: String, _ arguments: StatementArguments, columns: Int,
+                         _ body: (UnsafeBufferPointer<Int64>) throws -> Void) throws {
+        try connection.forEachIntegers(arguments.isEmpty ? sql : numbered(sql), arguments.values.map(\.postgresText),
+                                       types: arguments.isEmpty ? nil : arguments.values.map(\.postgresType), columns: columns, body)
+        lastChanges = 0
+    }
+
     /// Runs a statement prepared once per connection, for ingest's per-event statements.
     @discardableResult
     func runPrepared(_ sql: String, _ values: [String?]) throws -> [Row] {

@@ -82,10 +82,7 @@ final class Database {
                 try body(UnsafeBufferPointer(buffer))
             }
         case .postgres(let session):
-            for row in try session.run(sql, arguments) {
-                for i in 0..<columns { buffer[i] = Int64.from(row.values[i]) ?? 0 }
-                try body(UnsafeBufferPointer(buffer))
-            }
+            try session.forEachIntegers(sql, arguments, columns: columns, body)
         }
     }
 
