@@ -58,12 +58,24 @@ struct BenchRun {
         details["store_bytes"] = Double(storeBytes)
         details["bare_bytes"] = Double(bareBytes)
 
-        let opened = try TriageStore(path: store, readOnly: true)
-        let now = try opened.latestEventTime() ?? Timestamp(millis: 0)
+        // The whole processes first, while this one has read nothing of the store: posix_spawn
+        // shares this process's memory until exec, so a child's peak would count the pages of the
+        // store this process has mapped.
+        let now = try TriageStore(path: store, readOnly: true).latestEventTime() ?? Timestamp(millis: 0)
         try measureFirstScreen(now: now)
+        try measureReport(now: now)
+        let opened = try TriageStore(path: store, readOnly: true)
         try measureQueries(opened, now: now)
         try measureFrames(opened, now: now)
+        try measureCheck(opened, now: now)
+        try measurePostgres()
+        // Last: it holds the lines in memory, and a child spawned after would report this
+        // process's peak as its own (posix_spawn shares the memory map until exec).
+        try measureDecoding(.day)
+    }
 
+    /// `report --format json` as a whole process (median of 5) and its peak memory.
+    mutating func measureReport(now: Timestamp) throws {
         BenchRun.note("report --format json as a whole process")
         var walls: [Double] = []
         var rss = 0
@@ -79,7 +91,10 @@ struct BenchRun {
         rows.append(BenchRow(what: "peak memory of that report (the dashboard's queries)", value: "\(rss >> 10) MB RSS",
                              baseline: "-", ratio: "-", goal: "<= 64 MB", holds: rss >> 10 <= 64))
         details["report_seconds"] = wall
+    }
 
+    /// `errtriage check` as a whole process, then the rollups against the naive counts in this one.
+    mutating func measureCheck(_ opened: TriageStore, now: Timestamp) throws {
         BenchRun.note("errtriage check as a whole process")
         let checked = try ChildProcess.run([errtriage, "check", "--store", store], output: .discard)
         // The goal is for 10M events; a smaller run is held to its share of it.
@@ -96,10 +111,6 @@ struct BenchRun {
         for problem in check.problems { BenchRun.note("rollup problem: \(problem)") }
         rows.append(BenchRow(what: "rollup totals", value: "\(listed) events, check \(check.isSound ? "sound" : "UNSOUND")",
                              baseline: "naive count \(counted)", ratio: "-", goal: "exactly equal", holds: rollupsEqualNaive))
-        try measurePostgres()
-        // Last: it holds the lines in memory, and a child spawned after would report this
-        // process's peak as its own (posix_spawn shares the memory map until exec).
-        try measureDecoding(.day)
     }
 
     /// The lists and the detail alone, on the day order's store an earlier run left in the folder.
@@ -119,6 +130,7 @@ struct BenchRun {
         BenchRun.note("top-N lists: 3 modes x 5 windows, rollups against the naive GROUP BY")
         var worst = (fast: 0.0, naive: 0.0, label: "")
         var minRatio = Double.infinity
+        var leastGain = (fast: 0.0, naive: 0.0, label: "")
         for mode in RankMode.allCases {
             for window in TimeWindow.allCases {
                 let fast = try Self.time(runs: 5) { _ = try store.issueList(IssueQuery(window: window, mode: mode), now: now) }
@@ -126,13 +138,19 @@ struct BenchRun {
                 details["list_\(mode.rawValue)_\(window.rawValue)_ms"] = fast * 1000
                 details["list_naive_\(mode.rawValue)_\(window.rawValue)_ms"] = naive * 1000
                 if fast > worst.fast { worst = (fast, naive, "\(mode.rawValue), \(window.rawValue)") }
+                if naive / fast < minRatio { leastGain = (fast, naive, "\(mode.rawValue), \(window.rawValue)") }
                 minRatio = min(minRatio, naive / fast)
             }
         }
-        rows.append(BenchRow(what: "top-N list, slowest (\(worst.label))", value: Self.millis(worst.fast),
-                             baseline: "naive GROUP BY " + Self.millis(worst.naive), ratio: "\(Self.times(minRatio)) faster (least)",
-                             goal: "<= \(listGoalMillis) ms, >= 50x faster",
-                             holds: worst.fast <= Double(listGoalMillis) / 1000 && (!withNaive || minRatio >= 50)))
+        rows.append(BenchRow(what: "every list (3 ranks x 5 windows), slowest (\(worst.label))", value: Self.millis(worst.fast),
+                             baseline: "naive GROUP BY " + Self.millis(worst.naive), ratio: Self.times(worst.naive / worst.fast) + " faster",
+                             goal: "<= \(listGoalMillis) ms", holds: worst.fast <= Double(listGoalMillis) / 1000))
+        // The first round's goal, kept: the smallest gain over the naive query of the same window.
+        if withNaive {
+            rows.append(BenchRow(what: "every list against its naive GROUP BY, least gain (\(leastGain.label))",
+                                 value: Self.millis(leastGain.fast), baseline: "naive GROUP BY " + Self.millis(leastGain.naive),
+                                 ratio: Self.times(minRatio) + " faster", goal: ">= 50x faster", holds: minRatio >= 50))
+        }
 
         BenchRun.note("issue detail of the busiest issue, every window")
         let top = try store.issueList(IssueQuery(window: .all, mode: .events, filter: .all, top: 1), now: now).issues.first
