@@ -30,10 +30,9 @@ extension TriageStore {
             func problem(_ text: String) { if check.problems.count < limit { check.problems.append(text) } }
             // Each recount scans the events: mapped, the file is read in place instead of copied
             // page by page through a 2 MiB cache (a third of the time of `check`, all of it system
-            // time). Every connection maps the first GiB; this one maps all of the store, and is
-            // set back after.
+            // time). Readers map the first GiB; this one maps all of the store, and is set back after.
             if !db.isPostgres { try db.execute(sql: "PRAGMA mmap_size = \(TriageStore.checkMapBytes)") }
-            defer { if !db.isPostgres { try? db.execute(sql: "PRAGMA mmap_size = 1073741824") } }
+            defer { if !db.isPostgres { try? db.execute(sql: "PRAGMA mmap_size = \(TriageStore.readerMapBytes)") } }
 
             if !db.isPostgres, try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") != nil {
                 problem("a row refers to a missing issue or complaint")

@@ -67,6 +67,9 @@ public final class TriageStore: @unchecked Sendable {
 
     /// Opens (creating when missing and writable) the store at `path` and brings its schema up to date.
     /// `path` is a file, or a `postgres://` URI for the team store.
+    /// How much of the file a reading connection maps.
+    static let readerMapBytes: Int64 = 1 << 30
+
     /// `maxPages` caps the file at that many pages (4 KiB each): a write beyond fails as on a full
     /// disk, which is how the tests make one; it also keeps a store under a quota. `create: false`
     /// refuses a PostgreSQL database that holds no store yet (an SQLite caller looks for the file).
@@ -98,11 +101,14 @@ public final class TriageStore: @unchecked Sendable {
                 try db.execute(sql: "PRAGMA cache_size = -16384")
             }
             if let maxPages { _ = try GRDB.Row.fetchOne(db, sql: "PRAGMA max_page_count = \(maxPages)") }
-            // Reads map the file (its first GiB) rather than copy each page through SQLite's small
-            // cache: the 24-hour detail reads a few thousand events scattered over the file, 29 ms
-            // copied and 17 ms mapped at 1M events. Only the pages read count in the process's
-            // memory (the dashboard's report stays at 40 MB).
-            _ = try GRDB.Row.fetchOne(db, sql: "PRAGMA mmap_size = 1073741824")
+            if db.configuration.readonly {
+                // Readers map the file (its first GiB) rather than copy each page through SQLite's
+                // small cache: the 24-hour detail reads a few thousand events scattered over the
+                // file, 29 ms copied and 17 ms mapped at 1M events. Only the pages read count in
+                // the process's memory (the dashboard's report stays at 40 MB). The writer does
+                // not: ingest touches most of the file, and its memory would count all of it.
+                _ = try GRDB.Row.fetchOne(db, sql: "PRAGMA mmap_size = \(TriageStore.readerMapBytes)")
+            }
         }
         do {
             if !readOnly { try TriageStore.probe(path) }
