@@ -122,12 +122,14 @@ extension TriageStore {
     }
 
     static func complaints(_ db: Database, keys: [String], limit: Int) throws -> [Complaint] {
-        let match = keys.count == 1 ? "k.key = ?" : "k.key IN (\(databaseQuestionMarks(count: keys.count)))"
-        // A complaint citing two members is one complaint.
+        // A complaint citing two members is one complaint: the complaints are those whose id is
+        // in the set the keys cite, so no DISTINCT over whole rows (which sorted every complaint
+        // of the busiest issue, text and all: 91 ms of its detail at 10M events, 39 ms this way).
         return try Row.fetchAll(db, sql: """
-            SELECT DISTINCT c.complaint_id, c.ts, c.channel, c.category, c.subject, c.text, c.user_id, c.codes, c.id
-            FROM complaint_code k JOIN complaint c ON c.id = k.complaint_id
-            WHERE \(match) ORDER BY c.ts DESC, c.id DESC LIMIT ?
+            SELECT c.complaint_id, c.ts, c.channel, c.category, c.subject, c.text, c.user_id, c.codes, c.id
+            FROM complaint c
+            WHERE c.id IN (SELECT complaint_id FROM complaint_code WHERE key IN (\(databaseQuestionMarks(count: keys.count))))
+            ORDER BY c.ts DESC, c.id DESC LIMIT ?
             """, arguments: StatementArguments(keys) + [limit]).map { r in
             Complaint(complaintID: r[0], timestamp: Timestamp(millis: r[1]), channel: r[2], category: r[3], subject: r[4],
                       text: r[5], userID: r[6], codes: (r[7] as String).split(separator: " ").map(String.init))
