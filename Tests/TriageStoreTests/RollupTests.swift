@@ -36,6 +36,33 @@ import TriageModel
         }
     }
 
+    /// The 24-hour breakdowns, which read part of a day from the daily rollup and the rest from
+    /// the events, equal a count of the window's events, whatever hour of the day the window ends
+    /// at, and when later events exist (then all of it comes from the events).
+    @Test func theTwentyFourHourBreakdownsEqualACountOfTheWindowsEvents() throws {
+        let f = try TemporaryStore()
+        try f.ingest(lines: TemporaryStore.sampleLines(events: 4_000, issues: 6, days: 4))
+        let latest = try #require(try f.store.latestEventTime())
+        try f.store.read { db in
+            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM issue ORDER BY events DESC LIMIT 3")
+            // Windows that end at every hour of the day after the latest event (no event after
+            // them: part rollup, part events), and some that end before it (all from the events).
+            let ends = (0..<26).map { latest.adding(millis: Int64($0) * Timestamp.millisPerHour) }
+                + [3, 17, 50].map { latest.adding(millis: -$0 * Timestamp.millisPerHour) }
+            var split = 0
+            for now in ends {
+                let buckets = try TriageStore.Buckets(db, window: .h24, now: now)
+                if buckets.runsToLatest { split += 1 }
+                for issues in [[ids[0]], [ids[1]], ids] {
+                    let fast = try TriageStore.hourlyCounts(db, issueIDs: issues, buckets: buckets).mapValues { $0.filter { $0.value != 0 } }
+                    let counted = try TriageStore.eventCounts(db, issueIDs: issues, hours: buckets.range)
+                    #expect(fast == counted, "issues \(issues), 24h to \(now.iso8601)")
+                }
+            }
+            #expect(split == 26)
+        }
+    }
+
     @Test func distinctUsersInTheListEqualNaiveDistinctCounts() throws {
         let f = try TemporaryStore()
         try f.ingest(lines: TemporaryStore.sampleLines(events: 2_000))
