@@ -122,7 +122,8 @@ extension BenchRun {
         let python = """
             import sys, time
             import duckdb
-            con = duckdb.connect(sys.argv[1], config={"enable_progress_bar": False})
+            con = duckdb.connect(sys.argv[1])
+            con.execute("SET enable_progress_bar = false")
             start = time.perf_counter()
             con.execute("CREATE TABLE events AS SELECT * FROM read_json_auto(?, format='newline_delimited', sample_size=-1)", [sys.argv[2]])
             print(time.perf_counter() - start)
