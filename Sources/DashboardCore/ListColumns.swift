@@ -31,25 +31,17 @@ struct ListColumns: Equatable {
     /// grapheme by grapheme took most of a frame. An unchanged list is the same array, so telling
     /// it is unchanged costs nothing; the answer is what `fit` gives, so frames stay pure.
     static func fitted(_ issues: [IssueSummary], mode: RankMode, width: Int, unicode: Bool) -> ListColumns {
-        if let known = memo.withLock({ last in
+        // (`Mutex` is in the standard library from macOS 15; before it, every frame fits anew.)
+        guard #available(macOS 15, *) else { return fit(issues, mode: mode, width: width, unicode: unicode) }
+        if let known = FitMemo.last.withLock({ last in
             last.flatMap { $0.mode == mode && $0.width == width && $0.unicode == unicode && $0.issues == issues ? $0.columns : nil }
         }) {
             return known
         }
         let columns = fit(issues, mode: mode, width: width, unicode: unicode)
-        memo.withLock { $0 = Memo(issues: issues, mode: mode, width: width, unicode: unicode, columns: columns) }
+        FitMemo.last.withLock { $0 = FitMemo(issues: issues, mode: mode, width: width, unicode: unicode, columns: columns) }
         return columns
     }
-
-    private struct Memo {
-        var issues: [IssueSummary]
-        var mode: RankMode
-        var width: Int
-        var unicode: Bool
-        var columns: ListColumns
-    }
-
-    private static let memo = Mutex<Memo?>(nil)
 
     /// Lays out the columns for these issues in `width` cells.
     static func fit(_ issues: [IssueSummary], mode: RankMode, width: Int, unicode: Bool) -> ListColumns {
@@ -167,4 +159,16 @@ struct ListColumns: Equatable {
         case .complaints: "COMPL"
         }
     }
+}
+
+/// The last fit `ListColumns.fitted` made, and what it was made of.
+struct FitMemo {
+    var issues: [IssueSummary]
+    var mode: RankMode
+    var width: Int
+    var unicode: Bool
+    var columns: ListColumns
+
+    @available(macOS 15, *)
+    static let last = Mutex<FitMemo?>(nil)
 }

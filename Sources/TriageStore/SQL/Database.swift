@@ -129,9 +129,10 @@ enum SQLiteSteps {
             case SQLITE_INTEGER: values.append(.integer(sqlite3_column_int64(handle, i)))
             case SQLITE_FLOAT: values.append(.real(sqlite3_column_double(handle, i)))
             default:
-                // Text, and a blob read as UTF-8 text (the store writes none).
-                let bytes = Int(sqlite3_column_bytes(handle, i))
+                // Text, and a blob read as UTF-8 text (the store writes none). The text first, then
+                // its length, in the order SQLite's documentation gives.
                 if let text = sqlite3_column_text(handle, i) {
+                    let bytes = Int(sqlite3_column_bytes(handle, i))
                     values.append(.text(String(decoding: UnsafeBufferPointer(start: text, count: bytes), as: UTF8.self)))
                 } else {
                     values.append(.text(""))
