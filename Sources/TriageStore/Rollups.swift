@@ -72,7 +72,6 @@ struct Rollups {
         }
     }
 
-    /// Adds `delta` users to an issue's hour and day buckets.
     /// A user of an issue whose last hour moves from `old` (nil: a new user) to `hour`: out of the
     /// old hour's and day's buckets, into the new ones.
     mutating func moveUser(_ key: UserKey, from old: Int64?, to hour: Int64) {
@@ -94,6 +93,7 @@ struct Rollups {
         }
     }
 
+    /// Adds `delta` users to an issue's hour and day buckets.
     private mutating func countUser(issue: Int64, hour: Int64, _ delta: Int) {
         hours[DayKey(issue: issue, bucket: hour), default: Counts()].users += delta
         days[DayKey(issue: issue, bucket: Timestamp.startOf(hour: hour).day), default: Counts()].users += delta

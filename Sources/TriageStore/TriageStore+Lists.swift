@@ -257,9 +257,9 @@ extension TriageStore {
     }
 
     /// Rows of counts per issue and bucket, filled from a rollup read whose rows may name issues
-    /// not asked for (see `idFilter`): one hash lookup per row read, none per bucket kept.
-    /// Issue ids are a store's row ids, dense from 1: an issue's slot is found by its offset from
-    /// the least id asked for (hashing each row's id took most of a list's time).
+    /// not asked for (see `idFilter`). Issue ids are a store's row ids, dense from 1: an issue's
+    /// slot is found by its offset from the least id asked for, not by hashing each row's id
+    /// (which took most of a list's time).
     struct BucketRows {
         private let least: Int64
         /// Per id from `least`, its row's index plus one (0: not asked for).

@@ -65,11 +65,11 @@ public final class TriageStore: @unchecked Sendable {
         return false
     }
 
-    /// Opens (creating when missing and writable) the store at `path` and brings its schema up to date.
-    /// `path` is a file, or a `postgres://` URI for the team store.
     /// How much of the file a reading connection maps.
     static let readerMapBytes: Int64 = 1 << 30
 
+    /// Opens (creating when missing and writable) the store at `path` and brings its schema up to date.
+    /// `path` is a file, or a `postgres://` URI for the team store.
     /// `maxPages` caps the file at that many pages (4 KiB each): a write beyond fails as on a full
     /// disk, which is how the tests make one; it also keeps a store under a quota. `create: false`
     /// refuses a PostgreSQL database that holds no store yet (an SQLite caller looks for the file).
