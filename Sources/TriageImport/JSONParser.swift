@@ -113,6 +113,12 @@ public struct JSONParser {
 
     mutating func parseNumber() throws(JSONParseError) -> String {
         let start = i
+        try skipNumber()
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+    }
+
+    /// Reads past a number, checking its form.
+    mutating func skipNumber() throws(JSONParseError) {
         if bytes[i] == UInt8(ascii: "-") { i += 1 }
         let digitsStart = i
         while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 { i += 1 }
@@ -130,10 +136,19 @@ public struct JSONParser {
             while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 { i += 1 }
             guard i > e else { throw error("bad number") }
         }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
     }
 
     mutating func parseString() throws(JSONParseError) -> String {
+        let string = try scanString()
+        guard string.escaped else { return String(decoding: string.raw, as: UTF8.self) }
+        return try unescape(string.raw, base: string.start)
+    }
+
+    /// Reads past a string (standing at its opening quote), checking for raw control characters
+    /// and invalid UTF-8: its content as it stands between the quotes, where that starts, and
+    /// whether it holds escapes (left for the caller to resolve or check).
+    @inline(__always)
+    mutating func scanString() throws(JSONParseError) -> (raw: UnsafeBufferPointer<UInt8>, start: Int, escaped: Bool) {
         i += 1
         let start = i
         // Fast path: no escapes, ASCII or valid UTF-8 checked below.
@@ -153,8 +168,7 @@ public struct JSONParser {
         if hasHighBytes, !JSONParser.isValidUTF8(raw) {
             throw JSONParseError(message: "invalid UTF-8", offset: start)
         }
-        guard hasEscape else { return String(decoding: raw, as: UTF8.self) }
-        return try unescape(raw, base: start)
+        return (raw, start, hasEscape)
     }
 
     func unescape(_ raw: UnsafeBufferPointer<UInt8>, base: Int) throws(JSONParseError) -> String {

@@ -141,46 +141,8 @@ extension JSONParser {
 
     /// `parseString`'s checks (raw control characters, UTF-8, escapes) without keeping the text.
     mutating func skipString() throws(JSONParseError) {
-        i += 1
-        let start = i
-        var hasEscape = false
-        var hasHighBytes = false
-        while i < bytes.count {
-            let b = bytes[i]
-            if b == UInt8(ascii: "\"") { break }
-            if b == UInt8(ascii: "\\") { hasEscape = true; i += 2; continue }
-            if b < 0x20 { throw error(b == 0 ? "NUL byte" : "raw control character in a string") }
-            if b >= 0x80 { hasHighBytes = true }
-            i += 1
-        }
-        guard i < bytes.count else { throw error("unexpected end of line (unterminated string)") }
-        let raw = UnsafeBufferPointer(rebasing: bytes[start..<i])
-        i += 1
-        if hasHighBytes, !JSONParser.isValidUTF8(raw) {
-            throw JSONParseError(message: "invalid UTF-8", offset: start)
-        }
+        let string = try scanString()
         // Escapes are rare: checked by reading them.
-        if hasEscape { _ = try unescape(raw, base: start) }
-    }
-
-    /// `parseNumber`'s checks without keeping the text.
-    mutating func skipNumber() throws(JSONParseError) {
-        if bytes[i] == UInt8(ascii: "-") { i += 1 }
-        let digitsStart = i
-        while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 { i += 1 }
-        guard i > digitsStart else { throw error("bad number") }
-        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
-            i += 1
-            let f = i
-            while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 { i += 1 }
-            guard i > f else { throw error("bad number") }
-        }
-        if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
-            i += 1
-            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
-            let e = i
-            while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 { i += 1 }
-            guard i > e else { throw error("bad number") }
-        }
+        if string.escaped { _ = try unescape(string.raw, base: string.start) }
     }
 }
