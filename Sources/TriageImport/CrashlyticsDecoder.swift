@@ -1,4 +1,3 @@
-import Foundation
 import TriageModel
 
 /// Crashlytics' BigQuery export, one row per line as BigQuery extracts it to NDJSON.
@@ -10,9 +9,9 @@ import TriageModel
 /// first exception thrown (code 0). Its kind: `error_type`, else `is_fatal`.
 public struct CrashlyticsDecoder: RecordDecoder {
     public let source = "crashlytics"
-    /// Chains already made from a short key and its stack: an export repeats a few hundred chains
-    /// millions of times, and zipping one was a quarter of reading a row.
-    private let chains = ChainMemo()
+    /// Chains already made from a short-key title and its stack (zipping one was a quarter of
+    /// reading a row).
+    private let chains = ChainMemo<[String?]>()
     public init() {}
 
     public func decode(_ v: JSONValue) throws(LineRejection) -> ImportedRecord {
@@ -24,10 +23,15 @@ public struct CrashlyticsDecoder: RecordDecoder {
             keys.append((key, item["value"]?.text ?? item["value"]?.serialized ?? ""))
         }
         let stack = keys.first { $0.key == "error_codes_stack" }?.value
-        let chain = try chains.chain(row: v, stack: stack)
-        // (Each level looked up by name: `at`'s dotted paths split a new string per part per row.)
+        // Only a chain made from a title that is a short key (and the stack) is remembered: nothing
+        // else of the row goes into it.
+        let title = CrashlyticsDecoder.title(v)
+        let chain = try chains.chain(for: [title, stack], keep: { _ in title.flatMap(ShortKey.canonical) != nil }) { () throws(LineRejection) in
+            try CrashlyticsDecoder.chain(row: v, stack: stack)
+        }
         let network = keys.first { $0.key.lowercased() == "network" }?.value
         let modification = v["operating_system"]?["modification_state"]?.text?.uppercased()
+        // (Members looked up level by level: `at`'s dotted paths split a new string per part per row.)
         return .event(ErrorEvent(
             eventID: eventID, timestamp: time, chain: chain,
             appVersion: v["application"]?["display_version"]?.nonEmptyText,
@@ -56,7 +60,7 @@ public struct CrashlyticsDecoder: RecordDecoder {
     }
 
     static func chain(row v: JSONValue, stack: String?) throws(LineRejection) -> ErrorChain {
-        let title = v["issue_title"]?.text ?? v["errors"]?.elements.first?["title"]?.text
+        let title = title(v)
         if let title, let key = ShortKey.canonical(title) {
             if let stack, !stack.isEmpty {
                 do {
@@ -80,42 +84,13 @@ public struct CrashlyticsDecoder: RecordDecoder {
         throw LineRejection("no chain: issue_title is not a short key and the row has no errors[] or exceptions[]")
     }
 
+    /// The row's title: the issue's, else its first error's (the NSError domain).
+    static func title(_ v: JSONValue) -> String? {
+        v["issue_title"]?.text ?? v["errors"]?.elements.first?["title"]?.text
+    }
+
     /// A subtitle as a name: the first line, at most 80 characters.
     static func shortName(_ text: String) -> String {
         String(text.prefix { $0 != "\n" }.prefix(80))
-    }
-}
-
-/// `CrashlyticsDecoder.chain` remembered for rows whose title is a short key, at most
-/// `capacity` chains (then it starts over). One reader uses a decoder at a time; the lock only
-/// makes the decoder safe to share.
-final class ChainMemo: @unchecked Sendable {
-    private struct Key: Hashable {
-        var title: String
-        var stack: String?
-    }
-
-    private var known: [Key: ErrorChain] = [:]
-    private let lock = NSLock()
-    static let capacity = 4096
-
-    func chain(row v: JSONValue, stack: String?) throws(LineRejection) -> ErrorChain {
-        // The title as `CrashlyticsDecoder.chain` reads it; only a chain made from a title that is
-        // a short key (and the stack) is remembered, as nothing else of the row goes into it.
-        guard let title = v["issue_title"]?.text ?? v["errors"]?.elements.first?["title"]?.text else {
-            return try CrashlyticsDecoder.chain(row: v, stack: stack)
-        }
-        let key = Key(title: title, stack: stack)
-        lock.lock()
-        let found = known[key]
-        lock.unlock()
-        if let found { return found }
-        let made = try CrashlyticsDecoder.chain(row: v, stack: stack)
-        guard ShortKey.canonical(title) != nil else { return made }
-        lock.lock()
-        if known.count >= ChainMemo.capacity { known.removeAll(keepingCapacity: true) }
-        known[key] = made
-        lock.unlock()
-        return made
     }
 }

@@ -7,11 +7,8 @@ import TriageModel
 /// reject, an escaped or repeated member name — answers nil, and the tree path decides and gives
 /// the reason (`RecordReader`); those lines are rare, so the tree costs nothing there.
 public final class NativeLineDecoder {
-    /// Chains already read, by their short key and full form: a file repeats a few hundred chains
-    /// millions of times, and reading a full form costs more than the rest of the line.
-    private var chains: [ChainText: ErrorChain] = [:]
-    /// Past this many distinct chains the memo starts over, so memory stays bounded.
-    static let memoCapacity = 4096
+    /// Chains already read, by their short key and full form.
+    private let chains = ChainMemo<ChainText>()
 
     struct ChainText: Hashable {
         var codes: String
@@ -40,11 +37,7 @@ public final class NativeLineDecoder {
         case (.string(let c)?, nil), (.string(let c)?, .null?): key = ChainText(codes: c, fullForm: nil)
         default: return try NativeDecoder.chain(codes: codes, chain: chain)
         }
-        if let known = chains[key] { return known }
-        let made = try NativeDecoder.chain(codes: codes, chain: chain)
-        if chains.count >= NativeLineDecoder.memoCapacity { chains.removeAll(keepingCapacity: true) }
-        chains[key] = made
-        return made
+        return try chains.chain(for: key) { () throws(LineRejection) in try NativeDecoder.chain(codes: codes, chain: chain) }
     }
 }
 
