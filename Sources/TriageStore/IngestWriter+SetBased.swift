@@ -117,8 +117,7 @@ extension IngestWriter {
         for key in cited {
             if let cached = issues[key] { issueIDs[key] = cached.id } else { unknown.append(key) }
         }
-        for start in stride(from: 0, to: unknown.count, by: 500) {
-            let slice = Array(unknown[start..<min(unknown.count, start + 500)])
+        for slice in unknown.slices(of: 500) {
             for row in try Row.fetchAll(db, sql: "SELECT key, id FROM issue WHERE key IN (\(databaseQuestionMarks(count: slice.count)))",
                                         arguments: StatementArguments(slice)) {
                 issueIDs[row[0]] = row[1]
@@ -147,10 +146,16 @@ extension IngestWriter {
                 for row in codes { try writer.row(row) }
             }
         }
-        for start in stride(from: 0, to: linked.count, by: 500) {
-            let slice = Array(linked[start..<min(linked.count, start + 500)])
+        for slice in linked.slices(of: 500) {
             try db.execute(sql: "UPDATE complaint SET linked = 1 WHERE id IN (\(databaseQuestionMarks(count: slice.count)))",
                            arguments: StatementArguments(slice))
         }
+    }
+}
+
+extension Array {
+    /// The array in consecutive slices of at most `size` elements: IN lists kept short.
+    func slices(of size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min(count, $0 + size)] }
     }
 }

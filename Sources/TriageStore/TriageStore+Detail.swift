@@ -106,9 +106,14 @@ extension TriageStore {
         }
     }
 
+    /// SQL that keeps a read to an issue, or to a group's issues, bound with the ids in order.
+    static func issueMatch(_ ids: [Int64]) -> String {
+        ids.count == 1 ? "issue_id = ?" : "issue_id IN (\(databaseQuestionMarks(count: ids.count)))"
+    }
+
     /// The daily dimension rollup summed over some days.
     static func dayCounts(_ db: Database, issueIDs ids: [Int64], days: ClosedRange<Int64>) throws -> DimensionCounts {
-        let issues = ids.count == 1 ? "issue_id = ?" : "issue_id IN (\(databaseQuestionMarks(count: ids.count)))"
+        let issues = issueMatch(ids)
         var counts: DimensionCounts = [:]
         for row in try Row.fetchAll(db, sql: """
             SELECT dim, value, SUM(events) FROM issue_day_dim WHERE \(issues) AND day BETWEEN ? AND ? GROUP BY dim, value
@@ -122,7 +127,7 @@ extension TriageStore {
     /// The events of some hours counted per dimension, in one read for every dimension: the
     /// combinations of values, each dimension's counts summed from them here.
     static func eventCounts(_ db: Database, issueIDs ids: [Int64], hours: ClosedRange<Int64>) throws -> DimensionCounts {
-        let issues = ids.count == 1 ? "issue_id = ?" : "issue_id IN (\(databaseQuestionMarks(count: ids.count)))"
+        let issues = issueMatch(ids)
         let dimensions = Dimension.allCases
         let values = dimensions.map { "COALESCE(\(expression($0)), 'unknown')" }.joined(separator: ", ")
         var counts: DimensionCounts = [:]
@@ -142,7 +147,7 @@ extension TriageStore {
         let chains = summary.members.isEmpty ? [summary.chain] : summary.members.map(\.chain)
         var byID: [Int64: ErrorChain] = [:]
         for (id, chain) in zip(ids, chains) { byID[id] = chain }
-        let issues = ids.count == 1 ? "issue_id = ?" : "issue_id IN (\(databaseQuestionMarks(count: ids.count)))"
+        let issues = issueMatch(ids)
         return try Row.fetchAll(db, sql: """
             SELECT \(eventColumns), issue_id FROM event WHERE \(issues) AND ts <= ? ORDER BY ts DESC, id DESC LIMIT ?
             """, arguments: StatementArguments(ids) + [until, TriageStore.recentLimit]).map {

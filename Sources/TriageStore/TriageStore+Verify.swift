@@ -127,17 +127,8 @@ extension TriageStore {
     /// dimension is summed from those (one GROUP BY over every event per dimension took a third
     /// longer, most of `check`).
     static func breakdownRecount(day: String) -> String {
-        let values = Dimension.allCases.map { dim in
-            switch dim {
-            case .device: "device_model"
-            case .os: "os_name || ' ' || os_version, os_name, os_version"
-            case .appVersion: "app_version"
-            case .network: "network"
-            case .orientation: "orientation"
-            case .appState: "app_state"
-            case .kind: "kind"
-            }
-        }
+        // The same SQL value per dimension as the detail's counts over events (`expression`).
+        let values = Dimension.allCases.map(expression)
         let columns = values.indices.map { "v\($0)" }
         let combinations = """
             SELECT issue_id AS i, \(day) AS d, \(zip(values, columns).map { "COALESCE(\($0), 'unknown') AS \($1)" }.joined(separator: ", ")),
