@@ -64,7 +64,7 @@ extension BenchRun {
                 if t > slowest.seconds { slowest = (t, "list \(mode.rawValue), \(window.rawValue)") }
             }
         }
-        if let key = try store.issueList(IssueQuery(window: .all, mode: .events, filter: .all, top: 1), now: now).issues.first?.key {
+        if let key = try Self.busiestKey(store, now: now) {
             for window in TimeWindow.allCases {
                 let t = try Self.time(runs: 5) { _ = try store.issueDetail(key: key, window: window, now: now) }
                 details["pg_detail_\(window.rawValue)_ms"] = t * 1000
@@ -79,8 +79,7 @@ extension BenchRun {
         var seen: [Double] = []
         for round in 0..<5 {
             let before = try watcher.revision()
-            guard let key = try store.issueList(IssueQuery(window: .all, mode: .events, filter: .all, top: 1), now: now).issues.first?.key
-            else { break }
+            guard let key = try Self.busiestKey(store, now: now) else { break }
             let started = Date()
             _ = try writer.mark(key, .status(round % 2 == 0 ? .muted : .open, version: nil), by: "bench", at: now)
             while try watcher.revision() == before, Date().timeIntervalSince(started) < 5 { usleep(1_000) }
