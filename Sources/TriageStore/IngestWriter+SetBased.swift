@@ -57,15 +57,26 @@ extension IngestWriter {
                 ])
             }
         }
+        // The batch's distinct texts with their ids in `term_stage`: those `term` has, then those it
+        // gets now (writers take turns: none adds them between). The rows then join that small map,
+        // not the whole dictionary. (No key on it: a B-tree entry is capped at about 2.7 kB.)
+        let texts = TriageStore.termColumns.map { "(\($0))" }.joined(separator: ", ")
+        try db.execute(sql: """
+            CREATE TEMP TABLE IF NOT EXISTS term_stage (value \(PGSchema.text), id BIGINT) ON COMMIT DELETE ROWS;
+            TRUNCATE term_stage;
+            INSERT INTO term_stage (value)
+                SELECT DISTINCT x.v FROM event_stage CROSS JOIN LATERAL (VALUES \(texts)) AS x(v) WHERE x.v IS NOT NULL;
+            UPDATE term_stage s SET id = t.id FROM term t WHERE t.value = s.value;
+            WITH added AS (INSERT INTO term (value) SELECT value FROM term_stage WHERE id IS NULL RETURNING id, value)
+            UPDATE term_stage s SET id = a.id FROM added a WHERE a.value = s.value;
+            ANALYZE term_stage;
+            """)
+        let columns = TriageStore.eventRowColumns.dropFirst()  // the id comes from its sequence
+        let rows = TriageStore.termIDs(columns, from: "event_stage", dictionary: "term_stage")
         var inserted = Set<EventKey>()
         for row in try Row.fetchAll(db, sql: """
-            INSERT INTO event (event_id, issue_id, ts, app_version, app_build, platform, os_name, os_version, device_model,
-                network, orientation, app_state, free_ram, free_disk, jailbroken, user_id, session_id, environment, message,
-                custom_keys, source, kind)
-            SELECT event_id, issue_id, ts, app_version, app_build, platform, os_name, os_version, device_model,
-                network, orientation, app_state, free_ram, free_disk, jailbroken, user_id, session_id, environment, message,
-                custom_keys, source, kind
-            FROM event_stage ORDER BY n
+            INSERT INTO event_row (\(columns.joined(separator: ", ")))
+            SELECT \(rows.columns) FROM \(rows.from) ORDER BY e.n
             ON CONFLICT DO NOTHING
             RETURNING issue_id, ts, event_id
             """) {
@@ -133,7 +144,7 @@ extension IngestWriter {
             counts.complaintsAdded += 1
             var isLinked = false
             for key in Set(complaint.codes) {
-                codes.append([key, String(rowID)])
+                codes.append([key, String(rowID), String(complaint.timestamp.millis)])
                 if let issueID = issueIDs[key] {
                     rollups.addComplaint(at: complaint.timestamp, issueID: issueID)
                     isLinked = true
@@ -142,7 +153,7 @@ extension IngestWriter {
             if isLinked { linked.append(rowID) }
         }
         if !codes.isEmpty {
-            try session.connection.copyIn("COPY complaint_code (key, complaint_id) FROM STDIN") { writer in
+            try session.connection.copyIn("COPY complaint_code (key, complaint_id, ts) FROM STDIN") { writer in
                 for row in codes { try writer.row(row) }
             }
         }

@@ -33,6 +33,11 @@ public final class IngestWriter {
     var pendingComplaints: [(Timestamp, Int64)] = []
     var issues: [String: IssueState] = [:]
     var versions = VersionOrder.Cache()
+    /// The ids of texts in `term` this writer has met (SQLite's path; PostgreSQL's looks them up
+    /// in SQL), at most `termCacheLimit` of them. Terms are never removed, so an id stays good
+    /// after other writers' commits; a rolled-back transaction forgets them all.
+    var terms: [String: Int64] = [:]
+    static let termCacheLimit = 100_000
     /// The store's revision after this writer's last commit: another writer's commit since (a
     /// mark, a merge, another ingest) makes the cached issues stale.
     var knownRevision: Int64?
@@ -126,6 +131,7 @@ public final class IngestWriter {
             }
         } catch {
             (issues, dictionary, owners) = snapshot
+            terms = [:]
             pendingComplaints = []  // the transaction rolled back: forget what it cached
             knownRevision = nil
             throw error
@@ -146,12 +152,26 @@ public final class IngestWriter {
                      partitions: inout Set<Int64>) throws {
         counts.adoptionRows += try TriageStore.writeAdoption(db, batch.adoption)
         var insertEvent = try BoundStatement(db, sql: """
-            INSERT INTO event (event_id, issue_id, ts, app_version, app_build, platform, os_name, os_version,
-                device_model, network, orientation, app_state, free_ram, free_disk, jailbroken, user_id, session_id,
-                environment, message, custom_keys, source, kind)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO event_row (\(TriageStore.eventRowColumns.dropFirst().joined(separator: ", ")))
+            VALUES (\(databaseQuestionMarks(count: TriageStore.eventRowColumns.count - 1)))
             ON CONFLICT DO NOTHING
             """)
+        var findTerm = try BoundStatement(db, sql: "SELECT id FROM term WHERE value = ?")
+        var addTerm = try BoundStatement(db, sql: "INSERT INTO term (value) VALUES (?) RETURNING id")
+        /// The id of a text in `term`, added there when new.
+        func term(_ value: String?) throws -> Int64? {
+            guard let value else { return nil }
+            if let id = terms[value] { return id }
+            findTerm.bind(value)
+            var id = try findTerm.fetchInt64()
+            if id == nil {
+                addTerm.bind(value)
+                id = try addTerm.fetchInt64()
+            }
+            if terms.count >= IngestWriter.termCacheLimit { terms.removeAll(keepingCapacity: true) }
+            terms[value] = id
+            return id
+        }
         try TriageStore.preparePartitions(db, times: batch.events.lazy.map(\.timestamp.millis), made: &partitions)
         for (i, raw) in batch.events.enumerated() {
             let issue: IssueState
@@ -170,29 +190,29 @@ public final class IngestWriter {
                 for (time, issueID) in pendingComplaints { rollups.addComplaint(at: time, issueID: issueID) }
                 pendingComplaints = []
             }
-            // One bind per column, in the INSERT's order (no array of values per event).
+            // One bind per column, in `event_row`'s order (no array of values per event).
             insertEvent.bind(raw.eventID)
             insertEvent.bind(issue.id)
             insertEvent.bind(raw.timestamp.millis)
             insertEvent.bind(raw.appVersion)
-            insertEvent.bind(raw.appBuild)
-            insertEvent.bind(raw.platform)
-            insertEvent.bind(raw.osName)
-            insertEvent.bind(raw.osVersion)
-            insertEvent.bind(raw.deviceModel)
-            insertEvent.bind(raw.network)
-            insertEvent.bind(raw.orientation)
-            insertEvent.bind(raw.appState)
+            insertEvent.bind(try term(raw.appBuild))
+            insertEvent.bind(try term(raw.platform))
+            insertEvent.bind(try term(raw.osName))
+            insertEvent.bind(try term(raw.osVersion))
+            insertEvent.bind(try term(raw.deviceModel))
+            insertEvent.bind(try term(raw.network))
+            insertEvent.bind(try term(raw.orientation))
+            insertEvent.bind(try term(raw.appState))
             insertEvent.bind(raw.freeRAM)
             insertEvent.bind(raw.freeDisk)
             insertEvent.bind(raw.jailbroken)
             insertEvent.bind(raw.userID)
             insertEvent.bind(raw.sessionID)
-            insertEvent.bind(raw.environment)
-            insertEvent.bind(raw.message)
-            insertEvent.bind(batch.customKeys[i])
-            insertEvent.bind(raw.source)
-            insertEvent.bind(raw.kind?.rawValue)
+            insertEvent.bind(try term(raw.environment))
+            insertEvent.bind(try term(raw.message))
+            insertEvent.bind(try term(batch.customKeys[i]))
+            insertEvent.bind(try term(raw.source))
+            insertEvent.bind(try term(raw.kind?.rawValue))
             try insertEvent.execute()
             guard db.changesCount > 0 else {
                 counts.duplicates += 1
@@ -245,7 +265,8 @@ public final class IngestWriter {
             let rowID: Int64 = inserted[0]
             var linked = false
             for key in Set(complaint.codes) {
-                try db.execute(sql: "INSERT INTO complaint_code (key, complaint_id) VALUES (?, ?) ON CONFLICT DO NOTHING", arguments: [key, rowID])
+                try db.execute(sql: "INSERT INTO complaint_code (key, complaint_id, ts) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                               arguments: [key, rowID, complaint.timestamp.millis])
                 if let issueID = try existingIssueID(key, db: db) {
                     rollups.addComplaint(at: complaint.timestamp, issueID: issueID)
                     linked = true

@@ -14,7 +14,7 @@ extension TriageStore {
     /// Every table of the store, in an order that writes each row after those it refers to.
     /// The issue's `group_id` (an issue referring to another) is written after all issues.
     static let copyTables = [
-        "issue", "chain_link", "code_dictionary", "domain_short", "event", "complaint", "complaint_code",
+        "issue", "chain_link", "code_dictionary", "domain_short", "term", "event_row", "complaint", "complaint_code",
         "status_change", "note", "meeting", "issue_day", "issue_hour", "issue_day_dim", "issue_user", "user_seen",
         "total_hour", "total_day", "saved_view", "owner_rule", "alert_rule", "alert_fired", "adoption_day",
         "adoption_session", "merge_change", "app_version",
@@ -52,7 +52,7 @@ extension TriageStore {
                             SELECT setval(pg_get_serial_sequence('\(table)', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM \(table)
                             """)
                     }
-                    try db.execute(sql: "SELECT setval('event_id_seq', COALESCE(MAX(id), 0) + 1, false) FROM event")
+                    try db.execute(sql: "SELECT setval('event_id_seq', COALESCE(MAX(id), 0) + 1, false) FROM event_row")
                 }
                 return counts
             }
@@ -67,7 +67,7 @@ extension TriageStore {
         var partitions = Set<Int64>()
         func flush() throws {
             guard !batch.isEmpty else { return }
-            if table == "event", let ts = columns.firstIndex(of: "ts") {
+            if table == "event_row", let ts = columns.firstIndex(of: "ts") {
                 try preparePartitions(db, times: batch.compactMap { Int64.from($0.values[ts]) }, made: &partitions)
             }
             let quoted = columns.map { "\"\($0)\"" }.joined(separator: ", ")

@@ -118,6 +118,7 @@ extension TriageStore {
         migrator.registerMigration("v5-releases") { db in try migrateToV5(db) }
         migrator.registerMigration("v6-merge-groups") { db in try migrateToV6(db) }
         migrator.registerMigration("v7-versions") { db in try migrateToV7(db) }
+        migrator.registerMigration("v8-narrow-events") { db in try migrateToV8(db) }
         return migrator
     }
 

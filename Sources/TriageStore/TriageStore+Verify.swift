@@ -38,6 +38,8 @@ extension TriageStore {
                 problem("a row refers to a missing issue or complaint")
             }
 
+            try TriageStore.verifyTerms(db, problem: problem)
+
             check.events = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event") ?? 0
             check.issues = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM issue") ?? 0
             check.complaints = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM complaint") ?? 0
@@ -101,6 +103,10 @@ extension TriageStore {
                 SELECT COUNT(*) FROM complaint c
                 WHERE c.linked != CASE WHEN c.id IN (SELECT k.complaint_id FROM complaint_code k JOIN issue i ON i.key = k.key) THEN 1 ELSE 0 END
                 """) ?? 0
+            let untimed = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM complaint_code k JOIN complaint c ON c.id = k.complaint_id WHERE k.ts != c.ts
+                """) ?? 0
+            if untimed > 0 { problem("\(untimed) citations of complaints give another time than their complaint's") }
             if misfiled > 0 { problem("\(misfiled) complaints are marked linked to an issue (or not) against the issues they cite") }
             try verifyKinds(db, problem: problem)
             try TriageStore.verifyGroups(db, problem: problem)
@@ -127,24 +133,31 @@ extension TriageStore {
     /// dimension is summed from those (one GROUP BY over every event per dimension took a third
     /// longer, most of `check`).
     static func breakdownRecount(day: String) -> String {
-        // The same SQL value per dimension as the detail's counts over events (`expression`).
-        let values = Dimension.allCases.map(expression)
-        let columns = values.indices.map { "v\($0)" }
-        let combinations = """
-            SELECT issue_id AS i, \(day) AS d, \(zip(values, columns).map { "COALESCE(\($0), 'unknown') AS \($1)" }.joined(separator: ", ")),
-                   COUNT(*) AS n
-            FROM event GROUP BY \((1...(values.count + 2)).map(String.init).joined(separator: ", "))
-            """
+        // The same values per dimension as the detail's counts over events.
+        let combinations = dimensionCombinations(keys: [("issue_id", "i"), (day, "d")], where: "1 = 1")
+        let columns = Dimension.allCases.indices.map { "v\($0)" }
         let sums = zip(Dimension.allCases, columns).map { dim, column in
             "SELECT i, '\(dim.rawValue)', \(column), d, SUM(n) FROM c GROUP BY i, \(column), d"
         }
         return "WITH c AS MATERIALIZED (\(combinations)) " + sums.joined(separator: " UNION ALL ")
     }
 
+    /// Every text in `term` once, and every id an event names there.
+    static func verifyTerms(_ db: Database, problem: (String) -> Void) throws {
+        let twice = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (SELECT value FROM term GROUP BY value HAVING COUNT(*) > 1) AS d") ?? 0
+        if twice > 0 { problem("\(twice) texts are stored more than once in the term dictionary") }
+        let named = termColumns.map { "(\($0)_term IS NOT NULL AND \($0)_term NOT IN (SELECT id FROM term))" }
+        let missing = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event_row WHERE \(named.joined(separator: " OR "))") ?? 0
+        if missing > 0 { problem("\(missing) events name a text the term dictionary does not hold") }
+    }
+
     /// Each issue's kind against the most severe of its events'.
     private func verifyKinds(_ db: Database, problem: (String) -> Void) throws {
         var worst: [Int64: EventKind] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT DISTINCT issue_id, kind FROM event WHERE kind IS NOT NULL") {
+        for row in try Row.fetchAll(db, sql: """
+            SELECT d.issue_id, t.value FROM (SELECT DISTINCT issue_id, kind_term FROM event_row WHERE kind_term IS NOT NULL) AS d
+            JOIN term t ON t.id = d.kind_term
+            """) {
             guard let kind = EventKind(rawValue: row[1]) else { problem("an event has the unknown kind '\(row[1] as String)'"); continue }
             worst[row[0]] = EventKind.worst(worst[row[0]], kind)
         }

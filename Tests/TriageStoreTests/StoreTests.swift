@@ -16,21 +16,67 @@ import TriageModel
     }
 
     /// A team store of schema 6 (the first on PostgreSQL) is brought to the current one by the
-    /// first open of a role that may write, reading commands included, as an SQLite file is.
+    /// first open of a role that may write, reading commands included, as an SQLite file is: its
+    /// events, in two months' partitions with their texts inline, keep every value.
     @Test func aPostgreSQLStoreOfAnEarlierSchemaIsUpgradedOnOpen() throws {
         let uri = try PostgresCluster.database()
         let store = try TriageStore(path: uri)
-        guard case .event(let event) = try NativeDecoder().decode(
-            line: Array(TemporaryStore.event("e1", "2026-11-01T09:00:00Z", version: "1.9").utf8)) else { return }
-        _ = try IngestWriter(store: store).write(events: [event], complaints: [])
+        let lines = [
+            #"{"event_id":"e1","timestamp":"2026-10-31T09:00:00Z","codes":"US14-LO43","app":{"version":"1.9","build":"7"},"device":{"model":"Pixel 8"},"message":"timed out","keys":{"screen":"login"}}"#,
+            #"{"event_id":"e2","timestamp":"2026-11-01T09:00:00Z","codes":"US14-LO43","device":{"model":"Pixel 8"},"os":{"name":"Android","version":"15"},"kind":"crash"}"#,
+        ]
+        let events = try lines.map { line -> ErrorEvent in
+            guard case .event(let event) = try NativeDecoder().decode(line: Array(line.utf8)) else { throw StoreError("not an event") }
+            return event
+        }
+        guard case .complaint(let complaint) = try NativeDecoder().decode(
+            line: Array(TemporaryStore.complaint("c1", "2026-11-01T10:00:00Z", codes: ["US14-LO43"]).utf8)) else { return }
+        _ = try IngestWriter(store: store).write(events: events, complaints: [complaint])
+        let before = try store.read { db in try Row.fetchAll(db, sql: "SELECT * FROM event ORDER BY id").map(\.values) }
+        // Schema 6 as it was: no versions table, and the events in one partitioned table of texts.
         try store.write { db in
-            try db.execute(sql: "DROP TABLE app_version")
+            try db.execute(sql: """
+                DROP TABLE app_version;
+                DROP INDEX complaint_code_by_time; ALTER TABLE complaint_code DROP COLUMN ts;
+                CREATE TABLE event_v6 AS SELECT * FROM event;
+                DROP VIEW event; DROP TABLE event_row; DROP TABLE term;
+                CREATE SEQUENCE event_id_seq AS BIGINT START 3;
+                CREATE TABLE event (
+                    id BIGINT NOT NULL DEFAULT nextval('event_id_seq'), event_id TEXT COLLATE "C" NOT NULL,
+                    issue_id BIGINT NOT NULL, ts BIGINT NOT NULL,
+                    app_version TEXT COLLATE "C", app_build TEXT COLLATE "C", platform TEXT COLLATE "C",
+                    os_name TEXT COLLATE "C", os_version TEXT COLLATE "C", device_model TEXT COLLATE "C",
+                    network TEXT COLLATE "C", orientation TEXT COLLATE "C", app_state TEXT COLLATE "C",
+                    free_ram BIGINT, free_disk BIGINT, jailbroken BIGINT, user_id TEXT COLLATE "C",
+                    session_id TEXT COLLATE "C", environment TEXT COLLATE "C", message TEXT COLLATE "C",
+                    custom_keys TEXT COLLATE "C", source TEXT COLLATE "C" NOT NULL, kind TEXT COLLATE "C"
+                ) PARTITION BY RANGE (ts);
+                ALTER SEQUENCE event_id_seq OWNED BY event.id;
+                CREATE UNIQUE INDEX event_by_issue_time ON event(issue_id, ts, event_id);
+                CREATE INDEX event_by_version ON event(app_version, ts, issue_id, user_id);
+                """)
+            for event in events {
+                let part = PGSchema.partition(holding: event.timestamp.millis)
+                try db.execute(sql: "CREATE TABLE \(part.name) PARTITION OF event FOR VALUES FROM (\(part.from)) TO (\(part.to))")
+            }
+            try db.execute(sql: "INSERT INTO event SELECT * FROM event_v6; DROP TABLE event_v6")
             try TriageStore.setStoredSchemaVersion(db, 6)
         }
         let reopened = try TriageStore(path: uri, readOnly: true)
         #expect(try reopened.read { db in try TriageStore.storedSchemaVersion(db) } == TriageStore.schemaVersion)
         #expect(try reopened.versions() == ["1.9"])
         #expect(try reopened.verify().isSound)
+        let after = try reopened.read { db in try Row.fetchAll(db, sql: "SELECT * FROM event ORDER BY id").map(\.values) }
+        #expect(after == before)
+        let cited = try reopened.read { db in try Int64.fetchOne(db, sql: "SELECT ts FROM complaint_code WHERE complaint_id = 1") }
+        #expect(cited == Timestamp.parse("2026-11-01T10:00:00Z")!.millis)
+        // Ingest goes on after the upgrade: a new event, its ids from where the old ones ended.
+        let writer = try TriageStore(path: uri)
+        guard case .event(let third) = try NativeDecoder().decode(line: Array(TemporaryStore.event("e3", "2026-11-02T09:00:00Z").utf8))
+        else { return }
+        #expect(try IngestWriter(store: writer).write(events: [third], complaints: []).eventsAdded == 1)
+        #expect(try writer.read { db in try Int.fetchOne(db, sql: "SELECT MAX(id) FROM event") } == 3)
+        #expect(try writer.verify().isSound)
     }
 
     @Test func aStoreFromANewerSchemaIsRefusedWithAClearMessage() throws {

@@ -36,6 +36,8 @@ import TriageModel
         ("UPDATE issue SET events = events - 1 WHERE id = 1", "counts"),
         ("UPDATE issue SET status = 'resolved' WHERE id = 1", "history"),
         ("UPDATE issue_day SET complaints = complaints + 1 WHERE (issue_id, day) IN (SELECT issue_id, day FROM issue_day WHERE complaints > 0 LIMIT 1)", "daily complaints"),
+        ("UPDATE complaint_code SET ts = ts + 1 WHERE (key, complaint_id) IN (SELECT key, complaint_id FROM complaint_code LIMIT 1)", "citations of complaints"),
+        ("UPDATE event_row SET message_term = 987654 WHERE id = (SELECT MIN(id) FROM event_row)", "term dictionary does not hold"),
     ])
     func eachKindOfDamageIsNamed(_ damage: String, _ named: String) throws {
         let fixture = try ingested()
@@ -48,6 +50,21 @@ import TriageModel
         #expect(check.problems.first?.contains(named) == true, "\(check.problems)")
     }
 
+    /// A text is stored once: SQLite's unique index refuses a second copy; PostgreSQL's hash index
+    /// does not (writers take turns instead), so `check` looks for one.
+    @Test func aTextStoredTwiceInTheTermDictionaryIsNamed() throws {
+        let fixture = try ingested()
+        let twice = "INSERT INTO term (value) SELECT value FROM term WHERE id = (SELECT MIN(id) FROM term)"
+        if fixture.store.isPostgres {
+            try fixture.store.write { db in try db.execute(sql: twice) }
+            let check = try fixture.store.verify()
+            #expect(check.problems.count == 1)
+            #expect(check.problems.first?.contains("stored more than once") == true, "\(check.problems)")
+        } else {
+            #expect(throws: (any Error).self) { try fixture.store.write { db in try db.execute(sql: twice) } }
+        }
+    }
+
     /// SQLite's page cap makes a full disk; on PostgreSQL the server's own tests cover it.
     @Test func aFullDiskFailsTheBatchInProgressAndKeepsTheStoreSound() throws {
         let fixture = try TemporaryStore(sqlite: ())
@@ -57,15 +74,24 @@ import TriageModel
         let lines = TemporaryStore.sampleLines(events: 4000, issues: 25)
         var written = 0
         var failure: StoreError?
-        for start in stride(from: 0, to: lines.count, by: 250) {
-            let events = try lines[start..<min(lines.count, start + 250)].map { line -> ErrorEvent in
+        func decoded(_ lines: some Sequence<String>) throws -> [ErrorEvent] {
+            try lines.map { line -> ErrorEvent in
                 guard case .event(let e) = try NativeDecoder().decode(line: Array(line.utf8)) else { throw StoreError("not an event") }
                 return e
             }
+        }
+        // Each batch brings a device model no batch before it had: a text new to the term dictionary.
+        func novel(_ id: String, _ start: Int) -> String {
+            #"{"event_id":"\#(id)","timestamp":"2026-11-01T09:00:00Z","codes":"US14-LO43","device":{"model":"Novel \#(start)"}}"#
+        }
+        var failedAt: Int?
+        for start in stride(from: 0, to: lines.count, by: 250) {
+            let events = try decoded([novel("novel-\(start)", start)] + lines[start..<min(lines.count, start + 250)])
             do {
                 written += try writer.write(events: events, complaints: []).eventsAdded
             } catch {
                 failure = error
+                failedAt = start
                 break
             }
         }
@@ -74,5 +100,15 @@ import TriageModel
         let check = try fixture.store.verify()
         #expect(check.problems == [])
         #expect(check.events == written)
+
+        // With room again, the same writer writes the failed batch's new text afresh: the id it
+        // was given in the rolled-back transaction is not reused.
+        let start = try #require(failedAt)
+        try capped.write { db in try db.execute(sql: "PRAGMA max_page_count = 1000000") }
+        #expect(try writer.write(events: decoded([novel("retry", start)]), complaints: []).eventsAdded == 1)
+        let after = try fixture.store.verify()
+        #expect(after.problems == [])
+        let model = try fixture.store.read { db in try String.fetchOne(db, sql: "SELECT device_model FROM event WHERE event_id = 'retry'") }
+        #expect(model == "Novel \(start)")
     }
 }
