@@ -38,45 +38,35 @@ extension IngestWriter {
             found.append((key, chain, state))
         }
 
-        // The rows, in one COPY and one INSERT; RETURNING names those that were not there yet.
+        // The rows, their texts as ids, in one COPY and one INSERT; RETURNING names those that were
+        // not there yet.
+        let ids = try termIDs(batch, db: db)
+        func id(_ text: String?) -> String? { text.map { String(ids[$0]!) } }
+        let columns = TriageStore.eventRowColumns.dropFirst()  // the id comes from its sequence
         try db.execute(sql: """
             CREATE TEMP TABLE IF NOT EXISTS event_stage (
-                n BIGINT, event_id TEXT, issue_id BIGINT, ts BIGINT, app_version TEXT, app_build TEXT, platform TEXT,
-                os_name TEXT, os_version TEXT, device_model TEXT, network TEXT, orientation TEXT, app_state TEXT,
-                free_ram BIGINT, free_disk BIGINT, jailbroken BIGINT, user_id TEXT, session_id TEXT, environment TEXT,
-                message TEXT, custom_keys TEXT, source TEXT, kind TEXT) ON COMMIT DELETE ROWS
+                n BIGINT, event_id TEXT, issue_id BIGINT, ts BIGINT, app_version TEXT, app_build_term BIGINT, platform_term BIGINT,
+                os_name_term BIGINT, os_version_term BIGINT, device_model_term BIGINT, network_term BIGINT, orientation_term BIGINT,
+                app_state_term BIGINT, free_ram BIGINT, free_disk BIGINT, jailbroken BIGINT, user_id TEXT, session_id TEXT,
+                environment_term BIGINT, message_term BIGINT, custom_keys_term BIGINT, source_term BIGINT, kind_term BIGINT)
+                ON COMMIT DELETE ROWS
             """)
         try db.execute(sql: "TRUNCATE event_stage")
         try session.connection.copyIn("COPY event_stage FROM STDIN") { writer in
             for (i, raw) in batch.events.enumerated() {
                 try writer.row([
-                    String(i), raw.eventID, String(found[i].state.id), String(raw.timestamp.millis), raw.appVersion, raw.appBuild,
-                    raw.platform, raw.osName, raw.osVersion, raw.deviceModel, raw.network, raw.orientation, raw.appState,
-                    raw.freeRAM.map { String($0) }, raw.freeDisk.map { String($0) }, raw.jailbroken.map { $0 ? "1" : "0" },
-                    raw.userID, raw.sessionID, raw.environment, raw.message, batch.customKeys[i], raw.source, raw.kind?.rawValue,
+                    String(i), raw.eventID, String(found[i].state.id), String(raw.timestamp.millis), raw.appVersion, id(raw.appBuild),
+                    id(raw.platform), id(raw.osName), id(raw.osVersion), id(raw.deviceModel), id(raw.network), id(raw.orientation),
+                    id(raw.appState), raw.freeRAM.map { String($0) }, raw.freeDisk.map { String($0) }, raw.jailbroken.map { $0 ? "1" : "0" },
+                    raw.userID, raw.sessionID, id(raw.environment), id(raw.message), id(batch.customKeys[i]), id(raw.source),
+                    id(raw.kind?.rawValue),
                 ])
             }
         }
-        // The batch's distinct texts with their ids in `term_stage`: those `term` has, then those it
-        // gets now (writers take turns: none adds them between). The rows then join that small map,
-        // not the whole dictionary. (No key on it: a B-tree entry is capped at about 2.7 kB.)
-        let texts = TriageStore.termColumns.map { "(\($0))" }.joined(separator: ", ")
-        try db.execute(sql: """
-            CREATE TEMP TABLE IF NOT EXISTS term_stage (value \(PGSchema.text), id BIGINT) ON COMMIT DELETE ROWS;
-            TRUNCATE term_stage;
-            INSERT INTO term_stage (value)
-                SELECT DISTINCT x.v FROM event_stage CROSS JOIN LATERAL (VALUES \(texts)) AS x(v) WHERE x.v IS NOT NULL;
-            UPDATE term_stage s SET id = t.id FROM term t WHERE t.value = s.value;
-            WITH added AS (INSERT INTO term (value) SELECT value FROM term_stage WHERE id IS NULL RETURNING id, value)
-            UPDATE term_stage s SET id = a.id FROM added a WHERE a.value = s.value;
-            ANALYZE term_stage;
-            """)
-        let columns = TriageStore.eventRowColumns.dropFirst()  // the id comes from its sequence
-        let rows = TriageStore.termIDs(columns, from: "event_stage", dictionary: "term_stage")
         var inserted = Set<EventKey>()
         for row in try Row.fetchAll(db, sql: """
             INSERT INTO event_row (\(columns.joined(separator: ", ")))
-            SELECT \(rows.columns) FROM \(rows.from) ORDER BY e.n
+            SELECT \(columns.joined(separator: ", ")) FROM event_stage ORDER BY n
             ON CONFLICT DO NOTHING
             RETURNING issue_id, ts, event_id
             """) {
@@ -94,6 +84,39 @@ extension IngestWriter {
             try land(raw, in: issue, key: key, chain: chain, db: db, counts: &counts, rollups: &rollups)
         }
         try addComplaintsSetBased(db, batch.complaints, counts: &counts, rollups: &rollups)
+    }
+
+    /// The id in `term` of every text of a batch's events: from this writer's cache (`terms`), the
+    /// rest found in `term` or added there, 500 at a time. Writers take turns, so none adds the
+    /// same text between the look-up and the insert.
+    func termIDs(_ batch: Batch, db: Database) throws -> [String: Int64] {
+        var ids: [String: Int64] = [:]
+        var missing = Set<String>()
+        for (i, e) in batch.events.enumerated() {
+            for text in [e.appBuild, e.platform, e.osName, e.osVersion, e.deviceModel, e.network, e.orientation, e.appState,
+                         e.environment, e.message, batch.customKeys[i], e.source, e.kind?.rawValue] {
+                guard let text, ids[text] == nil else { continue }
+                if let id = terms[text] { ids[text] = id } else { missing.insert(text) }
+            }
+        }
+        var toAdd: [String] = []
+        for slice in Array(missing).slices(of: 500) {
+            for row in try Row.fetchAll(db, sql: "SELECT value, id FROM term WHERE value IN (\(databaseQuestionMarks(count: slice.count)))",
+                                        arguments: StatementArguments(slice)) {
+                ids[row[0]] = row[1]
+            }
+            toAdd += slice.filter { ids[$0] == nil }
+        }
+        for slice in toAdd.slices(of: 500) {
+            for row in try Row.fetchAll(db, sql: """
+                INSERT INTO term (value) VALUES \(Array(repeating: "(?)", count: slice.count).joined(separator: ", ")) RETURNING value, id
+                """, arguments: StatementArguments(slice)) {
+                ids[row[0]] = row[1]
+            }
+        }
+        if terms.count + missing.count > IngestWriter.termCacheLimit { terms.removeAll(keepingCapacity: true) }
+        for text in missing { terms[text] = ids[text] }
+        return ids
     }
 
     /// The complaints of a batch in one COPY and one INSERT (RETURNING the new ones), their codes

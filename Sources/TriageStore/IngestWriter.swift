@@ -33,8 +33,7 @@ public final class IngestWriter {
     var pendingComplaints: [(Timestamp, Int64)] = []
     var issues: [String: IssueState] = [:]
     var versions = VersionOrder.Cache()
-    /// The ids of texts in `term` this writer has met (SQLite's path; PostgreSQL's looks them up
-    /// in SQL), at most `termCacheLimit` of them. Terms are never removed, so an id stays good
+    /// The ids of texts in `term` this writer has met, at most `termCacheLimit` of them. Terms are never removed, so an id stays good
     /// after other writers' commits; a rolled-back transaction forgets them all.
     var terms: [String: Int64] = [:]
     static let termCacheLimit = 100_000

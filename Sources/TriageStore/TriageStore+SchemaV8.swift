@@ -33,18 +33,16 @@ extension TriageStore {
         return (columns.joined(separator: ", "), source + " e")
     }
 
-    /// `SELECT`'s columns (`rowColumns` of `event_row`, in order) and `FROM` of a read of events as text
+    /// `SELECT`'s columns (those of `event_row`, in order) and `FROM` of a read of events as text
     /// from `source` (aliased `e`, with `event`'s columns), each term column's text looked up as
-    /// its id in `dictionary` (`term`, or a map of some of its texts with the same columns): the
-    /// text must be there already.
-    static func termIDs(_ rowColumns: some Sequence<String> = eventRowColumns, from source: String,
-                        dictionary: String = "term") -> (columns: String, from: String) {
+    /// its id in `term`: the text must be there already.
+    static func withTermIDs(from source: String) -> (columns: String, from: String) {
         var columns: [String] = [], joins: [String] = []
-        for column in rowColumns {
+        for column in eventRowColumns {
             guard column.hasSuffix("_term") else { columns.append("e.\(column)"); continue }
             let name = column.dropLast(5)
             columns.append("t_\(name).id")
-            joins.append("LEFT JOIN \(dictionary) t_\(name) ON t_\(name).value = e.\(name)")
+            joins.append("LEFT JOIN term t_\(name) ON t_\(name).value = e.\(name)")
         }
         return (columns.joined(separator: ", "), ([source + " e"] + joins).joined(separator: " "))
     }
@@ -65,7 +63,7 @@ extension TriageStore {
     /// as the table did. And `complaint_code` keeps each complaint's time (`complaintCodeByTime`).
     static func migrateToV8(_ db: GRDB.Database) throws {
         let distinct = termColumns.map { "SELECT \($0) FROM event WHERE \($0) IS NOT NULL" }.joined(separator: " UNION ")
-        let ids = termIDs(from: "event")
+        let ids = withTermIDs(from: "event")
         try db.execute(sql: """
             CREATE TABLE term (id INTEGER PRIMARY KEY, value TEXT NOT NULL UNIQUE);
             INSERT INTO term (value) \(distinct);

@@ -79,6 +79,25 @@ import TriageModel
         #expect(try writer.verify().isSound)
     }
 
+    /// The repeated texts live once in `term`, long ones too: PostgreSQL caps a B-tree entry at
+    /// about 2.7 kB, and a message of 10 kB that does not compress goes in (its hash index has no cap).
+    @Test func aTextIsStoredOnceHoweverLongAndReadsBackWhole() throws {
+        let f = try TemporaryStore()
+        let long = (0..<300).map { _ in UUID().uuidString }.joined(separator: " ")
+        let lines = (1...3).map { n in
+            #"{"event_id":"e\#(n)","timestamp":"2026-11-01T0\#(n):00:00Z","codes":"US14-LO43","device":{"model":"Pixel 8"},"message":"\#(long)"}"#
+        }
+        #expect(try f.ingest(lines: lines).eventsAdded == 3)
+        let stored = try f.store.read { db in
+            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM term WHERE value = ?", arguments: [long]),
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM term WHERE value = 'Pixel 8'"),
+             try String.fetchAll(db, sql: "SELECT message FROM event ORDER BY id"))
+        }
+        #expect(stored.0 == 1 && stored.1 == 1)
+        #expect(stored.2 == [long, long, long])
+        #expect(try f.store.verify().isSound)
+    }
+
     @Test func aStoreFromANewerSchemaIsRefusedWithAClearMessage() throws {
         let f = try TemporaryStore()
         try f.store.write { db in try TriageStore.setStoredSchemaVersion(db, 99) }

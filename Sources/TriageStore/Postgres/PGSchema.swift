@@ -201,7 +201,7 @@ enum PGSchema {
     /// partition is made again under its name for `event_row`, after the old one steps aside.
     static var narrowEvents: String {
         let values = TriageStore.termColumns.map { "(\($0))" }.joined(separator: ", ")
-        let read = TriageStore.termIDs(from: "event_v7")
+        let read = TriageStore.withTermIDs(from: "event_v7")
         return """
             \(term)
             INSERT INTO term (value) SELECT DISTINCT v FROM event CROSS JOIN LATERAL (VALUES \(values)) AS x(v) WHERE v IS NOT NULL;
