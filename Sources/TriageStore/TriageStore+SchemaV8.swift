@@ -25,12 +25,21 @@ extension TriageStore {
     /// they are. Each text is a subquery of its own, not a join: a column that a query does not
     /// read is then never looked up, on both engines, also in an aggregate (SQLite drops unused
     /// LEFT JOINs from plain selects only: counting the events through joins looked up all
-    /// thirteen texts of each).
-    static func withTerms(_ names: [String], from source: String) -> (columns: String, from: String) {
-        let columns = names.map {
-            termColumns.contains($0) ? "(SELECT value FROM term WHERE id = e.\($0)_term) AS \($0)" : "e.\($0)"
+    /// thirteen texts of each). A read of every row's texts asks for `joined`: LEFT JOINs, which
+    /// PostgreSQL answers with one hash of `term` per column rather than a look-up per row.
+    static func withTerms(_ names: [String], from source: String, joined: Bool = false) -> (columns: String, from: String) {
+        var columns: [String] = [], joins: [String] = []
+        for name in names {
+            if !termColumns.contains(name) {
+                columns.append("e.\(name)")
+            } else if joined {
+                columns.append("t_\(name).value AS \(name)")
+                joins.append("LEFT JOIN term t_\(name) ON t_\(name).id = e.\(name)_term")
+            } else {
+                columns.append("(SELECT value FROM term WHERE id = e.\(name)_term) AS \(name)")
+            }
         }
-        return (columns.joined(separator: ", "), source + " e")
+        return (columns.joined(separator: ", "), ([source + " e"] + joins).joined(separator: " "))
     }
 
     /// `SELECT`'s columns (those of `event_row`, in order) and `FROM` of a read of events as text
@@ -109,7 +118,7 @@ extension TriageStore {
             SELECT \(grouped.joined(separator: ", ")), COUNT(*) AS n FROM event_row WHERE \(condition)
             GROUP BY \((1...grouped.count).map(String.init).joined(separator: ", "))
             """
-        let read = withTerms(keys.map(\.name) + breakdownColumns + ["n"], from: "(\(inner))")
+        let read = withTerms(keys.map(\.name) + breakdownColumns + ["n"], from: "(\(inner))", joined: true)
         let values = Dimension.allCases.enumerated().map { "COALESCE(\(expression($1)), 'unknown') AS v\($0)" }
         return "SELECT \((keys.map(\.name) + values + ["n"]).joined(separator: ", ")) FROM (SELECT \(read.columns) FROM \(read.from)) AS combination"
     }
