@@ -40,27 +40,22 @@ extension IngestWriter {
 
         // The rows, their texts as ids, in one COPY and one INSERT; RETURNING names those that were
         // not there yet.
-        let ids = try termIDs(batch, db: db)
-        func id(_ text: String?) -> String? { text.map { String(ids[$0]!) } }
-        let columns = TriageStore.eventRowColumns.dropFirst()  // the id comes from its sequence
+        let columns = TriageStore.eventInsertColumns
+        let termIDs = try termIDs(batch, db: db)
         try db.execute(sql: """
             CREATE TEMP TABLE IF NOT EXISTS event_stage (
-                n BIGINT, event_id TEXT, issue_id BIGINT, ts BIGINT, app_version TEXT, app_build_term BIGINT, platform_term BIGINT,
-                os_name_term BIGINT, os_version_term BIGINT, device_model_term BIGINT, network_term BIGINT, orientation_term BIGINT,
-                app_state_term BIGINT, free_ram BIGINT, free_disk BIGINT, jailbroken BIGINT, user_id TEXT, session_id TEXT,
-                environment_term BIGINT, message_term BIGINT, custom_keys_term BIGINT, source_term BIGINT, kind_term BIGINT)
+                n BIGINT, event_id TEXT, issue_id BIGINT, ts BIGINT, app_version TEXT, free_ram BIGINT, free_disk BIGINT,
+                jailbroken BIGINT, user_id TEXT, session_id TEXT, \(TriageStore.termColumns.map { "\($0)_term BIGINT" }.joined(separator: ", ")))
                 ON COMMIT DELETE ROWS
             """)
         try db.execute(sql: "TRUNCATE event_stage")
-        try session.connection.copyIn("COPY event_stage FROM STDIN") { writer in
+        try session.connection.copyIn("COPY event_stage (n, \(columns.joined(separator: ", "))) FROM STDIN") { writer in
             for (i, raw) in batch.events.enumerated() {
                 try writer.row([
-                    String(i), raw.eventID, String(found[i].state.id), String(raw.timestamp.millis), raw.appVersion, id(raw.appBuild),
-                    id(raw.platform), id(raw.osName), id(raw.osVersion), id(raw.deviceModel), id(raw.network), id(raw.orientation),
-                    id(raw.appState), raw.freeRAM.map { String($0) }, raw.freeDisk.map { String($0) }, raw.jailbroken.map { $0 ? "1" : "0" },
-                    raw.userID, raw.sessionID, id(raw.environment), id(raw.message), id(batch.customKeys[i]), id(raw.source),
-                    id(raw.kind?.rawValue),
-                ])
+                    String(i), raw.eventID, String(found[i].state.id), String(raw.timestamp.millis), raw.appVersion,
+                    raw.freeRAM.map { String($0) }, raw.freeDisk.map { String($0) }, raw.jailbroken.map { $0 ? "1" : "0" },
+                    raw.userID, raw.sessionID,
+                ] + termIDs[event: i].map { $0.map { String($0) } })
             }
         }
         var inserted = Set<EventKey>()
@@ -84,39 +79,6 @@ extension IngestWriter {
             try land(raw, in: issue, key: key, chain: chain, db: db, counts: &counts, rollups: &rollups)
         }
         try addComplaintsSetBased(db, batch.complaints, counts: &counts, rollups: &rollups)
-    }
-
-    /// The id in `term` of every text of a batch's events: from this writer's cache (`terms`), the
-    /// rest found in `term` or added there, 500 at a time. Writers take turns, so none adds the
-    /// same text between the look-up and the insert.
-    func termIDs(_ batch: Batch, db: Database) throws -> [String: Int64] {
-        var ids: [String: Int64] = [:]
-        var missing = Set<String>()
-        for (i, e) in batch.events.enumerated() {
-            for text in [e.appBuild, e.platform, e.osName, e.osVersion, e.deviceModel, e.network, e.orientation, e.appState,
-                         e.environment, e.message, batch.customKeys[i], e.source, e.kind?.rawValue] {
-                guard let text, ids[text] == nil else { continue }
-                if let id = terms[text] { ids[text] = id } else { missing.insert(text) }
-            }
-        }
-        var toAdd: [String] = []
-        for slice in Array(missing).slices(of: 500) {
-            for row in try Row.fetchAll(db, sql: "SELECT value, id FROM term WHERE value IN (\(databaseQuestionMarks(count: slice.count)))",
-                                        arguments: StatementArguments(slice)) {
-                ids[row[0]] = row[1]
-            }
-            toAdd += slice.filter { ids[$0] == nil }
-        }
-        for slice in toAdd.slices(of: 500) {
-            for row in try Row.fetchAll(db, sql: """
-                INSERT INTO term (value) VALUES \(Array(repeating: "(?)", count: slice.count).joined(separator: ", ")) RETURNING value, id
-                """, arguments: StatementArguments(slice)) {
-                ids[row[0]] = row[1]
-            }
-        }
-        if terms.count + missing.count > IngestWriter.termCacheLimit { terms.removeAll(keepingCapacity: true) }
-        for text in missing { terms[text] = ids[text] }
-        return ids
     }
 
     /// The complaints of a batch in one COPY and one INSERT (RETURNING the new ones), their codes

@@ -137,6 +137,61 @@ public final class IngestWriter {
         }
     }
 
+    /// The ids in `term` of a batch's texts, per event in `TriageStore.termColumns`' order (nil
+    /// where the event has none).
+    struct TermIDs {
+        var ids: [Int64?] = []
+        subscript(event i: Int) -> ArraySlice<Int64?> {
+            let n = TriageStore.termColumns.count
+            return ids[(i * n)..<((i + 1) * n)]
+        }
+    }
+
+    /// The ids of every text of a batch's events: from this writer's cache (`terms`), the rest
+    /// found in `term` or added there, 500 at a time. Writers take turns, so none adds the same
+    /// text between the look-up and the insert. Both engines' ingest bind or COPY these.
+    func termIDs(_ batch: Batch, db: Database) throws -> TermIDs {
+        var result = TermIDs()
+        result.ids.reserveCapacity(batch.events.count * TriageStore.termColumns.count)
+        var missing: [String: [Int]] = [:]  // a text not cached, and where it goes
+        for (i, e) in batch.events.enumerated() {
+            // In `termColumns`' order.
+            for text in [e.appBuild, e.platform, e.osName, e.osVersion, e.deviceModel, e.network, e.orientation, e.appState,
+                         e.environment, e.message, batch.customKeys[i], e.source, e.kind?.rawValue] {
+                if let text, let id = terms[text] {
+                    result.ids.append(id)
+                } else {
+                    if let text { missing[text, default: []].append(result.ids.count) }
+                    result.ids.append(nil)
+                }
+            }
+        }
+        guard !missing.isEmpty else { return result }
+        var found: [String: Int64] = [:]
+        var toAdd: [String] = []
+        for slice in Array(missing.keys).slices(of: 500) {
+            for row in try Row.fetchAll(db, sql: "SELECT value, id FROM term WHERE value IN (\(databaseQuestionMarks(count: slice.count)))",
+                                        arguments: StatementArguments(slice)) {
+                found[row[0]] = row[1]
+            }
+            toAdd += slice.filter { found[$0] == nil }
+        }
+        for slice in toAdd.slices(of: 500) {
+            for row in try Row.fetchAll(db, sql: """
+                INSERT INTO term (value) VALUES \(Array(repeating: "(?)", count: slice.count).joined(separator: ", ")) RETURNING value, id
+                """, arguments: StatementArguments(slice)) {
+                found[row[0]] = row[1]
+            }
+        }
+        if terms.count + missing.count > IngestWriter.termCacheLimit { terms.removeAll(keepingCapacity: true) }
+        for (text, places) in missing {
+            let id = found[text]
+            terms[text] = id
+            for place in places { result.ids[place] = id }
+        }
+        return result
+    }
+
     /// Drops what this writer cached when someone else wrote since its last transaction, so that
     /// two ingests (or an ingest and a mark) never write back each other's stale counts or status.
     /// Runs inside the transaction, after its lock is taken.
@@ -150,27 +205,12 @@ public final class IngestWriter {
     private func add(_ db: Database, _ batch: Batch, counts: inout IngestCounts, rollups: inout Rollups,
                      partitions: inout Set<Int64>) throws {
         counts.adoptionRows += try TriageStore.writeAdoption(db, batch.adoption)
+        let columns = TriageStore.eventInsertColumns
         var insertEvent = try BoundStatement(db, sql: """
-            INSERT INTO event_row (\(TriageStore.eventRowColumns.dropFirst().joined(separator: ", ")))
-            VALUES (\(databaseQuestionMarks(count: TriageStore.eventRowColumns.count - 1)))
+            INSERT INTO event_row (\(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))
             ON CONFLICT DO NOTHING
             """)
-        var findTerm = try BoundStatement(db, sql: "SELECT id FROM term WHERE value = ?")
-        var addTerm = try BoundStatement(db, sql: "INSERT INTO term (value) VALUES (?) RETURNING id")
-        /// The id of a text in `term`, added there when new.
-        func term(_ value: String?) throws -> Int64? {
-            guard let value else { return nil }
-            if let id = terms[value] { return id }
-            findTerm.bind(value)
-            var id = try findTerm.fetchInt64()
-            if id == nil {
-                addTerm.bind(value)
-                id = try addTerm.fetchInt64()
-            }
-            if terms.count >= IngestWriter.termCacheLimit { terms.removeAll(keepingCapacity: true) }
-            terms[value] = id
-            return id
-        }
+        let termIDs = try termIDs(batch, db: db)
         try TriageStore.preparePartitions(db, times: batch.events.lazy.map(\.timestamp.millis), made: &partitions)
         for (i, raw) in batch.events.enumerated() {
             let issue: IssueState
@@ -189,29 +229,17 @@ public final class IngestWriter {
                 for (time, issueID) in pendingComplaints { rollups.addComplaint(at: time, issueID: issueID) }
                 pendingComplaints = []
             }
-            // One bind per column, in `event_row`'s order (no array of values per event).
+            // One bind per column, in `eventInsertColumns`' order (no array of values per event).
             insertEvent.bind(raw.eventID)
             insertEvent.bind(issue.id)
             insertEvent.bind(raw.timestamp.millis)
             insertEvent.bind(raw.appVersion)
-            insertEvent.bind(try term(raw.appBuild))
-            insertEvent.bind(try term(raw.platform))
-            insertEvent.bind(try term(raw.osName))
-            insertEvent.bind(try term(raw.osVersion))
-            insertEvent.bind(try term(raw.deviceModel))
-            insertEvent.bind(try term(raw.network))
-            insertEvent.bind(try term(raw.orientation))
-            insertEvent.bind(try term(raw.appState))
             insertEvent.bind(raw.freeRAM)
             insertEvent.bind(raw.freeDisk)
             insertEvent.bind(raw.jailbroken)
             insertEvent.bind(raw.userID)
             insertEvent.bind(raw.sessionID)
-            insertEvent.bind(try term(raw.environment))
-            insertEvent.bind(try term(raw.message))
-            insertEvent.bind(try term(batch.customKeys[i]))
-            insertEvent.bind(try term(raw.source))
-            insertEvent.bind(try term(raw.kind?.rawValue))
+            for id in termIDs[event: i] { insertEvent.bind(id) }
             try insertEvent.execute()
             guard db.changesCount > 0 else {
                 counts.duplicates += 1

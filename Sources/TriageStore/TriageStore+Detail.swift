@@ -107,8 +107,11 @@ extension TriageStore {
     }
 
     /// SQL that keeps a read to an issue, or to a group's issues, bound with the ids in order.
-    static func issueMatch(_ ids: [Int64]) -> String {
-        ids.count == 1 ? "issue_id = ?" : "issue_id IN (\(databaseQuestionMarks(count: ids.count)))"
+    static func issueMatch(_ ids: [Int64]) -> String { match("issue_id", count: ids.count) }
+
+    /// SQL that keeps `column` to one of `count` values bound in order.
+    static func match(_ column: String, count: Int) -> String {
+        count == 1 ? "\(column) = ?" : "\(column) IN (\(databaseQuestionMarks(count: count)))"
     }
 
     /// The daily dimension rollup summed over some days.
@@ -174,7 +177,7 @@ extension TriageStore {
         return try Row.fetchAll(db, sql: """
             SELECT c.complaint_id, c.ts, c.channel, c.category, c.subject, c.text, c.user_id, c.codes, c.id
             FROM complaint c
-            WHERE c.id IN (SELECT complaint_id FROM complaint_code WHERE \(keys.count == 1 ? "key = ?" : "key IN (\(databaseQuestionMarks(count: keys.count)))")
+            WHERE c.id IN (SELECT complaint_id FROM complaint_code WHERE \(match("key", count: keys.count))
                            ORDER BY ts DESC, complaint_id DESC LIMIT ?)
             ORDER BY c.ts DESC, c.id DESC LIMIT ?
             """, arguments: StatementArguments(keys) + [limit * keys.count, limit]).map { r in

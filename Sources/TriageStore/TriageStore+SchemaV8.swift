@@ -20,6 +20,11 @@ extension TriageStore {
         "source_term", "kind_term",
     ]
 
+    /// The columns ingest writes, in the order it binds them: the event's own values, then the ids
+    /// of its texts in `termColumns`' order (`IngestWriter.termIDs`). The id comes from the table.
+    static let eventInsertColumns = ["event_id", "issue_id", "ts", "app_version", "free_ram", "free_disk", "jailbroken",
+                                     "user_id", "session_id"] + termColumns.map { "\($0)_term" }
+
     /// `SELECT`'s columns and `FROM` of a read over `source` (aliased `e`) that gives each term
     /// column of `names` its text again, under its own name; other columns are read from `e` as
     /// they are. Each text is a subquery of its own, not a join: a column that a query does not
