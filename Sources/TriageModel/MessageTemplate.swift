@@ -1,0 +1,298 @@
+/// What an error's message says about its situation once the data of one event is masked, and
+/// the code it states: how errors that carry no code of their own get a stable one.
+///
+/// `mask` replaces what differs from one event to the next with placeholders: quoted values
+/// (`'<value>'`), UUIDs, hex (`0x…`), URLs, paths, e-mail addresses, dates and times, numbers
+/// (`<n>`) and ids (a word of 6 or more hex digits, or 8 or more letters and digits, with a
+/// digit in it: `<id>`). What is left names the situation, so the same situation masks to the
+/// same template in every event and release, and different words give different templates.
+public enum MessageTemplate {
+    /// The longest name a template gives, in characters.
+    public static let maxNameLength = 80
+    /// Derived codes are five digits, 10000–99999: a code the app states is rarely that large, and
+    /// two templates of one domain share one by chance about once in 90,000 pairs.
+    public static let derivedRange = 10_000..<100_000
+
+    /// The message with per-event data masked, white space folded, on one line.
+    public static func mask(_ text: String) -> String {
+        let b = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            let atWordStart = i == 0 || !isWord(b[i - 1])
+            if atWordStart, let end = quoted(b, i) {
+                out += [c] + Array("<value>".utf8) + [c]
+                i = end
+            } else if atWordStart, let end = uuid(b, i) {
+                out += Array("<uuid>".utf8)
+                i = end
+            } else if atWordStart, let end = dateTime(b, i) {
+                out += Array("<time>".utf8)
+                i = end
+            } else if atWordStart, c == UInt8(ascii: "0"), i + 2 < b.count, b[i + 1] | 0x20 == UInt8(ascii: "x"), isHex(b[i + 2]) {
+                var j = i + 2
+                while j < b.count, isHex(b[j]) { j += 1 }
+                out += Array("<hex>".utf8)
+                i = j
+            } else if i == 0 || isSpace(b[i - 1]) || opensToken(b[i - 1]), let (end, mask) = token(b, i) {
+                out += Array(mask.utf8)
+                i = end
+            } else if isWord(c) && atWordStart {
+                var j = i
+                while j < b.count, isWord(b[j]) { j += 1 }
+                out += word(b[i..<j])
+                i = j
+                // A decimal: 30.2 reads as one number.
+                if out.last == UInt8(ascii: ">"), i + 1 < b.count, b[i] == UInt8(ascii: "."), isDigit(b[i + 1]),
+                   out.count >= 3, Array(out.suffix(3)) == Array("<n>".utf8) {
+                    i += 1
+                    while i < b.count, isDigit(b[i]) { i += 1 }
+                }
+            } else {
+                out.append(isSpace(c) ? 0x20 : c)
+                i += 1
+            }
+        }
+        return fold(out)
+    }
+
+    /// A code the message states, and the message without it: Apple's `(Domain error N.)`, a
+    /// leading `[N]` or `(N)`, else `code N`, `code=N` or `code: N`; nil where it states none.
+    public static func statedCode(_ text: String) -> (code: Int, rest: String)? {
+        let b = Array(text.utf8)
+        if let (code, start, end) = appleCode(b) {
+            return (code, fold(Array(b[..<start]) + Array(b[end...])))
+        }
+        var i = 0
+        while i < b.count, isSpace(b[i]) { i += 1 }
+        if i < b.count, b[i] == UInt8(ascii: "[") || b[i] == UInt8(ascii: "("),
+           let (code, j) = integer(b, i + 1), j < b.count, b[j] == (b[i] == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: ")")) {
+            var k = j + 1
+            while k < b.count, isSpace(b[k]) || b[k] == UInt8(ascii: ":") || b[k] == UInt8(ascii: "-") { k += 1 }
+            return (code, fold(Array(b[k...])))
+        }
+        var at = 0
+        while let found = find(Array("code".utf8), in: b, from: at) {
+            at = found + 4
+            guard found == 0 || !isWord(b[found - 1]) || b[found - 1] == UInt8(ascii: "_"),
+                  b[found] | 0x20 == UInt8(ascii: "c") else { continue }
+            var j = found + 4
+            while j < b.count, isSpace(b[j]) || b[j] == UInt8(ascii: "=") || b[j] == UInt8(ascii: ":") { j += 1 }
+            guard j > found + 4, let (code, end) = integer(b, j), end == b.count || !isWord(b[end]) else { continue }
+            return (code, text)
+        }
+        return nil
+    }
+
+    /// The name of the situation a message describes: the case it starts with (`timeout: …`,
+    /// `getTokenFailed for user 42`: an identifier before a colon, or a camelCase or snake_case
+    /// word), else its masked template, first line, at most `maxNameLength` characters; nil
+    /// for an empty message.
+    public static func caseName(_ message: String) -> String? {
+        let b = Array(message.utf8)
+        var i = 0
+        while i < b.count, isSpace(b[i]) { i += 1 }
+        var j = i
+        if j < b.count, isLetter(b[j]) || b[j] == UInt8(ascii: "_") {
+            while j < b.count, isWord(b[j]) { j += 1 }
+            let ident = b[i..<j]
+            let next = j < b.count ? b[j] : nil
+            let camel = ident.dropFirst().contains(where: isUpperLetter) && ident.contains(where: isLowerLetter)
+            let snake = ident.contains(UInt8(ascii: "_")) && ident.contains(where: isLowerLetter)
+            if !ident.contains(where: isDigit),
+               next == UInt8(ascii: ":") || ((camel || snake) && (next == nil || isSpace(next!) || next == UInt8(ascii: "(") || next == UInt8(ascii: ","))) {
+                return String(decoding: ident, as: UTF8.self)
+            }
+        }
+        let firstLine = String(decoding: b.prefix { $0 != 0x0A }, as: UTF8.self)
+        let template = mask(firstLine)
+        guard !template.isEmpty else { return nil }
+        return String(template.prefix(maxNameLength))
+    }
+
+    /// A code for a link that states none, from its domain and name: the same pair gives the
+    /// same code on every machine and in every release (`StableHash`), in `derivedRange`.
+    public static func derivedCode(domain: String, name: String?) -> Int {
+        let hash = StableHash.value(domain + "\u{1F}" + (name ?? ""))
+        return derivedRange.lowerBound + Int(hash % UInt64(derivedRange.count))
+    }
+
+    // MARK: - Scanning
+
+    /// `(Domain error N.)` anywhere: the code and the byte range of the parenthesis.
+    static func appleCode(_ b: [UInt8]) -> (Int, Int, Int)? {
+        var at = 0
+        while let open = b[at...].firstIndex(of: UInt8(ascii: "(")) {
+            at = open + 1
+            var j = open + 1
+            while j < b.count, isWord(b[j]) || b[j] == UInt8(ascii: ".") { j += 1 }
+            let marker = Array(" error ".utf8)
+            guard j > open + 1, j + marker.count <= b.count, Array(b[j..<j + marker.count]) == marker,
+                  let (code, end) = integer(b, j + marker.count),
+                  end + 1 < b.count, b[end] == UInt8(ascii: "."), b[end + 1] == UInt8(ascii: ")") else { continue }
+            return (code, open, end + 2)
+        }
+        return nil
+    }
+
+    /// An optionally negative decimal integer at `i` of at most 18 digits, and where it ends.
+    static func integer(_ b: [UInt8], _ i: Int) -> (Int, Int)? {
+        var j = i
+        let negative = j < b.count && b[j] == UInt8(ascii: "-")
+        if negative { j += 1 }
+        let start = j
+        var value = 0
+        while j < b.count, isDigit(b[j]), j - start < 18 {
+            value = value * 10 + Int(b[j] - UInt8(ascii: "0"))
+            j += 1
+        }
+        guard j > start, j == b.count || !isDigit(b[j]) else { return nil }
+        return (negative ? -value : value, j)
+    }
+
+    /// A quoted value that closes on the same line within 200 bytes, before a non-word byte.
+    static func quoted(_ b: [UInt8], _ i: Int) -> Int? {
+        let q = b[i]
+        guard q == UInt8(ascii: "'") || q == UInt8(ascii: "\"") || q == UInt8(ascii: "`") else { return nil }
+        var j = i + 1
+        while j < b.count, j - i <= 200, b[j] != 0x0A {
+            if b[j] == q {
+                guard j + 1 == b.count || !isWord(b[j + 1]) else { return nil }
+                return j + 1
+            }
+            j += 1
+        }
+        return nil
+    }
+
+    /// 8-4-4-4-12 hex digits.
+    static func uuid(_ b: [UInt8], _ i: Int) -> Int? {
+        var j = i
+        for (n, run) in [8, 4, 4, 4, 12].enumerated() {
+            if n > 0 {
+                guard j < b.count, b[j] == UInt8(ascii: "-") else { return nil }
+                j += 1
+            }
+            for _ in 0..<run {
+                guard j < b.count, isHex(b[j]) else { return nil }
+                j += 1
+            }
+        }
+        return j == b.count || !isWord(b[j]) ? j : nil
+    }
+
+    /// `YYYY-MM-DD`, optionally with a time (`T` or a space, then `hh:mm[:ss[.fff]]`, a zone), or a time alone.
+    static func dateTime(_ b: [UInt8], _ i: Int) -> Int? {
+        func digits(_ at: Int, _ n: Int) -> Bool { at + n <= b.count && b[at..<at + n].allSatisfy(isDigit) }
+        func time(_ at: Int) -> Int? {
+            guard digits(at, 2) || (digits(at, 1) && at + 1 < b.count && b[at + 1] == UInt8(ascii: ":")) else { return nil }
+            var j = at + (digits(at, 2) ? 2 : 1)
+            guard j + 2 < b.count + 0, j < b.count, b[j] == UInt8(ascii: ":"), digits(j + 1, 2) else { return nil }
+            j += 3
+            if j + 2 < b.count + 1, j < b.count, b[j] == UInt8(ascii: ":"), digits(j + 1, 2) { j += 3 }
+            if j + 1 < b.count, b[j] == UInt8(ascii: ".") || b[j] == UInt8(ascii: ","), isDigit(b[j + 1]) {
+                j += 1
+                while j < b.count, isDigit(b[j]) { j += 1 }
+            }
+            if j < b.count, b[j] == UInt8(ascii: "Z") { j += 1 }
+            else if j < b.count, b[j] == UInt8(ascii: "+") || b[j] == UInt8(ascii: "-"), digits(j + 1, 2) {
+                j += 3
+                if j < b.count, b[j] == UInt8(ascii: ":"), digits(j + 1, 2) { j += 3 } else if digits(j, 2) { j += 2 }
+            } else if j + 3 < b.count + 0, Array(b[j..<j + 4]) == Array(" UTC".utf8) { j += 4 }
+            return j
+        }
+        if digits(i, 4), i + 4 < b.count, b[i + 4] == UInt8(ascii: "-"), digits(i + 5, 2), i + 7 < b.count,
+           b[i + 7] == UInt8(ascii: "-"), digits(i + 8, 2) {
+            var j = i + 10
+            if j + 1 < b.count, b[j] == UInt8(ascii: "T") || b[j] == UInt8(ascii: " "), let end = time(j + 1) { j = end }
+            return j == b.count || !isWord(b[j]) ? j : nil
+        }
+        guard let end = time(i) else { return nil }
+        return end == b.count || !isWord(b[end]) ? end : nil
+    }
+
+    /// A URL, a path or an e-mail address that starts at `i`: its end and its mask.
+    static func token(_ b: [UInt8], _ i: Int) -> (Int, String)? {
+        var j = i
+        while j < b.count, !isSpace(b[j]) { j += 1 }
+        // Trailing punctuation ends a sentence, not the token.
+        while j > i, [UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: ")"),
+                      UInt8(ascii: "]"), UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "!"), UInt8(ascii: "?")].contains(b[j - 1]) {
+            j -= 1
+        }
+        let t = Array(b[i..<j])
+        guard t.count > 1 else { return nil }
+        if find(Array("://".utf8), in: t, from: 0).map({ $0 > 0 && t[..<$0].allSatisfy(isLetter) }) == true { return (j, "<url>") }
+        let slash = UInt8(ascii: "/"), backslash = UInt8(ascii: "\\")
+        let startsPath = t[0] == slash || (t[0] == UInt8(ascii: "~") && t[1] == slash)
+            || (t[0] == UInt8(ascii: ".") && (t[1] == slash || (t.count > 2 && t[1] == UInt8(ascii: ".") && t[2] == slash)))
+            || (t.count > 2 && isLetter(t[0]) && t[1] == UInt8(ascii: ":") && t[2] == backslash)
+        if startsPath, t.dropFirst().contains(where: { $0 == slash || $0 == backslash || isWord($0) }) { return (j, "<path>") }
+        if let at = t.firstIndex(of: UInt8(ascii: "@")), at > 0, t[(at + 1)...].contains(UInt8(ascii: ".")),
+           t[..<at].allSatisfy({ isWord($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }) {
+            return (j, "<email>")
+        }
+        return nil
+    }
+
+    /// A word with digits in it: a number, an id, or a word whose digits are masked.
+    static func word(_ w: ArraySlice<UInt8>) -> [UInt8] {
+        guard w.contains(where: isDigit) else { return Array(w) }
+        if w.allSatisfy(isDigit) { return Array("<n>".utf8) }
+        if (w.count >= 6 && w.allSatisfy(isHex)) || w.count >= 8 { return Array("<id>".utf8) }
+        var out: [UInt8] = []
+        var k = w.startIndex
+        while k < w.endIndex {
+            if isDigit(w[k]) {
+                while k < w.endIndex, isDigit(w[k]) { k += 1 }
+                out += Array("<n>".utf8)
+            } else {
+                out.append(w[k])
+                k += 1
+            }
+        }
+        return out
+    }
+
+    /// Bytes as text with runs of white space folded to one space and the ends trimmed.
+    static func fold(_ b: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        for c in b {
+            if isSpace(c) {
+                if let last = out.last, last != 0x20 { out.append(0x20) }
+            } else {
+                out.append(c)
+            }
+        }
+        while out.last == 0x20 { out.removeLast() }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func find(_ needle: [UInt8], in b: [UInt8], from: Int) -> Int? {
+        guard needle.count <= b.count else { return nil }
+        var i = from
+        while i + needle.count <= b.count {
+            if b[i] | 0x20 == needle[0] | 0x20 {
+                var k = 1
+                while k < needle.count, b[i + k] | (isLetter(needle[k]) ? 0x20 : 0) == needle[k] { k += 1 }
+                if k == needle.count { return i }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    static func isDigit(_ c: UInt8) -> Bool { c >= 48 && c <= 57 }
+    static func isUpperLetter(_ c: UInt8) -> Bool { c >= 65 && c <= 90 }
+    static func isLowerLetter(_ c: UInt8) -> Bool { c >= 97 && c <= 122 }
+    static func isLetter(_ c: UInt8) -> Bool { isUpperLetter(c) || isLowerLetter(c) }
+    static func isWord(_ c: UInt8) -> Bool { isLetter(c) || isDigit(c) || c == UInt8(ascii: "_") }
+    static func isHex(_ c: UInt8) -> Bool { isDigit(c) || (c | 0x20 >= 97 && c | 0x20 <= 102) }
+    static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+    static func opensToken(_ c: UInt8) -> Bool {
+        c == UInt8(ascii: "(") || c == UInt8(ascii: "[") || c == UInt8(ascii: "=") || c == UInt8(ascii: "<")
+    }
+}
