@@ -2,7 +2,8 @@ import TriageModel
 
 /// Sentry event payloads, one per line, as SDKs send them and as Sentry's own samples are written.
 ///
-/// `exception.values` runs root cause first, so it is reversed (`SentryException`). Older SDKs'
+/// `exception.values` runs root cause first, so it is reversed, or read as a tree where it is one
+/// (`SentryException`); a `fingerprint` other than `{{ default }}` decides the issue (`SentryFingerprint`). Older SDKs'
 /// keys `sentry.interfaces.Exception`, `sentry.interfaces.User`, `sentry.interfaces.Message` and
 /// `sentry.interfaces.Http` read as `exception`, `user`, `logentry` and `request`. Release and
 /// environment fall back to the tags `sentry:release` and `environment`; the time to `received`.
@@ -22,8 +23,8 @@ public struct SentryDecoder: RecordDecoder {
         let time = try timestamp(v["timestamp"] ?? v["received"], field: v["timestamp"] == nil && v["received"] != nil ? "received" : "timestamp")
         let exception = SentryDecoder.member(v, "exception")
         let values = try SentryException.values(exception)
-        let keys = SentryDecoder.tags(v["tags"])
-        let tag = { (name: String) in keys.first { $0.key.lowercased() == name }?.value }
+        let tags = SentryDecoder.tags(v["tags"])
+        let tag = { (name: String) in tags.first { $0.key.lowercased() == name }?.value }
         let logMessage = SentryDecoder.member(v, "logentry").flatMap { $0["formatted"]?.nonEmptyText ?? $0["message"]?.nonEmptyText }
             ?? v["message"]?.nonEmptyText
         guard !values.isEmpty else {
@@ -34,7 +35,15 @@ public struct SentryDecoder: RecordDecoder {
             }
             throw LineRejection("no exception: nothing to group by")
         }
-        let chain = try SentryException.chain(values)
+        let (exceptionChain, outermost, others) = try SentryException.chain(values)
+        var keys = tags
+        if !others.isEmpty {
+            keys.append(("exception_group.other_branches", others.map(\.fullForm).joined(separator: " | ")))
+        }
+        let chain = SentryFingerprint(v["fingerprint"]).map { fingerprint in
+            keys.append(("exception_chain", exceptionChain.fullForm))
+            return fingerprint.chain(exceptionChain)
+        } ?? exceptionChain
         let release = v["release"]?.nonEmptyText ?? tag("sentry:release")
         let releaseVersion = release.flatMap { AppVersion($0) }
         let app = v.at("contexts.app")
@@ -58,7 +67,7 @@ public struct SentryDecoder: RecordDecoder {
             userID: SentryUser.id(user),
             sessionID: nil,
             environment: v["environment"]?.nonEmptyText ?? tag("environment"),
-            message: values.last?["value"]?.nonEmptyText ?? logMessage,
+            message: outermost?["value"]?.nonEmptyText ?? logMessage,
             customKeys: keys, source: source,
             kind: SentryException.kind(level: v["level"]?.nonEmptyText ?? tag("level"), values: values)))
     }
@@ -106,5 +115,37 @@ enum SentryUser {
             if let text = user[field]?.nonEmptyText { return prefix + ":" + StableHash.hex(text) }
         }
         return nil
+    }
+}
+
+/// Sentry's `fingerprint`, where the app sets one: the issue follows it, as it does in Sentry.
+///
+/// `["{{ default }}", "eu"]` refines the default grouping: the chain gains a last link
+/// `Fingerprint.eu`. A fingerprint without `{{ default }}` replaces it: the chain is that one link,
+/// so every event with it is one issue, and the event keeps its exception chain as the custom
+/// key `exception_chain`. The link's code is derived from the fingerprint's text.
+struct SentryFingerprint {
+    var parts: [String]
+    var keepsDefault: Bool
+
+    /// Nil where the event has no fingerprint or only the default one.
+    init?(_ value: JSONValue?) {
+        let all = (value?.elements ?? []).compactMap { $0.text }
+        let isDefault = { (part: String) in part.filter { $0 != " " }.lowercased() == "{{default}}" }
+        parts = all.filter { !isDefault($0) && !$0.isEmpty }
+        keepsDefault = all.contains(where: isDefault)
+        guard !parts.isEmpty else { return nil }
+    }
+
+    /// The link that stands for the fingerprint.
+    var link: ChainLink {
+        let name = String(parts.joined(separator: " ").prefix(MessageTemplate.maxNameLength))
+        return ChainLink(domain: "Fingerprint", short: "", code: MessageTemplate.derivedCode(domain: "Fingerprint", name: name),
+                         name: name, origin: .derived)
+    }
+
+    /// The event's chain as the fingerprint groups it.
+    func chain(_ exceptionChain: ErrorChain) -> ErrorChain {
+        keepsDefault ? ErrorChain(links: exceptionChain.links + [link]) : ErrorChain(links: [link])
     }
 }

@@ -2,11 +2,16 @@ import TriageModel
 
 /// A Sentry event's exception values as a chain, and what they say about a crash.
 ///
-/// Values run root cause first, so they are reversed. Each value's `type` is the domain (else
-/// the NSError domain, the mach exception's or the signal's name). The code is the first the
-/// mechanism's meta gives: `ns_error.code`, `mach_exception.exception`, `signal.number`,
-/// `errno.number`; 0 when it gives none, so code-less errors of one type group together. The
-/// name is the value's message, else the mach code (`code 1`), the signal's or errno's name.
+/// Values run root cause first. Where they carry `mechanism.exception_id` they form a tree
+/// (exception groups, `AggregateError`, .NET's `InnerExceptions`): the chain is the path from the
+/// outermost error down its cause, else its first member, to the root cause, and the other
+/// branches are kept beside it (`ExceptionTree`). Each value's `type` is the domain (else the
+/// NSError domain, the mach exception's or the signal's name). Its code is the first of: a code the
+/// event states (the mechanism's `ns_error`, `mach_exception`, `signal`, `errno`, or a numeric
+/// `code` in the mechanism's or the value's data), a code the message states
+/// (`MessageTemplate.statedCode`), a code derived from the type and the name
+/// (`MessageTemplate.derivedCode`). The name is the message's case name or masked template, never
+/// one event's data; else the mach code (`code 1`), the signal's or errno's name.
 enum SentryException {
     /// The exception values of `exception`: `{"values":[…]}`, a bare array, or one value (older
     /// SDKs); null values are skipped.
@@ -31,35 +36,56 @@ enum SentryException {
         return list.filter { $0 != .null }
     }
 
-    /// The chain, outermost first.
-    static func chain(_ values: [JSONValue]) throws(LineRejection) -> ErrorChain {
-        var links: [ChainLink] = []
-        for (n, value) in values.reversed().enumerated() {
+    /// The chain, outermost first, the outermost value, and the other branches of a tree as chains.
+    static func chain(_ values: [JSONValue]) throws(LineRejection) -> (chain: ErrorChain, outermost: JSONValue?, others: [ErrorChain]) {
+        for (n, value) in values.enumerated() {
             guard case .object = value else { throw LineRejection("exception value \(n + 1) must be an object, found \(value.kindName)") }
-            let meta = value.at("mechanism.meta")
-            guard let type = value["type"]?.nonEmptyText ?? meta?.at("ns_error.domain")?.nonEmptyText
-                    ?? meta?.at("mach_exception.name")?.nonEmptyText ?? meta?.at("signal.name")?.nonEmptyText else {
-                throw LineRejection("exception value \(n + 1) has no type")
-            }
-            let (code, codeName) = SentryException.code(meta)
-            let name = value["value"]?.nonEmptyText.map(CrashlyticsDecoder.shortName) ?? codeName
-            links.append(ChainLink(domain: type, short: "", code: code ?? 0, name: name))
         }
-        return ErrorChain(links: links)
+        let tree = ExceptionTree(values)
+        var links: [ChainLink] = []
+        for n in tree.path { links.append(try link(values[n], number: n + 1)) }
+        var others: [ErrorChain] = []
+        for branch in tree.others {
+            var branchLinks: [ChainLink] = []
+            for n in branch { branchLinks.append(try link(values[n], number: n + 1)) }
+            others.append(ErrorChain(links: branchLinks))
+        }
+        return (ErrorChain(links: links), tree.path.first.map { values[$0] }, others)
     }
 
-    /// The code the mechanism's meta gives, and a name for it when the value has no message.
-    static func code(_ meta: JSONValue?) -> (Int?, String?) {
-        guard let meta else { return (nil, nil) }
-        func int(_ path: String) -> Int? { meta.at(path)?.int64.flatMap { Int(exactly: $0) } }
+    /// One value as a link; `number` counts values from 1 in the event's order, for the reason.
+    static func link(_ value: JSONValue, number: Int) throws(LineRejection) -> ChainLink {
+        let meta = value.at("mechanism.meta")
+        guard let type = value["type"]?.nonEmptyText ?? meta?.at("ns_error.domain")?.nonEmptyText
+                ?? meta?.at("mach_exception.name")?.nonEmptyText ?? meta?.at("signal.name")?.nonEmptyText else {
+            throw LineRejection("exception value \(number) has no type")
+        }
+        let message = value["value"]?.nonEmptyText
+        let inMessage = message.flatMap(MessageTemplate.statedCode)
+        let (stated, codeName) = code(meta, data: [value.at("mechanism.data"), value["data"]])
+        let name = (inMessage?.rest ?? message).flatMap(MessageTemplate.caseName) ?? codeName
+        if let stated { return ChainLink(domain: type, short: "", code: stated, name: name, origin: .stated) }
+        if let inMessage { return ChainLink(domain: type, short: "", code: inMessage.code, name: name, origin: .message) }
+        return ChainLink(domain: type, short: "", code: MessageTemplate.derivedCode(domain: type, name: name), name: name, origin: .derived)
+    }
+
+    /// The code the mechanism's meta (or a numeric `code` in its data) gives, and a name for it
+    /// when the value has no message.
+    static func code(_ meta: JSONValue?, data: [JSONValue?] = []) -> (Int?, String?) {
+        func int(_ path: String) -> Int? { meta?.at(path)?.int64.flatMap { Int(exactly: $0) } }
         if let code = int("ns_error.code") { return (code, nil) }
         if let code = int("mach_exception.exception") {
-            return (code, int("mach_exception.code").map { "code \($0)" } ?? meta.at("mach_exception.name")?.nonEmptyText)
+            return (code, int("mach_exception.code").map { "code \($0)" } ?? meta?.at("mach_exception.name")?.nonEmptyText)
         }
         if let code = int("signal.number") {
-            return (code, meta.at("signal.name")?.nonEmptyText ?? meta.at("signal.code_name")?.nonEmptyText)
+            return (code, meta?.at("signal.name")?.nonEmptyText ?? meta?.at("signal.code_name")?.nonEmptyText)
         }
-        if let code = int("errno.number") { return (code, meta.at("errno.name")?.nonEmptyText) }
+        if let code = int("errno.number") { return (code, meta?.at("errno.name")?.nonEmptyText) }
+        for source in [meta] + data {
+            for key in ["code", "error_code", "errorCode"] {
+                if let code = source?[key]?.int64.flatMap({ Int(exactly: $0) }) { return (code, nil) }
+            }
+        }
         return (nil, nil)
     }
 
@@ -76,5 +102,67 @@ enum SentryException {
             return .crash
         }
         return .nonFatal
+    }
+}
+
+/// The shape of an event's exception values: a list (root cause first) or, where every value has
+/// `mechanism.exception_id` and the outermost (id 0) comes last as in every list, a tree.
+///
+/// SDKs number a tree's values depth first from the outermost: a value, then its children. A
+/// member of a group names its place in `source` (`exceptions[0]`, `errors[1]`,
+/// `InnerExceptions[0]`); Java's suppressed exceptions have mechanism type `suppressed`; any other
+/// child is the value's cause. `parent_id` names the parent, except that the Python SDK gives
+/// every `__cause__` and `__context__` `parent_id: 0`, also a group member's cause: since a cause
+/// comes right after the value it is the cause of, such a value belongs to the one before it.
+/// Going down, a value's next link is its cause; a group's is its member 0 where it has one (the
+/// branch the group names first), else its cause (Python sends member 0 as the group's
+/// `__context__` when the group was raised while handling it), else its first member. Sentry
+/// Go's 0.27–0.35 numbered its list from the root cause (id 0 first): that reads as a list.
+struct ExceptionTree {
+    /// Indexes into the values, outermost first: the chain.
+    var path: [Int]
+    /// Every other branch, each outermost first.
+    var others: [[Int]] = []
+
+    init(_ values: [JSONValue]) {
+        let ids = values.map { $0.at("mechanism.exception_id")?.int64 }
+        guard values.count > 1, ids.allSatisfy({ $0 != nil }), Set(ids).count == ids.count, ids.last == 0 else {
+            path = Array(values.indices.reversed())
+            return
+        }
+        let order = values.indices.sorted { ids[$0]! < ids[$1]! }
+        let index = Dictionary(uniqueKeysWithValues: values.indices.map { (ids[$0]!, $0) })
+        var children: [Int: [Int]] = [:]
+        /// A member's place in its group (`exceptions[2]` is 2); nil for a cause.
+        var place: [Int: Int] = [:]
+        for (position, n) in order.enumerated() where position > 0 {
+            let source = values[n].at("mechanism.source")?.text ?? ""
+            let given = values[n].at("mechanism.parent_id")?.int64.flatMap { index[$0] }
+            let previous = order[position - 1]
+            if let open = source.firstIndex(of: "["), let close = source.lastIndex(of: "]"), open < close {
+                place[n] = Int(source[source.index(after: open)..<close]) ?? Int.max
+            } else if values[n].at("mechanism.type")?.text == "suppressed" {
+                place[n] = Int.max
+            }
+            let pythonCause = source == "__cause__" || source == "__context__"
+            children[pythonCause ? previous : given ?? previous, default: []].append(n)
+        }
+        var others: [[Int]] = []
+        /// The path down from `start`.
+        func walk(_ start: Int) -> [Int] {
+            var path = [start]
+            var at = start
+            while let kids = children[at], !kids.isEmpty {
+                let cause = kids.first { place[$0] == nil }
+                let first = kids.filter { place[$0] != nil }.min { place[$0]! < place[$1]! }
+                let next = kids.first { place[$0] == 0 } ?? cause ?? first ?? kids[0]
+                for kid in kids where kid != next { others.append(walk(kid)) }
+                path.append(next)
+                at = next
+            }
+            return path
+        }
+        path = walk(order[0])
+        self.others = others
     }
 }

@@ -66,7 +66,7 @@ import TriageStore
         // UsageError derives US, which UserError holds in the v1 store: it gets the next candidate.
         let sentry = old.folder.appendingPathComponent("sentry.ndjson").path
         try """
-            {"event_id":"AB000000000000000000000000000001","timestamp":"2026-11-20T17:00:00Z","level":"fatal","exception":{"values":[{"type":"UsageError","value":"quota"}]}}
+            {"event_id":"AB000000000000000000000000000001","timestamp":"2026-11-20T17:00:00Z","level":"fatal","exception":{"values":[{"type":"UsageError","value":"quota","mechanism":{"type":"generic","meta":{"errno":{"number":0}}}}]}}
 
             """.write(toFile: sentry, atomically: true, encoding: .utf8)
         let ingest = try old.run(["ingest", sentry, "--now", Self.now])
