@@ -3,7 +3,8 @@ import TriageModel
 
 /// The Chain pane: the chain as a ladder, outermost first, then the issue's facts and a large sparkline.
 enum ChainLadder {
-    /// The ladder alone: one line per layer, a step deeper each, the root cause marked.
+    /// The ladder alone: one line per layer, a step deeper each, the root cause marked; a code the
+    /// source did not state says where it came from.
     static func ladder(_ chain: ErrorChain, unicode: Bool) -> [[Span]] {
         chain.links.enumerated().map { depth, link in
             let isRoot = depth == chain.links.count - 1
@@ -12,7 +13,7 @@ enum ChainLadder {
                 Span(indent, .dim),
                 Span(link.shortCode, isRoot ? .rootCause : .key),
                 Span("  \(link.domain ?? "?")"),
-                Span(" \(link.code) ", .dim),
+                Span(" \(Format.code(of: link)) ", .dim),
                 Span(link.name ?? "?"),
             ]
             if isRoot { spans.append(Span(unicode ? "  ◀ root cause" : "  <- root cause", .rootCause)) }

@@ -24,3 +24,11 @@ extension Format {
         return cells(outer, 4, unicode: unicode).text + separator + cells(root, rootRoom, unicode: unicode).text
     }
 }
+
+extension Format {
+    /// A link's code as `show` and `decode` print it: `8`, or `8, from the message` where the
+    /// source did not state it.
+    public static func code(of link: ChainLink) -> String {
+        "\(link.code)" + (link.origin.map { $0 == .stated ? "" : ", \($0.label)" } ?? "")
+    }
+}

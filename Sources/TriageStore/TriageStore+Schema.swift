@@ -119,6 +119,7 @@ extension TriageStore {
         migrator.registerMigration("v6-merge-groups") { db in try migrateToV6(db) }
         migrator.registerMigration("v7-versions") { db in try migrateToV7(db) }
         migrator.registerMigration("v8-narrow-events") { db in try migrateToV8(db) }
+        migrator.registerMigration("v9-code-origin") { db in try migrateToV9(db) }
         return migrator
     }
 

@@ -42,7 +42,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 /// process; a power loss may cost the last transactions, never consistency.
 public final class TriageStore: @unchecked Sendable {
     /// The schema version this build writes; a store with a higher one is refused.
-    public static let schemaVersion = 8
+    public static let schemaVersion = 9
 
     /// The file, or for PostgreSQL `host:port/dbname` (never the password): how messages name the store.
     public let path: String

@@ -70,7 +70,7 @@ enum ReportText {
         var out = "\(s.key)  \(Format.statusWithSignals(s))\n\(TextSanitizer.sanitize(s.chain.fullForm))\n\n"
         for (i, link) in s.chain.links.enumerated() {
             let marker = i == s.chain.links.count - 1 ? "  ← root cause" : ""
-            out += String(repeating: "  ", count: i) + "\(link.shortCode)  \(TextSanitizer.sanitize(link.fullName))  [\(link.code)]\(marker)\n"
+            out += String(repeating: "  ", count: i) + "\(link.shortCode)  \(TextSanitizer.sanitize(link.fullName))  [\(Format.code(of: link))]\(marker)\n"
         }
         if !s.members.isEmpty {
             out += "\nMerged group: \(s.members.count) chains, each with its own counts (in \(d.window.rawValue))\n"

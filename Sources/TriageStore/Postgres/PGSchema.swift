@@ -56,6 +56,7 @@ enum PGSchema {
             short \(t) NOT NULL,
             code BIGINT NOT NULL,
             name \(t),
+            origin \(t),
             PRIMARY KEY (issue_id, position)
         );
         \(term)
@@ -195,6 +196,7 @@ enum PGSchema {
             INSERT INTO app_version SELECT DISTINCT app_version FROM event WHERE app_version IS NOT NULL;
             """,
         7: narrowEvents,
+        8: "ALTER TABLE chain_link ADD COLUMN origin TEXT COLLATE \"C\";",
     ]
 
     /// The event rows with their repeated texts in `term` (SQLite's `migrateToV8`). Each month's
