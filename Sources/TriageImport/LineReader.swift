@@ -19,6 +19,15 @@ public struct InputLine: Sendable {
     public var bytes: [UInt8]
     /// The line was longer than the limit; `bytes` holds only its start.
     public var tooLong: Bool
+    /// The line's whole length in bytes, without its line break (`bytes.count` unless `tooLong`).
+    public var size: Int
+
+    public init(number: Int, bytes: [UInt8], tooLong: Bool = false, size: Int? = nil) {
+        self.number = number
+        self.bytes = bytes
+        self.tooLong = tooLong
+        self.size = size ?? bytes.count
+    }
 }
 
 /// Reads a file (or stdin for `-`) line by line in bounded memory; gzip input is inflated on the fly.
@@ -40,6 +49,9 @@ public final class LineReader {
     private var eof = false
     private var lineNumber = 0
     private var skippingLongLine = false
+    /// While skipping a long line: its start and its length so far.
+    private var longLineHead: [UInt8] = []
+    private var longLineBytes = 0
     private var closed = false
 
     public init(path: String) throws(InputError) {
@@ -74,46 +86,62 @@ public final class LineReader {
         }
     }
 
+    /// Reads lines from bytes in memory (a request's body), as from a file.
+    public init(bytes: [UInt8], name: String) {
+        path = name
+        fd = -1
+        closed = true
+        totalBytes = Int64(bytes.count)
+        bytesRead = Int64(bytes.count)
+        pending = bytes
+        eof = true
+    }
+
     deinit { if !closed, fd != 0 { close(fd) } }
 
-    /// The next line, or nil at the end of the input.
+    /// The next line, or nil at the end of the input. A line over `maxLineBytes` is read to its
+    /// end in bounded memory and comes back as its start, with `tooLong` and its whole `size`.
     public func next() throws(InputError) -> InputLine? {
         while true {
             if let nl = newline() {
                 var end = nl
                 if end > pendingStart, pending[end - 1] == 0x0D { end -= 1 }
+                if skippingLongLine {
+                    longLineBytes += end - pendingStart
+                    pendingStart = nl + 1
+                    compact()
+                    return finishLongLine()
+                }
                 let bytes = Array(pending[pendingStart..<end])
                 pendingStart = nl + 1
                 compact()
-                if skippingLongLine {
-                    skippingLongLine = false
-                    continue
-                }
                 lineNumber += 1
-                return InputLine(number: lineNumber, bytes: bytes, tooLong: false)
+                return InputLine(number: lineNumber, bytes: bytes)
             }
             if pending.count - pendingStart > LineReader.maxLineBytes {
-                if skippingLongLine {
-                    pending.removeAll(keepingCapacity: true)
-                    pendingStart = 0
-                } else {
-                    // Report the long line now, keep only its start, and skip the rest up to its line break.
-                    lineNumber += 1
-                    let head = Array(pending[pendingStart..<pendingStart + 256])
-                    pending.removeAll(keepingCapacity: true)
-                    pendingStart = 0
+                // Keep only the long line's start and its length, and read on to its line break.
+                if !skippingLongLine {
                     skippingLongLine = true
-                    return InputLine(number: lineNumber, bytes: head, tooLong: true)
+                    longLineHead = Array(pending[pendingStart..<pendingStart + 256])
+                    longLineBytes = 0
                 }
+                longLineBytes += pending.count - pendingStart
+                pending.removeAll(keepingCapacity: true)
+                pendingStart = 0
             }
             if eof {
+                if skippingLongLine {
+                    longLineBytes += pending.count - pendingStart
+                    pending.removeAll()
+                    pendingStart = 0
+                    return finishLongLine()
+                }
                 guard pendingStart < pending.count else { return nil }
                 let bytes = Array(pending[pendingStart...])
                 pending.removeAll()
                 pendingStart = 0
-                if skippingLongLine { skippingLongLine = false; return nil }
                 lineNumber += 1
-                return InputLine(number: lineNumber, bytes: bytes, tooLong: false)
+                return InputLine(number: lineNumber, bytes: bytes)
             }
             if inflater != nil {
                 let before = pending.count
@@ -123,6 +151,13 @@ public final class LineReader {
                 try fill()
             }
         }
+    }
+
+    private func finishLongLine() -> InputLine {
+        skippingLongLine = false
+        lineNumber += 1
+        defer { longLineHead = [] }
+        return InputLine(number: lineNumber, bytes: longLineHead, tooLong: true, size: longLineBytes)
     }
 
     /// The index of the first line feed at or past `pendingStart`, found by `memchr` (the generic

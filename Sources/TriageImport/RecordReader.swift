@@ -86,6 +86,14 @@ public final class RecordReader {
     private var lastOther: SourceKind?
     private var pendingFirst: InputLine?
     private var header: [String]?
+    /// Lines over the limit met before the line that told the source, reported first.
+    private var early: [RecordResult] = []
+    /// Set when the file is a stream of Sentry envelopes.
+    private var envelopes: EnvelopeReader?
+    /// Envelope items read and not stored, by type (sessions, attachments, client reports, …).
+    public private(set) var skippedItems: [String: Int] = [:]
+    /// Envelopes read, where the file holds them.
+    public var envelopeCount: Int { envelopes?.envelopes ?? 0 }
 
     /// The longest CSV record (which may span lines) kept whole.
     static let maxRecordBytes = LineReader.maxLineBytes
@@ -99,10 +107,29 @@ public final class RecordReader {
         lines = try LineReader(path: path)
         var first: InputLine?
         while let line = try lines.next() {
-            if line.bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) || line.tooLong { first = line; break }
+            if line.tooLong {
+                // A line over the limit tells nothing of the source: it is rejected, and the next tells.
+                early.append(RecordReader.overLimit(line))
+                continue
+            }
+            if line.bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) { first = line; break }
         }
-        guard let first else { throw InputError(path: path, reason: "holds no data (only blank lines)") }
-        let detected = first.tooLong ? nil : SourceKind.detect(firstLine: first.bytes)
+        guard let first else {
+            guard early.isEmpty else {
+                kind = source ?? .native
+                csv = false
+                return
+            }
+            throw InputError(path: path, reason: "holds no data (only blank lines)")
+        }
+        let detected = SourceKind.detect(firstLine: first.bytes)
+        if source == nil || source == .sentry, first.bytes.first == UInt8(ascii: "{"),
+           let value = try? JSONParser.parse(first.bytes), EnvelopeReader.isHeader(value) {
+            kind = .sentry
+            csv = false
+            envelopes = EnvelopeReader(lines: lines, first: [first])
+            return
+        }
         if let source {
             kind = source
             csv = (source == .desk || source == .adoption) && (detected?.csv ?? false)
@@ -122,7 +149,36 @@ public final class RecordReader {
 
     /// The next record or rejection; nil at the end of the file.
     public func next() throws(InputError) -> RecordResult? {
-        csv ? try nextCSV() : try nextJSON()
+        if !early.isEmpty { return early.removeFirst() }
+        if envelopes != nil { return try nextEnvelopeItem() }
+        return csv ? try nextCSV() : try nextJSON()
+    }
+
+    /// How a line over the limit is rejected: its size and the limit named.
+    static func overLimit(_ line: InputLine) -> RecordResult {
+        .rejected(line: line.number, reason: "line of \(line.size) bytes is over the limit of \(LineReader.maxLineBytes) bytes for one record",
+                  raw: line.bytes)
+    }
+
+    /// The next event of an envelope stream; other items are counted in `skippedItems`.
+    private func nextEnvelopeItem() throws(InputError) -> RecordResult? {
+        while let result = try envelopes?.next() {
+            switch result {
+            case .rejected(let line, let reason, let raw):
+                return .rejected(line: line, reason: reason, raw: raw)
+            case .item(let item):
+                guard item.type == "event" else {
+                    skippedItems[item.type, default: 0] += 1
+                    continue
+                }
+                do {
+                    return .record(line: item.line, try decoders[.sentry]!.decode(parseObject(line: item.payload)))
+                } catch {
+                    return .rejected(line: item.line, reason: "\(item.label): \(error.reason)", raw: item.payload)
+                }
+            }
+        }
+        return nil
     }
 
     private func nextJSON() throws(InputError) -> RecordResult? {
@@ -135,9 +191,7 @@ public final class RecordReader {
                 guard let next = try lines.next() else { return nil }
                 line = next
             }
-            if line.tooLong {
-                return .rejected(line: line.number, reason: "line longer than \(LineReader.maxLineBytes >> 20) MiB", raw: line.bytes)
-            }
+            if line.tooLong { return RecordReader.overLimit(line) }
             if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
             if forced ? kind == .native : lastOther == nil, let event = lineDecoder.event(line.bytes, forced: forced) {
                 return .record(line: line.number, .event(event))

@@ -57,6 +57,9 @@ struct Ingestion {
     let rejectsPath: String
     var counts = IngestCounts()
     var rejected = 0
+    /// Envelopes read, and their items not stored, by type.
+    var envelopes = 0
+    var skippedItems: [String: Int] = [:]
     private var rejectsFile: FileHandle?
 
     init(store: TriageStore) throws {
@@ -126,6 +129,9 @@ struct Ingestion {
             }
         }
         if let failure { throw failure }
+        // The channel is drained: the decoding thread closed it and is done with the reader.
+        envelopes += reader.envelopeCount
+        skippedItems.merge(reader.skippedItems, uniquingKeysWith: +)
         progress.finish()
     }
 
@@ -154,6 +160,11 @@ struct Ingestion {
         if counts.complaintDuplicates > 0 { parts.append("\(counts.complaintDuplicates) duplicate complaints") }
         if counts.regressions > 0 { parts.append("\(counts.regressions) issues regressed") }
         if counts.adoptionRows > 0 { parts.append("\(counts.adoptionRows) adoption rows") }
+        if envelopes > 0 {
+            let skipped = skippedItems.values.reduce(0, +)
+            let kinds = skippedItems.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.value) \($0.key)" }
+            parts.append("\(envelopes) envelopes" + (skipped > 0 ? " (\(skipped) item\(skipped == 1 ? "" : "s") not stored: \(kinds.joined(separator: ", ")))" : ""))
+        }
         parts.append("\(rejected) rejected lines" + (rejected > 0 ? " (copied to \(rejectsPath))" : ""))
         return "ingest: " + parts.joined(separator: ", ")
     }

@@ -55,7 +55,7 @@ import Testing
 
     @Test func aLineOverOneMebibyte() throws {
         try check(Array(#"{"event_id":"x","message":""#.utf8) + [UInt8](repeating: 0x61, count: 1 << 21) + Array(#""}"#.utf8),
-                  reason: "line longer than 1 MiB")
+                  reason: "line of \((1 << 21) + 29) bytes is over the limit of 1048576 bytes for one record")
     }
 
     @Test func mismatchedChainLengths() throws {

@@ -1,0 +1,147 @@
+/// One item of a Sentry envelope: its type, its payload and where it stood.
+public struct EnvelopeItem: Sendable {
+    /// The envelope's place in the stream, from 1.
+    public var envelope: Int
+    /// The item's place in its envelope, from 1.
+    public var item: Int
+    /// The item header's `type`: `event`, `session`, `attachment`, …
+    public var type: String
+    /// The line the payload starts on.
+    public var line: Int
+    public var payload: [UInt8]
+    /// The envelope's header (`event_id`, `dsn`, `sdk`, `sent_at`, `trace`).
+    public var envelopeHeader: JSONValue
+
+    /// How a rejection names the item: `envelope 2, item 1 (event)`.
+    public var label: String { "envelope \(envelope), item \(item) (\(type))" }
+}
+
+/// Sentry envelopes, one after another, as SDKs POST them and as a file holds them: a header
+/// line, then items, each a header line (`type`, optionally `length` in bytes) and its payload:
+/// `length` bytes when given, else the rest of the line. A payload over `maxItemBytes` is
+/// skipped and named with its size; a header that is not JSON is named with its envelope; the
+/// items after either are read on.
+public final class EnvelopeReader {
+    /// The largest payload read: Sentry's own limit for one event.
+    public static let maxItemBytes = LineReader.maxLineBytes
+
+    /// What reading one step gives.
+    public enum Result {
+        case item(EnvelopeItem)
+        case rejected(line: Int, reason: String, raw: [UInt8])
+    }
+
+    private let lines: LineReader
+    private var pushedBack: [InputLine]
+    /// Envelopes begun so far.
+    public private(set) var envelopes = 0
+    private var items = 0
+    private var header: JSONValue = .object([])
+
+    /// The members an envelope's header may have; an object with only these (or none) is one.
+    static let headerKeys: Set<String> = ["event_id", "dsn", "sdk", "sent_at", "trace"]
+
+    /// Whether a parsed line is an envelope's header rather than an event of its own.
+    public static func isHeader(_ value: JSONValue) -> Bool {
+        guard case .object(let members) = value else { return false }
+        let names = Set(members.map(\.0))
+        return names.isSubset(of: headerKeys) && (names.isEmpty || names != ["event_id"])
+    }
+
+    /// Reads envelopes from `lines`; `first` are lines already read from it, in order.
+    public init(lines: LineReader, first: [InputLine] = []) {
+        self.lines = lines
+        pushedBack = first.reversed()
+    }
+
+    private func nextLine() throws(InputError) -> InputLine? {
+        if let line = pushedBack.popLast() { return line }
+        return try lines.next()
+    }
+
+    /// The next item or rejection; nil at the end.
+    public func next() throws(InputError) -> Result? {
+        while let line = try nextLine() {
+            if !line.tooLong, line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            let at = "envelope \(max(envelopes, 1))"
+            if line.tooLong {
+                return .rejected(line: line.number, reason: "\(at): a header line of \(line.size) bytes (headers are one short JSON line)", raw: line.bytes)
+            }
+            let value: JSONValue
+            do {
+                value = try parseObject(line: line.bytes)
+            } catch {
+                return .rejected(line: line.number, reason: "\(at), item \(items + 1): the header line is \(error.reason)", raw: line.bytes)
+            }
+            guard let typeValue = value["type"] else {
+                envelopes += 1
+                items = 0
+                header = value
+                continue
+            }
+            if envelopes == 0 { envelopes = 1 }
+            items += 1
+            let type = typeValue.nonEmptyText ?? "?"
+            let label = "envelope \(envelopes), item \(items) (\(type))"
+            if let length = value["length"], length != .null {
+                guard let count = length.int64, count >= 0, count < Int64(Int32.max) else {
+                    _ = try nextLine()
+                    return .rejected(line: line.number, reason: "\(label): length must be a whole number of bytes, found \(length.serialized.prefix(40))", raw: line.bytes)
+                }
+                let payloadLine = line.number + 1
+                guard let payload = try read(bytes: Int(count), keep: count <= EnvelopeReader.maxItemBytes) else {
+                    return .rejected(line: payloadLine, reason: "\(label): the envelope ends before its \(count) bytes of payload", raw: line.bytes)
+                }
+                if count > EnvelopeReader.maxItemBytes {
+                    return .rejected(line: payloadLine, reason: "\(label): payload of \(count) bytes is over the limit of \(EnvelopeReader.maxItemBytes) bytes for one item", raw: line.bytes)
+                }
+                guard typeValue.text != nil else {
+                    return .rejected(line: line.number, reason: "\(label): the item header's type must be text", raw: line.bytes)
+                }
+                return .item(EnvelopeItem(envelope: envelopes, item: items, type: type, line: payloadLine, payload: payload, envelopeHeader: header))
+            }
+            guard let payload = try nextLine() else {
+                return .rejected(line: line.number, reason: "\(label): the envelope ends before the item's payload", raw: line.bytes)
+            }
+            if payload.tooLong {
+                return .rejected(line: payload.number, reason: "\(label): payload of \(payload.size) bytes is over the limit of \(EnvelopeReader.maxItemBytes) bytes for one item", raw: payload.bytes)
+            }
+            guard typeValue.text != nil else {
+                return .rejected(line: line.number, reason: "\(label): the item header's type must be text", raw: line.bytes)
+            }
+            return .item(EnvelopeItem(envelope: envelopes, item: items, type: type, line: payload.number, payload: payload.bytes, envelopeHeader: header))
+        }
+        return nil
+    }
+
+    /// The next `count` bytes (line breaks inside them included); what follows them on their last
+    /// line is read next. Nil when the input ends first; empty when `keep` is false.
+    private func read(bytes count: Int, keep: Bool) throws(InputError) -> [UInt8]? {
+        var out: [UInt8] = []
+        var remaining = count
+        if count == 0 {
+            // An empty payload still ends its line.
+            if let line = try nextLine(), !line.bytes.isEmpty || line.tooLong { pushedBack.append(line) }
+            return []
+        }
+        while remaining > 0 {
+            guard let line = try nextLine() else { return nil }
+            if line.size <= remaining {
+                if keep { out += line.bytes }
+                remaining -= line.size
+                if remaining > 0 {
+                    if keep { out.append(0x0A) }
+                    remaining -= 1
+                }
+            } else {
+                // The payload ends inside this line: the rest of it is the next header.
+                if keep, !line.tooLong { out += line.bytes[..<remaining] }
+                if !line.tooLong, remaining < line.bytes.count {
+                    pushedBack.append(InputLine(number: line.number, bytes: Array(line.bytes[remaining...])))
+                }
+                remaining = 0
+            }
+        }
+        return out
+    }
+}
