@@ -13,11 +13,20 @@ ZSHDIR := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 MANUAL := .build/manual/errtriage.1
 
-.PHONY: setup build release test demo sample-data clean fuzz bench install manual
+.PHONY: setup system-packages build release test demo sample-data clean fuzz bench install manual
 
 ## setup: install the system packages (ncursesw, SQLite and its shell, zlib, tmux, pkg-config, and
-## PostgreSQL's client library and server, which the team-store tests start) where missing
-setup:
+## PostgreSQL's client library and server, which the team-store tests start) where missing, and the
+## Python Sentry SDK the SDK tests report through, pinned, into a project-local .venv
+setup: system-packages .venv/requirements.txt
+
+.venv/requirements.txt: Tests/SDK/requirements.txt
+	@echo "installing the Python Sentry SDK into .venv (Tests/SDK/requirements.txt)"
+	@python3 -m venv .venv || { echo "python3 -m venv failed: install python3 and python3-venv"; exit 1; }
+	.venv/bin/pip install --quiet --disable-pip-version-check -r Tests/SDK/requirements.txt
+	cp Tests/SDK/requirements.txt .venv/requirements.txt
+
+system-packages:
 	@if [ "$$(uname)" = Darwin ]; then \
 	  command -v tmux >/dev/null || brew install tmux; \
 	  command -v sqlite3 >/dev/null || brew install sqlite; \
@@ -25,11 +34,12 @@ setup:
 	  brew list libpq >/dev/null 2>&1 || brew install libpq; \
 	  command -v initdb >/dev/null || brew install postgresql@15; \
 	elif ! (pkg-config --exists ncursesw sqlite3 zlib libpq 2>/dev/null && command -v tmux >/dev/null \
-	        && command -v sqlite3 >/dev/null && [ -x "$$(pg_config --bindir 2>/dev/null)/initdb" ]); then \
-	  echo "installing system packages: libncurses-dev libsqlite3-dev sqlite3 zlib1g-dev tmux pkg-config libpq-dev postgresql"; \
+	        && command -v sqlite3 >/dev/null && [ -x "$$(pg_config --bindir 2>/dev/null)/initdb" ] \
+	        && python3 -c 'import venv, ensurepip' 2>/dev/null); then \
+	  echo "installing system packages: libncurses-dev libsqlite3-dev sqlite3 zlib1g-dev tmux pkg-config libpq-dev postgresql python3-venv"; \
 	  $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libncurses-dev libsqlite3-dev sqlite3 zlib1g-dev \
-	    tmux pkg-config libpq-dev postgresql; \
+	    tmux pkg-config libpq-dev postgresql python3 python3-venv; \
 	fi
 
 build: setup
