@@ -13,9 +13,10 @@ enum ChainLadder {
                 Span(indent, .dim),
                 Span(link.shortCode, isRoot ? .rootCause : .key),
                 Span("  \(link.domain ?? "?")"),
-                Span(" \(Format.code(of: link)) ", .dim),
+                Span(" \(link.code) ", .dim),
                 Span(link.name ?? "?"),
             ]
+            if let origin = link.origin, origin != .stated { spans.append(Span(origin == .derived ? "  (code derived)" : "  (code from message)", .dim)) }
             if isRoot { spans.append(Span(unicode ? "  ◀ root cause" : "  <- root cause", .rootCause)) }
             return spans
         }
