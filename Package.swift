@@ -1,7 +1,8 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Dependencies point one way: errtriage → DashboardRuntime → (Terminal, DashboardCore, TriageStore, TriageImport) → Presentation → TriageModel.
+// Dependencies point one way: errtriage → (DashboardRuntime, Terminal, TriageIngest) → DashboardCore, TriageStore, TriageImport →
+// Presentation → TriageModel. TriageIngest joins TriageImport (formats) to TriageStore (storage), which know nothing of each other.
 let package = Package(
     name: "errtriage",
     products: [
@@ -23,6 +24,8 @@ let package = Package(
             "TriageModel", "CZlib",
             .product(name: "CSV", package: "CSV.swift"),
         ]),
+        // The ingest pipeline: inputs (files, stdin, request bodies) decoded on a second thread into batched transactions.
+        .target(name: "TriageIngest", dependencies: ["TriageModel", "TriageImport", "TriageStore"]),
         // Realistic sample data in the native format, deterministic for a seed.
         .target(name: "SampleData", dependencies: ["TriageModel", "TriageImport"]),
         // The SQLite store: migrations, ingest with rollups, every query the app asks.
@@ -49,7 +52,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .executableTarget(name: "errtriage", dependencies: [
-            "TriageModel", "TriageImport", "TriageStore", "SampleData", "Presentation", "DashboardCore", "DashboardRuntime", "Terminal",
+            "TriageModel", "TriageImport", "TriageIngest", "TriageStore", "SampleData", "Presentation", "DashboardCore", "DashboardRuntime", "Terminal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "CSV", package: "CSV.swift"),
         ]),
@@ -64,13 +67,13 @@ let package = Package(
         // `make bench`: every performance goal against a baseline measured in the same run; a
         // measuring tool outside the app (it holds the baseline's sqlite3 script, see ARCHITECTURE.md).
         .executableTarget(name: "errtriage-bench", dependencies: [
-            "ChildProcess", "ThrowawayPostgres", "DashboardCore", "SampleData", "TriageImport", "TriageModel", "TriageStore",
+            "ChildProcess", "ThrowawayPostgres", "DashboardCore", "SampleData", "TriageImport", "TriageIngest", "TriageModel", "TriageStore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // What the test targets share: temporary folders and stores, golden files, chain generators.
         // Used by test targets only; never a dependency of a product.
         .target(name: "TestSupport", dependencies: [
-            "ChildProcess", "ThrowawayPostgres", "SampleData", "TriageImport", "TriageModel", "TriageStore",
+            "ChildProcess", "ThrowawayPostgres", "SampleData", "TriageImport", "TriageIngest", "TriageModel", "TriageStore",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ], path: "Tests/TestSupport"),
         .testTarget(name: "TriageModelTests", dependencies: [
@@ -82,6 +85,7 @@ let package = Package(
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "TriageStoreTests", dependencies: ["TriageModel", "TriageImport", "TriageStore", "SampleData", "TestSupport", "ThrowawayPostgres"]),
+        .testTarget(name: "TriageIngestTests", dependencies: ["TriageIngest", "TriageImport", "TriageModel", "TriageStore", "TestSupport"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "TriageModel"]),
         .testTarget(name: "DashboardCoreTests", dependencies: ["DashboardCore", "Presentation", "TriageModel", "TestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "DashboardRuntimeTests", dependencies: [

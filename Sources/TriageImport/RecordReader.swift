@@ -101,10 +101,21 @@ public final class RecordReader {
     public var bytesRead: Int64 { lines.bytesRead }
     public var totalBytes: Int64? { lines.totalBytes }
 
-    public init(path: String, source: SourceKind?) throws(InputError) {
-        self.path = path
+    /// Reads the file at `path` (`-` for standard input), plain or gzip.
+    public convenience init(path: String, source: SourceKind?) throws(InputError) {
+        try self.init(lines: LineReader(path: path), source: source)
+    }
+
+    /// Reads bytes in memory (a request's body) under a name that rejections give.
+    public convenience init(bytes: [UInt8], name: String, source: SourceKind?) throws(InputError) {
+        guard !bytes.isEmpty else { throw InputError(path: name, reason: "is empty") }
+        try self.init(lines: LineReader(bytes: bytes, name: name), source: source)
+    }
+
+    init(lines: LineReader, source: SourceKind?) throws(InputError) {
+        path = lines.path
         forced = source != nil
-        lines = try LineReader(path: path)
+        self.lines = lines
         var first: InputLine?
         while let line = try lines.next() {
             if line.tooLong {

@@ -2,6 +2,7 @@ import ChildProcess
 import Foundation
 import SampleData
 import TriageImport
+import TriageIngest
 import TriageModel
 import TriageStore
 
@@ -88,17 +89,7 @@ extension BenchRun {
         let path = ndjson(order)
         let fileBytes = Double(Self.size(path))
         let thread = try Self.time(runs: 1) {
-            let reader = try RecordReader(path: path, source: nil)
-            var batch = IngestWriter.Batch(events: [], complaints: [])
-            while let result = try reader.next() {
-                if case .record(_, .event(let e)) = result { batch.events.append(e) }
-                if case .record(_, .complaint(let c)) = result { batch.complaints.append(c) }
-                if batch.events.count + batch.complaints.count >= 2_000 {
-                    batch.prepare()
-                    batch = IngestWriter.Batch(events: [], complaints: [])
-                }
-            }
-            batch.prepare()
+            try DecodedBatch.each(from: RecordReader(path: path, source: nil)) { _ in true }
         }
         // The lines in memory: at most 256 MiB of them, so that 10M events fit too.
         let data = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 256 << 20) ?? Data()

@@ -72,7 +72,7 @@ enum DemoStore {
         Stderr.write("errtriage: building the demo store \(storePath) from \(folder) (once)…\n")
         let store: TriageStore
         do { store = try TriageStore(path: storePath) } catch { throw CLIError.store(error.message) }
-        var ingestion = try Ingestion(store: store)
+        let ingestion = try Ingestion(store: store)
         try ingestion.ingest(file: sources[0])
         if fm.fileExists(atPath: sources[2]) { try ingestion.ingest(file: sources[2]) }
         if fm.fileExists(atPath: sources[1]) {

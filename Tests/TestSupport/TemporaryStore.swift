@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SampleData
 import TriageImport
+import TriageIngest
 import TriageModel
 import TriageStore
 
@@ -34,28 +35,15 @@ public final class TemporaryStore: @unchecked Sendable {
     /// Whether this test run puts its stores on PostgreSQL.
     public static let onPostgres = ProcessInfo.processInfo.environment["ERRTRIAGE_TEST_ENGINE"] == "postgres"
 
-    /// Decodes native lines and writes them in batches, as `ingest` does.
+    /// Writes lines through the ingest pipeline `ingest` uses, in batches of `batch` records; a
+    /// rejected line fails the test's set-up.
     @discardableResult
     public func ingest(lines: [String], batch: Int = 500) throws -> IngestCounts {
-        let writer = try IngestWriter(store: store)
-        var total = IngestCounts()
-        var events: [ErrorEvent] = []
-        var complaints: [Complaint] = []
-        func flush() throws {
-            total += try writer.write(events: events, complaints: complaints)
-            events = []
-            complaints = []
-        }
-        for line in lines {
-            switch try NativeDecoder().decode(line: Array(line.utf8)) {
-            case .event(let e): events.append(e)
-            case .complaint(let c): complaints.append(c)
-            case .adoption: break
-            }
-            if events.count + complaints.count >= batch { try flush() }
-        }
-        try flush()
-        return total
+        guard !lines.isEmpty else { return IngestCounts() }
+        let pipeline = try IngestPipeline(store: store, batchSize: batch, onReject: { rejection in
+            throw StoreError("line \(rejection.line) of the test's lines was rejected: \(rejection.reason)")
+        })
+        return try pipeline.ingest(bytes: Array(lines.joined(separator: "\n").utf8), name: "lines").counts
     }
 
     /// Generated sample lines.
