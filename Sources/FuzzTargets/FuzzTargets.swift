@@ -27,6 +27,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case sessions
     /// A whole file of any source through the reader: detection, gzip, line splitting, every decoder.
     case reader
+    /// A stream of Sentry envelopes (a request's body) through the envelope reader.
+    case envelope
     /// Short keys, full forms and their zip.
     case chain
     /// App versions and timestamps, the other texts the importers read.
@@ -54,6 +56,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .adoptionCSV: try FuzzChecks.file(bytes, source: .adoption)
         case .sessions: try FuzzChecks.line(bytes, SessionsDecoder())
         case .reader: try FuzzChecks.file(bytes, source: nil)
+        case .envelope: try FuzzChecks.envelope(bytes)
         case .chain: try FuzzChecks.chain(bytes)
         case .version: try FuzzChecks.version(bytes)
         }
@@ -83,6 +86,7 @@ extension FuzzTarget {
         case .adoptionCSV: return [file("adoption.csv")]
         case .sessions: return lines("firebase-sessions.ndjson")
         case .reader: return sources.map { Array(file($0).prefix(3000)) }.filter { !$0.isEmpty }
+        case .envelope: return FuzzTarget.envelopeSeeds(events: lines("sentry.ndjson").prefix(2).map { String(decoding: $0, as: UTF8.self) })
         case .chain: return FuzzTarget.chainSeeds.map { Array($0.utf8) }
         case .version: return FuzzTarget.versionSeeds.map { Array($0.utf8) }
         }
@@ -96,6 +100,23 @@ extension FuzzTarget {
         "NSn1009",
         "The app said US4-IN156-TA103-JS1 twice (US4-IN156-TA103-JS1) and NSn1009.",
     ]
+
+    /// A valid stream of two envelopes (items with and without `length`, a payload running into the
+    /// next header, an empty one), a truncated one and one with a bad length; `events` are event payloads.
+    public static func envelopeSeeds(events: [String]) -> [[UInt8]] {
+        let events = events.isEmpty ? [#"{"event_id":"00000000000000000000000000000001","exception":{"values":[{"type":"E","value":"x"}]}}"#] : events
+        let header = #"{"event_id":"9ec79c33ec9942ab8353589fcb2e04dc","sent_at":"2026-11-12T02:14:26.250Z","sdk":{"name":"sentry.cocoa"}}"#
+        let event = events[0], other = events.last!
+        let session = #"{"sid":"7c1a4f2e","status":"ok"}"#
+        let valid = header + "\n" + #"{"type":"event","length":\#(event.utf8.count)}"# + "\n" + event + "\n"
+            + #"{"type":"session"}"# + "\n" + session + "\n"
+            + #"{"type":"attachment","length":10}"# + "\nline\r\nlast" + #"{"type":"attachment","length":0}"# + "\n\n"
+            + "{}\n" + #"{"type":"event"}"# + "\n" + other + "\n"
+        let truncated = header + "\n" + #"{"type":"event","length":\#(event.utf8.count + 50)}"# + "\n" + event + "\n" + #"{"type":"session"}"#
+        let badLength = header + "\n" + #"{"type":"attachment","length":-7}"# + "\nabc\n" + #"{"type":"event","length":"12"}"# + "\n"
+            + event + "\n" + #"{"type":"event","length":99999999999}"# + "\n" + event + "\n"
+        return [valid, truncated, badLength].map { Array($0.utf8) }
+    }
 
     static let versionSeeds = [
         "1.10.1", "1.7 (2)", "1.7(2)", "ru.example.tasks@1.9.0+412", "2.0.0-beta.3", "10",
@@ -183,6 +204,39 @@ enum FuzzChecks {
             previous = line
             records += 1
             try fuzzCheck(records <= bytes.count + 1, "more records than bytes")
+        }
+    }
+
+    /// A stream of envelopes read to its end: no item holds more than the limit, numbers count
+    /// from 1, line numbers never go back, and the reader ends.
+    static func envelope(_ bytes: [UInt8]) throws(FuzzViolation) {
+        let reader = EnvelopeReader(lines: LineReader(bytes: bytes, name: "fuzz"))
+        var previous = 0
+        var results = 0
+        while true {
+            let result: EnvelopeReader.Result?
+            do {
+                result = try reader.next()
+            } catch {
+                return
+            }
+            guard let result else { break }
+            let line: Int
+            switch result {
+            case .item(let item):
+                line = item.line
+                try fuzzCheck(item.payload.count <= EnvelopeReader.maxItemBytes,
+                              "\(item.label): a payload of \(item.payload.count) bytes, over the limit of \(EnvelopeReader.maxItemBytes)")
+                try fuzzCheck(item.envelope >= 1 && item.item >= 1, "\(item.label): envelopes and items count from 1")
+                try fuzzCheck(!item.type.isEmpty, "\(item.label): an item without a type")
+            case .rejected(let n, let reason, _):
+                line = n
+                try fuzzCheck(!reason.isEmpty, "a rejection without a reason")
+            }
+            try fuzzCheck(line >= previous, "line numbers go \(previous) then \(line)")
+            previous = line
+            results += 1
+            try fuzzCheck(results <= bytes.count + 1, "more items than bytes")
         }
     }
 

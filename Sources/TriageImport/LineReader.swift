@@ -116,6 +116,14 @@ public final class LineReader {
                     compact()
                     return finishLongLine()
                 }
+                if end - pendingStart > LineReader.maxLineBytes {
+                    // The whole line was read before its length was checked (it came in one read, or from memory).
+                    longLineHead = Array(pending[pendingStart..<pendingStart + 256])
+                    longLineBytes = end - pendingStart
+                    pendingStart = nl + 1
+                    compact()
+                    return finishLongLine()
+                }
                 let bytes = Array(pending[pendingStart..<end])
                 pendingStart = nl + 1
                 compact()
@@ -141,19 +149,53 @@ public final class LineReader {
                     return finishLongLine()
                 }
                 guard pendingStart < pending.count else { return nil }
+                if pending.count - pendingStart > LineReader.maxLineBytes {
+                    longLineHead = Array(pending[pendingStart..<pendingStart + 256])
+                    longLineBytes = pending.count - pendingStart
+                    pending.removeAll()
+                    pendingStart = 0
+                    return finishLongLine()
+                }
                 let bytes = Array(pending[pendingStart...])
                 pending.removeAll()
                 pendingStart = 0
                 lineNumber += 1
                 return InputLine(number: lineNumber, bytes: bytes)
             }
-            if inflater != nil {
-                let before = pending.count
-                try readChunk { chunk throws(InputError) in try self.inflate(chunk) }
-                if pending.count == before && !eof { continue }
-            } else {
-                try fill()
+            try readMore()
+        }
+    }
+
+    /// The next `count` bytes as they are, line breaks and carriage returns included (a
+    /// length-delimited payload); nil when the input ends first. With `keep` false they are read
+    /// past in bounded memory and an empty array comes back. Lines they hold are counted.
+    public func bytes(_ count: Int, keep: Bool) throws(InputError) -> [UInt8]? {
+        var out: [UInt8] = []
+        var remaining = count
+        while remaining > 0 {
+            let take = min(remaining, pending.count - pendingStart)
+            if take > 0 {
+                let range = pendingStart..<pendingStart + take
+                lineNumber += pending[range].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                if keep { out += pending[range] }
+                pendingStart += take
+                remaining -= take
+                compact()
             }
+            if remaining > 0 {
+                if eof { return nil }
+                try readMore()
+            }
+        }
+        return out
+    }
+
+    /// Reads the next chunk of the input into `pending` (inflated, for gzip).
+    private func readMore() throws(InputError) {
+        if inflater != nil {
+            try readChunk { chunk throws(InputError) in try self.inflate(chunk) }
+        } else {
+            try fill()
         }
     }
 

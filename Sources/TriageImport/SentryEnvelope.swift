@@ -1,3 +1,5 @@
+import TriageModel
+
 /// One item of a Sentry envelope: its type, its payload and where it stood.
 public struct EnvelopeItem: Sendable {
     /// The envelope's place in the stream, from 1.
@@ -114,34 +116,15 @@ public final class EnvelopeReader {
         return nil
     }
 
-    /// The next `count` bytes (line breaks inside them included); what follows them on their last
-    /// line is read next. Nil when the input ends first; empty when `keep` is false.
+    /// The next `count` bytes, exactly (line breaks and carriage returns inside them included);
+    /// what follows them is read next. Nil when the input ends first; empty when `keep` is false.
     private func read(bytes count: Int, keep: Bool) throws(InputError) -> [UInt8]? {
-        var out: [UInt8] = []
-        var remaining = count
-        if count == 0 {
-            // An empty payload still ends its line.
-            if let line = try nextLine(), !line.bytes.isEmpty || line.tooLong { pushedBack.append(line) }
-            return []
+        guard pushedBack.isEmpty else {
+            // Only the first line is ever handed back, and it is the envelope's header.
+            var out: [UInt8] = []
+            while out.count < count, let line = pushedBack.popLast() { out += line.bytes + [0x0A] }
+            return Array(out.prefix(count))
         }
-        while remaining > 0 {
-            guard let line = try nextLine() else { return nil }
-            if line.size <= remaining {
-                if keep { out += line.bytes }
-                remaining -= line.size
-                if remaining > 0 {
-                    if keep { out.append(0x0A) }
-                    remaining -= 1
-                }
-            } else {
-                // The payload ends inside this line: the rest of it is the next header.
-                if keep, !line.tooLong { out += line.bytes[..<remaining] }
-                if !line.tooLong, remaining < line.bytes.count {
-                    pushedBack.append(InputLine(number: line.number, bytes: Array(line.bytes[remaining...])))
-                }
-                remaining = 0
-            }
-        }
-        return out
+        return try lines.bytes(count, keep: keep)
     }
 }

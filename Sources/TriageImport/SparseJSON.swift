@@ -1,3 +1,5 @@
+import TriageModel
+
 /// What of an object a decoder reads: the members it names, each kept whole or, for an object or
 /// an array of objects, kept in part by its own `SparseKeep`.
 public struct SparseKeep: Sendable {

@@ -15,13 +15,17 @@ public enum MessageTemplate {
 
     /// The message with per-event data masked, white space folded, on one line.
     public static func mask(_ text: String) -> String {
-        let b = Array(text.utf8)
+        // Every line break and control is a space: a template is one line (U+2028, U+0085 …).
+        let flat = String(String.UnicodeScalarView(text.unicodeScalars.map {
+            $0.properties.isWhitespace || $0.properties.generalCategory == .control ? " " : $0
+        }))
+        let b = Array(flat.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(b.count)
         var i = 0
         while i < b.count {
             let c = b[i]
-            let atWordStart = i == 0 || !isWord(b[i - 1])
+            let atWordStart = i == 0 || !isWordOrMask(b[i - 1])
             if atWordStart, let end = quoted(b, i) {
                 out += [c] + Array("<value>".utf8) + [c]
                 i = end
@@ -31,11 +35,9 @@ public enum MessageTemplate {
             } else if atWordStart, let end = dateTime(b, i) {
                 out += Array("<time>".utf8)
                 i = end
-            } else if atWordStart, c == UInt8(ascii: "0"), i + 2 < b.count, b[i + 1] | 0x20 == UInt8(ascii: "x"), isHex(b[i + 2]) {
-                var j = i + 2
-                while j < b.count, isHex(b[j]) { j += 1 }
+            } else if atWordStart, let end = hex(b, i) {
                 out += Array("<hex>".utf8)
-                i = j
+                i = end
             } else if i == 0 || isSpace(b[i - 1]) || opensToken(b[i - 1]), let (end, mask) = token(b, i) {
                 out += Array(mask.utf8)
                 i = end
@@ -101,8 +103,9 @@ public enum MessageTemplate {
             let next = j < b.count ? b[j] : nil
             let camel = ident.dropFirst().contains(where: isUpperLetter) && ident.contains(where: isLowerLetter)
             let snake = ident.contains(UInt8(ascii: "_")) && ident.contains(where: isLowerLetter)
+            let colon = next == UInt8(ascii: ":") && (j + 1 == b.count || isSpace(b[j + 1]))
             if !ident.contains(where: isDigit),
-               next == UInt8(ascii: ":") || ((camel || snake) && (next == nil || isSpace(next!) || next == UInt8(ascii: "(") || next == UInt8(ascii: ","))) {
+               colon || ((camel || snake) && (next == nil || isSpace(next!) || next == UInt8(ascii: "(") || next == UInt8(ascii: ","))) {
                 return String(decoding: ident, as: UTF8.self)
             }
         }
@@ -152,6 +155,14 @@ public enum MessageTemplate {
         return (negative ? -value : value, j)
     }
 
+    /// `0x` and hex digits, ending at a word's end.
+    static func hex(_ b: [UInt8], _ i: Int) -> Int? {
+        guard b[i] == UInt8(ascii: "0"), i + 2 < b.count, b[i + 1] | 0x20 == UInt8(ascii: "x"), isHex(b[i + 2]) else { return nil }
+        var j = i + 2
+        while j < b.count, isHex(b[j]) { j += 1 }
+        return j == b.count || !isWordOrMask(b[j]) ? j : nil
+    }
+
     /// A quoted value that closes on the same line within 200 bytes, before a non-word byte.
     static func quoted(_ b: [UInt8], _ i: Int) -> Int? {
         let q = b[i]
@@ -159,7 +170,7 @@ public enum MessageTemplate {
         var j = i + 1
         while j < b.count, j - i <= 200, b[j] != 0x0A {
             if b[j] == q {
-                guard j + 1 == b.count || !isWord(b[j + 1]) else { return nil }
+                guard j + 1 == b.count || !isWordOrMask(b[j + 1]) else { return nil }
                 return j + 1
             }
             j += 1
@@ -180,7 +191,7 @@ public enum MessageTemplate {
                 j += 1
             }
         }
-        return j == b.count || !isWord(b[j]) ? j : nil
+        return j == b.count || !isWordOrMask(b[j]) ? j : nil
     }
 
     /// `YYYY-MM-DD`, optionally with a time (`T` or a space, then `hh:mm[:ss[.fff]]`, a zone), or a time alone.
@@ -207,10 +218,10 @@ public enum MessageTemplate {
            b[i + 7] == UInt8(ascii: "-"), digits(i + 8, 2) {
             var j = i + 10
             if j + 1 < b.count, b[j] == UInt8(ascii: "T") || b[j] == UInt8(ascii: " "), let end = time(j + 1) { j = end }
-            return j == b.count || !isWord(b[j]) ? j : nil
+            return j == b.count || !isWordOrMask(b[j]) ? j : nil
         }
         guard let end = time(i) else { return nil }
-        return end == b.count || !isWord(b[end]) ? end : nil
+        return end == b.count || !isWordOrMask(b[end]) ? end : nil
     }
 
     /// A URL, a path or an e-mail address that starts at `i`: its end and its mask.
@@ -237,11 +248,23 @@ public enum MessageTemplate {
         return nil
     }
 
-    /// A word with digits in it: a number, an id, or a word whose digits are masked.
+    /// Units a number carries in messages: time, size, screen.
+    static let units: Set<String> = ["ns", "us", "ms", "s", "sec", "m", "min", "h", "d", "b", "kb", "mb", "gb", "tb",
+                                     "kib", "mib", "gib", "px", "pt", "x"]
+
+    /// A word with digits in it: a number; an id (six or more hex digits: `8f3a2c`); a number with
+    /// a unit (`120000ms`; a hex-looking one such as `123456b` reads as an id); another id (eight or
+    /// more letters and digits); else a word whose digits are masked (`v2`, `u42`).
     static func word(_ w: ArraySlice<UInt8>) -> [UInt8] {
         guard w.contains(where: isDigit) else { return Array(w) }
         if w.allSatisfy(isDigit) { return Array("<n>".utf8) }
-        if (w.count >= 6 && w.allSatisfy(isHex)) || w.count >= 8 { return Array("<id>".utf8) }
+        if w.count >= 6 && w.allSatisfy(isHex) { return Array("<id>".utf8) }
+        // A number with a unit (`120000ms`, `30s`, `12345678B`) is a number, however long.
+        if let unit = w.firstIndex(where: { !isDigit($0) }), unit > w.startIndex,
+           units.contains(String(decoding: w[unit...], as: UTF8.self).lowercased()) {
+            return Array("<n>".utf8) + Array(w[unit...])
+        }
+        if w.count >= 8 { return Array("<id>".utf8) }
         var out: [UInt8] = []
         var k = w.startIndex
         while k < w.endIndex {
@@ -290,6 +313,9 @@ public enum MessageTemplate {
     static func isLowerLetter(_ c: UInt8) -> Bool { c >= 97 && c <= 122 }
     static func isLetter(_ c: UInt8) -> Bool { isUpperLetter(c) || isLowerLetter(c) }
     static func isWord(_ c: UInt8) -> Bool { isLetter(c) || isDigit(c) || c == UInt8(ascii: "_") }
+    /// A word byte, or the bracket of a mask: a mask stands where a word stood, so that masking a
+    /// template again finds the same boundaries and changes nothing.
+    static func isWordOrMask(_ c: UInt8) -> Bool { isWord(c) || c == UInt8(ascii: "<") || c == UInt8(ascii: ">") }
     static func isHex(_ c: UInt8) -> Bool { isDigit(c) || (c | 0x20 >= 97 && c | 0x20 <= 102) }
     static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
     static func opensToken(_ c: UInt8) -> Bool {

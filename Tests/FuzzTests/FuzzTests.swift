@@ -69,6 +69,22 @@ import TriageModel
             """)
     }
 
+    /// The envelope target on its seeds (a valid stream, a truncated one, bad lengths), and on
+    /// items over the limit, by length and as one long line, which mutated inputs never reach.
+    @Test func theEnvelopeTargetHoldsOnItsSeedsAndOnItemsOverTheLimit() {
+        let seeds = FuzzTarget.envelope.seeds(fixtures: Self.fixtures.path)
+        #expect(seeds.count == 3)
+        for seed in seeds {
+            #expect(throws: Never.self, "\(String(decoding: seed.prefix(80), as: UTF8.self))") { try FuzzTarget.envelope.check(seed) }
+        }
+        let big = [UInt8](repeating: UInt8(ascii: "a"), count: 2_000_000)
+        let after = Array(#"{"type":"session"}"#.utf8) + [0x0A] + Array("{}".utf8) + [0x0A]
+        let counted = Array(#"{}"#.utf8) + [0x0A] + Array(#"{"type":"attachment","length":2000000}"#.utf8) + [0x0A] + big + [0x0A] + after
+        let line = Array(#"{}"#.utf8) + [0x0A] + Array(#"{"type":"attachment"}"#.utf8) + [0x0A] + big + [0x0A] + after
+        #expect(throws: Never.self, "over the limit by its length") { try FuzzTarget.envelope.check(counted) }
+        #expect(throws: Never.self, "over the limit as one line") { try FuzzTarget.envelope.check(line) }
+    }
+
     @Test func aViolatedPropertyEndsTheRunWithTheInputThatBrokeIt() {
         var mutator = Mutator(seed: 1, corpus: [[0x41]])
         let (_, finding) = Self.hunt(nil, { bytes throws(FuzzViolation) in
