@@ -24,8 +24,9 @@ let package = Package(
             "TriageModel", "CZlib",
             .product(name: "CSV", package: "CSV.swift"),
         ]),
-        // The ingest pipeline: inputs (files, stdin, request bodies) decoded on a second thread into batched transactions.
-        .target(name: "TriageIngest", dependencies: ["TriageModel", "TriageImport", "TriageStore"]),
+        // The ingest pipeline: inputs (files, stdin, request bodies) decoded on a second thread into batched transactions;
+        // the sample's decisions file.
+        .target(name: "TriageIngest", dependencies: ["TriageModel", "TriageImport", "TriageStore", "SampleData"]),
         // Realistic sample data in the native format, deterministic for a seed.
         .target(name: "SampleData", dependencies: ["TriageModel", "TriageImport"]),
         // The SQLite store: migrations, ingest with rollups, every query the app asks.

@@ -27,7 +27,7 @@ public struct StoreEffects: EffectPerformer {
             case .loadDetail(let key, let window):
                 return .detailLoaded(try store.issueDetail(key: key, window: window, now: now))
             case .loadPivot(let query, let layer):
-                return .pivotLoaded(layer: layer, query: query, groups: try store.layerPivot(query, by: layer, now: now))
+                return .pivotLoaded(layer: layer, query: query, groups: try store.layerPivot(query, by: layer, now: now).groups)
             case .loadRelease(let window):
                 guard let latest = try store.versions().last else { return .releaseLoaded(nil, window: window) }
                 return .releaseLoaded(try store.compareRelease(latest, window: window, now: now), window: window)

@@ -1,38 +1,9 @@
-import Presentation
 import TriageModel
-import TriageStore
 
 /// The meeting's minutes in markdown, ready to paste into a tracker or a wiki.
-enum Minutes {
-    struct Input {
-        var window: TimeWindow
-        var now: Timestamp
-        var since: Timestamp?
-        var current: IssueList
-        var previous: IssueList?
-        var agenda: Agenda
-        var decisions: [Decision]
-        var unlinked: UnlinkedComplaints
-        /// The latest version's figures (`Format.releaseLine`), nil when no event names a version.
-        var release: ReleaseSummary? = nil
-    }
-
-    /// Gathers what the minutes need from the store.
-    static func gather(store: TriageStore, window: TimeWindow, now: Timestamp, since: Timestamp?, top: Int) throws -> Input {
-        let query = IssueQuery(window: window, mode: .events, filter: .active, top: .max)
-        let current = try store.issueList(query, now: now)
-        let previous = window.days.map { days in
-            try? store.issueList(query, now: now.adding(millis: -days * Timestamp.millisPerDay))
-        } ?? (window == .h24 ? try? store.issueList(query, now: now.adding(millis: -Timestamp.millisPerDay)) : nil)
-        let start = since ?? current.seriesStart
-        return Input(window: window, now: now, since: since, current: current, previous: previous ?? nil,
-                     agenda: Agenda.build(from: current.issues, top: top),
-                     decisions: try store.decisions(from: start, to: now),
-                     unlinked: try store.unlinkedComplaints(window: window, now: now), release: try store.releases().last)
-    }
-
+public enum Minutes {
     /// The minutes; `byOwner` groups the agenda by owner (`report --format markdown --by-owner`).
-    static func render(_ m: Input, byOwner: Bool = false) -> String {
+    public static func render(_ m: MinutesData, byOwner: Bool = false) -> String {
         var out = "# Issue inventory — \(m.now.dateText)\n\n"
         if let since = m.since {
             out += "Since the meeting of \(since.minuteText) UTC (counts over the \(m.window.rawValue) window ending \(m.now.minuteText) UTC).\n\n"
@@ -74,7 +45,7 @@ enum Minutes {
     }
 
     /// The decisions of the period and the complaints no code explains.
-    static func decisionsAndUnlinked(_ m: Input) -> String {
+    static func decisionsAndUnlinked(_ m: MinutesData) -> String {
         var out = "\n## Decisions\n\n"
         if m.decisions.isEmpty {
             out += "None recorded in this period.\n"

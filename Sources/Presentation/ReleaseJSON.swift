@@ -1,10 +1,8 @@
-import Presentation
-import TriageImport
 import TriageModel
 
 /// The JSON of `releases` and `release` (README, "Releases").
-enum ReleaseJSON {
-    static func releases(_ releases: [ReleaseSummary]) -> JSONValue {
+public enum ReleaseJSON {
+    public static func releases(_ releases: [ReleaseSummary]) -> JSONValue {
         .object([("releases", .array(releases.map { r in
             .object([
                 ("version", .string(r.version)), ("first_seen", .string(r.firstSeen.iso8601)), ("last_seen", .string(r.lastSeen.iso8601)),
@@ -17,7 +15,7 @@ enum ReleaseJSON {
         }))])
     }
 
-    static func comparison(_ c: ReleaseComparison) -> JSONValue {
+    public static func comparison(_ c: ReleaseComparison) -> JSONValue {
         func issues(_ list: [ReleaseIssue]) -> JSONValue {
             .array(list.map { i in
                 .object([

@@ -1,10 +1,9 @@
-import Presentation
 import TriageModel
 
 /// The human outputs of `releases` and `release`: aligned text or markdown tables.
-enum ReleaseText {
+public enum ReleaseText {
     /// Every version in release order.
-    static func releases(_ releases: [ReleaseSummary], markdown: Bool) -> String {
+    public static func releases(_ releases: [ReleaseSummary], markdown: Bool) -> String {
         var out = (markdown ? "## " : "") + "errtriage releases — every app version, oldest first\n\n"
         if releases.isEmpty { return out + "No event names an app version.\n" }
         let known = releases.contains { $0.adoption != nil }
@@ -14,7 +13,7 @@ enum ReleaseText {
              String(r.issues), String(r.newIssues), String(r.regressions), Format.errorFree(r.adoption)]
         }
         if markdown {
-            out += "| " + headers.map { $0.capitalized }.joined(separator: " | ") + " |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n"
+            out += "| " + headers.map(ReleaseText.titleCase).joined(separator: " | ") + " |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n"
             for row in rows { out += "| " + ([MarkdownText.inline(row[0])] + row.dropFirst()).joined(separator: " | ") + " |\n" }
         } else {
             let widths = [max(7, rows.map { TextSanitizer.width($0[0]) }.max() ?? 7), 10, 10, 7, 7, 6, 5, 9, 10]
@@ -31,7 +30,7 @@ enum ReleaseText {
     }
 
     /// A version against the previous one: new, worse, better, gone.
-    static func comparison(_ c: ReleaseComparison, markdown: Bool) -> String {
+    public static func comparison(_ c: ReleaseComparison, markdown: Bool) -> String {
         let against = c.previous.map { " against \($0)" } ?? " (no earlier version)"
         var out = (markdown ? "## " : "") + "errtriage release \(TextSanitizer.sanitize(c.version))\(TextSanitizer.sanitize(against)), window \(c.window.rawValue)\n"
         out += "\(Format.grouped(c.users)) user-days of \(TextSanitizer.sanitize(c.version))"
@@ -57,6 +56,17 @@ enum ReleaseText {
                         + Format.fit(Sparkline.line(i.series, width: 14), 14) + "  " + TextSanitizer.sanitize(Format.title(i.chain)) + "\n"
                 }
             }
+        }
+        return out
+    }
+
+    /// `ERROR-FREE` as `Error-Free`: each word's first letter upper case, the rest lower case.
+    public static func titleCase(_ text: String) -> String {
+        var out = ""
+        var atWordStart = true
+        for c in text {
+            out += atWordStart ? c.uppercased() : c.lowercased()
+            atWordStart = !c.isLetter
         }
         return out
     }

@@ -1,11 +1,9 @@
-import TriageImport
-import Presentation
 import TriageModel
 
 /// The JSON of `report` and `show`: a contract scripts and tests rely on (README, "CLI").
-enum ReportJSON {
+public enum ReportJSON {
     /// `latestVersion` marks the issues first seen in it (`new_in`).
-    static func list(_ list: IssueList, unlinked: UnlinkedComplaints, latestVersion: String? = nil) -> JSONValue {
+    public static func list(_ list: IssueList, unlinked: UnlinkedComplaints, latestVersion: String? = nil) -> JSONValue {
         .object([
             ("window", .string(list.query.window.rawValue)),
             ("now", .string(list.now.iso8601)),
@@ -29,7 +27,7 @@ enum ReportJSON {
         ])
     }
 
-    static func summary(_ s: IssueSummary, rank: Int?, latestVersion: String? = nil) -> JSONValue {
+    public static func summary(_ s: IssueSummary, rank: Int?, latestVersion: String? = nil) -> JSONValue {
         var members: [(String, JSONValue)] = []
         if let rank { members.append(("rank", int(rank))) }
         members += [
@@ -55,7 +53,7 @@ enum ReportJSON {
         return .object(members)
     }
 
-    static func detail(_ d: IssueDetail) -> JSONValue {
+    public static func detail(_ d: IssueDetail) -> JSONValue {
         var members = summary(d.summary, rank: nil).members
         members.insert(("window", .string(d.window.rawValue)), at: 0)
         members.insert(("now", .string(d.now.iso8601)), at: 1)
@@ -87,7 +85,7 @@ enum ReportJSON {
         return .object(members)
     }
 
-    static func event(_ e: ErrorEvent) -> JSONValue {
+    public static func event(_ e: ErrorEvent) -> JSONValue {
         func text(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
         return .object([
             ("event_id", .string(e.eventID)), ("timestamp", .string(e.timestamp.iso8601)),
@@ -103,7 +101,7 @@ enum ReportJSON {
         ])
     }
 
-    static func complaint(_ c: Complaint) -> JSONValue {
+    public static func complaint(_ c: Complaint) -> JSONValue {
         func text(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
         return .object([
             ("complaint_id", .string(c.complaintID)), ("timestamp", .string(c.timestamp.iso8601)),
@@ -112,7 +110,7 @@ enum ReportJSON {
         ])
     }
 
-    static func pivot(_ groups: [LayerGroup], layer: Layer, list: IssueList) -> JSONValue {
+    public static func pivot(_ groups: [LayerGroup], layer: Layer, list: IssueList) -> JSONValue {
         func link(_ l: ChainLink) -> JSONValue {
             .object([("code", .string(l.shortCode)), ("domain", l.domain.map(JSONValue.string) ?? .null),
                      ("name", l.name.map(JSONValue.string) ?? .null)])
@@ -129,5 +127,5 @@ enum ReportJSON {
         ])
     }
 
-    static func int(_ v: Int) -> JSONValue { .number(String(v)) }
+    public static func int(_ v: Int) -> JSONValue { .number(String(v)) }
 }

@@ -1,10 +1,9 @@
-import Presentation
 import TriageModel
 
 /// The human outputs of `report`, `show` and the agenda: aligned text, and the pivot's markdown table.
-enum ReportText {
+public enum ReportText {
     /// The top-N list as aligned text (the markdown of `report` is the minutes).
-    static func list(_ list: IssueList) -> String {
+    public static func list(_ list: IssueList) -> String {
         let q = list.query
         let window = "window \(q.window.rawValue) ending \(list.now.minuteText) UTC, by \(q.mode.rawValue), status \(q.filter.label)"
         let t = list.totals
@@ -28,7 +27,7 @@ enum ReportText {
     }
 
     /// The root-cause pivot: issues grouped by one link, with what they surface as.
-    static func pivot(_ groups: [LayerGroup], layer: Layer, list: IssueList, markdown: Bool) -> String {
+    public static func pivot(_ groups: [LayerGroup], layer: Layer, list: IssueList, markdown: Bool) -> String {
         let q = list.query
         var out = (markdown ? "## " : "") + "errtriage — issues by \(layer.label), window \(q.window.rawValue) ending \(list.now.minuteText) UTC, status \(q.filter.label)\n\n"
         if groups.isEmpty { return out + "No issue has a link there.\n" }
@@ -55,7 +54,7 @@ enum ReportText {
     }
 
     /// Complaints that cite no known issue, by category with sample texts.
-    static func unlinked(_ u: UnlinkedComplaints, window: TimeWindow) -> String {
+    public static func unlinked(_ u: UnlinkedComplaints, window: TimeWindow) -> String {
         guard u.total > 0 else { return "" }
         var out = "\n\(Format.unlinkedTitle) (\(Format.unlinkedCount(u.total, window: window)))\n"
         for g in u.groups {
@@ -65,7 +64,7 @@ enum ReportText {
         return out
     }
 
-    static func detail(_ d: IssueDetail) -> String {
+    public static func detail(_ d: IssueDetail) -> String {
         let s = d.summary
         var out = "\(s.key)  \(Format.statusWithSignals(s))\n\(TextSanitizer.sanitize(s.chain.fullForm))\n\n"
         for (i, link) in s.chain.links.enumerated() {

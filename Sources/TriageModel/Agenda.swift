@@ -71,3 +71,32 @@ public struct Decision: Hashable, Sendable {
         self.text = text
     }
 }
+
+/// What the meeting's minutes say: the window's issues and the window before, the agenda, the
+/// decisions of the period, the complaints no code explains and the latest version's figures.
+public struct MinutesData: Sendable {
+    public var window: TimeWindow
+    public var now: Timestamp
+    /// The meeting the minutes run from, when they follow one.
+    public var since: Timestamp?
+    public var current: IssueList
+    public var previous: IssueList?
+    public var agenda: Agenda
+    public var decisions: [Decision]
+    public var unlinked: UnlinkedComplaints
+    /// The latest version's figures, nil when no event names a version.
+    public var release: ReleaseSummary?
+
+    public init(window: TimeWindow, now: Timestamp, since: Timestamp?, current: IssueList, previous: IssueList?, agenda: Agenda,
+                decisions: [Decision], unlinked: UnlinkedComplaints, release: ReleaseSummary?) {
+        self.window = window
+        self.now = now
+        self.since = since
+        self.current = current
+        self.previous = previous
+        self.agenda = agenda
+        self.decisions = decisions
+        self.unlinked = unlinked
+        self.release = release
+    }
+}

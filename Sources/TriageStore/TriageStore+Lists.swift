@@ -326,10 +326,11 @@ extension TriageStore {
 
 extension TriageStore {
     /// The root-cause pivot of every issue a query lets through (its `top` aside): issues grouped by
-    /// the link a layer picks, ranked by the query's mode.
-    public func layerPivot(_ query: IssueQuery, by layer: Layer, now: Timestamp) throws(StoreError) -> [LayerGroup] {
+    /// the link a layer picks, ranked by the query's mode, and the list they were grouped from.
+    public func layerPivot(_ query: IssueQuery, by layer: Layer, now: Timestamp) throws(StoreError) -> (groups: [LayerGroup], list: IssueList) {
         var all = query
         all.top = .max
-        return LayerGroup.pivot(try issueList(all, now: now).issues, by: layer, mode: query.mode)
+        let list = try issueList(all, now: now)
+        return (LayerGroup.pivot(list.issues, by: layer, mode: query.mode), list)
     }
 }

@@ -20,6 +20,20 @@ extension TriageStore {
         return Agenda.build(from: list.issues, top: top)
     }
 
+    /// What the minutes of a window say (`since` a meeting, when they follow one): the window's
+    /// list, read once for the totals and the agenda, and the window before it.
+    public func minutes(window: TimeWindow, now: Timestamp, since: Timestamp?, top: Int) throws(StoreError) -> MinutesData {
+        let query = IssueQuery(window: window, mode: .events, filter: .active, top: .max)
+        let current = try issueList(query, now: now)
+        let previousEnd = window.days.map { now.adding(millis: -$0 * Timestamp.millisPerDay) }
+            ?? (window == .h24 ? now.adding(millis: -Timestamp.millisPerDay) : nil)
+        let previous = previousEnd.flatMap { try? issueList(query, now: $0) }
+        return MinutesData(window: window, now: now, since: since, current: current, previous: previous,
+                           agenda: Agenda.build(from: current.issues, top: top),
+                           decisions: try decisions(from: since ?? current.seriesStart, to: now),
+                           unlinked: try unlinkedComplaints(window: window, now: now), release: try releases().last)
+    }
+
     /// Status changes, notes and tracker links recorded in a period, oldest first.
     public func decisions(from start: Timestamp, to end: Timestamp) throws(StoreError) -> [Decision] {
         try read { db in

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import Presentation
 import SampleData
 import TriageImport
+import TriageIngest
 import TriageModel
 import TriageStore
 
@@ -75,54 +77,9 @@ enum DemoStore {
         let ingestion = try Ingestion(store: store)
         try ingestion.ingest(file: sources[0])
         if fm.fileExists(atPath: sources[2]) { try ingestion.ingest(file: sources[2]) }
-        if fm.fileExists(atPath: sources[1]) {
-            let reader = try LineReader(path: sources[1])
-            while let line = try reader.next() {
-                guard let decision = DecisionFile.parse(line.bytes) else {
-                    throw CLIError.input("\(sources[1]):\(line.number): not a decision line")
-                }
-                try DecisionFile.apply(decision, to: store)
-            }
-        }
+        if fm.fileExists(atPath: sources[1]) { try DecisionFile.applyAll(path: sources[1], to: store) }
         Stderr.write("errtriage: \(ingestion.summary(files: fm.fileExists(atPath: sources[2]) ? 2 : 1))\n")
         return store
     }
 }
 
-/// The sample's decisions file: one decision per line,
-/// `{"key","status","version","at","by","note","tracker","mute_events"}` (status, version, tracker and mute_events optional).
-enum DecisionFile {
-    static func line(_ d: SampleGenerator.Decision) -> String {
-        var members: [(String, JSONValue)] = [("key", .string(d.key))]
-        if let status = d.status { members.append(("status", .string(status.rawValue))) }
-        if let version = d.version { members.append(("version", .string(version))) }
-        members += [("at", .string(d.at.iso8601)), ("by", .string(d.by)), ("note", .string(d.note))]
-        if let tracker = d.tracker { members.append(("tracker", .string(tracker))) }
-        if let n = d.muteEvents { members.append(("mute_events", .number(String(n)))) }
-        return JSONValue.object(members).serialized
-    }
-
-    static func parse(_ bytes: [UInt8]) -> SampleGenerator.Decision? {
-        guard let v = try? JSONParser.parse(bytes), let key = v["key"]?.text.flatMap(ShortKey.canonical),
-              let at = v["at"]?.text.flatMap(Timestamp.parse) else { return nil }
-        let status = v["status"]?.text.flatMap(IssueStatus.init(rawValue:))
-        if v["status"] != nil, status == nil { return nil }
-        return SampleGenerator.Decision(key: key, status: status, version: v["version"]?.text, at: at,
-                                        by: v["by"]?.text ?? "demo", note: v["note"]?.text ?? "",
-                                        tracker: v["tracker"]?.text, muteEvents: v["mute_events"]?.int64.map { Int($0) })
-    }
-
-    /// Records a decision through the same store calls as `mark` and the dashboard.
-    static func apply(_ d: SampleGenerator.Decision, to store: TriageStore) throws {
-        let note = d.note.isEmpty ? nil : d.note
-        switch (d.status, d.muteEvents) {
-        case (.muted?, let n?):
-            _ = try store.mute(d.key, until: .events(n), by: d.by, at: d.at, note: note)
-        case (let status?, _):
-            _ = try store.mark(d.key, .status(status, version: d.version), by: d.by, at: d.at, note: note)
-        case (nil, _):
-            if let note { _ = try store.mark(d.key, .note(note), by: d.by, at: d.at) }
-        }
-        if let tracker = d.tracker { _ = try store.mark(d.key, .tracker(tracker), by: d.by, at: d.at) }
-    }
-}

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SampleData
 import TriageImport
+import TriageIngest
 import TriageModel
 
 /// `errtriage generate`: realistic native NDJSON for demos, tests and benchmarks.

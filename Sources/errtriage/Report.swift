@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import TriageImport
 import Presentation
 import TriageModel
 import TriageStore
@@ -21,17 +20,17 @@ struct Report: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Option(help: TimeWindow.help)
-    var window: TimeWindow = .d7
+    @Option(help: ArgumentHelp("The period counted, ending at --now (default: 7d, or the view's)."))
+    var window: TimeWindow?
 
-    @Option(help: "Rank by events, users or complaints.")
-    var by: RankMode = .events
+    @Option(help: "Rank by events, users or complaints (default: events, or the view's).")
+    var by: RankMode?
 
     @Option(help: "open (open and regressed), regressed, resolved, muted or all.")
     var status: StatusFilter = .active
 
-    @Option(help: "How many issues to list.")
-    var top: Int = 20
+    @Option(help: "How many issues to list (default: 20; in the minutes, how many per agenda section: 5).")
+    var top: Int?
 
     @Option(help: "Only issues of this kind (their most severe event's): crash, non-fatal or anr.")
     var kind: EventKind?
@@ -62,7 +61,7 @@ struct Report: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            guard top >= 0 else { throw CLIError.usage("--top must be 0 or more") }
+            guard (top ?? 0) >= 0 else { throw CLIError.usage("--top must be 0 or more") }
             let now = try options.nowTimestamp()
             let store = try options.openForReading(now: now)
             guard !byOwner || format == .markdown || sinceMeeting else {
@@ -71,14 +70,17 @@ struct Report: ParsableCommand {
             guard view == nil || query == nil else { throw CLIError.usage("--view and --query both name a query: give one") }
             let saved = try view.map { try store.savedView(named: $0) }
             let queryText = SearchQuery.withDefaultEnvironment(saved?.query ?? query?.query.description ?? "", env)
-            let by = saved?.mode.flatMap { Report.given("--by") ? nil : $0 } ?? self.by
-            let window = saved?.window.flatMap { Report.given("--window") ? nil : $0 } ?? self.window
+            let by = self.by ?? saved?.mode ?? .events
+            let window = self.window ?? saved?.window ?? .d7
+            let top = self.top ?? 20
             if byLayer != nil || domain != nil {
                 guard let layer = domain.map(Layer.domain) ?? byLayer.flatMap(Layer.init) else {
                     throw CLIError.usage("--by-layer takes root, outer, a position (0 = outermost) or domain:NAME")
                 }
-                let all = try store.issueList(IssueQuery(window: window, mode: by, filter: status, text: queryText, top: .max, kind: kind), now: now)
-                let groups = Array(LayerGroup.pivot(all.issues, by: layer, mode: by).prefix(top))
+                let pivot = try store.layerPivot(IssueQuery(window: window, mode: by, filter: status, text: queryText, top: .max, kind: kind),
+                                                 by: layer, now: now)
+                let all = pivot.list
+                let groups = Array(pivot.groups.prefix(top))
                 switch format {
                 case .json: print(ReportJSON.pivot(groups, layer: layer, list: all).serialized)
                 case .text, .markdown: print(ReportText.pivot(groups, layer: layer, list: all, markdown: format == .markdown), terminator: "")
@@ -97,7 +99,7 @@ struct Report: ParsableCommand {
                     since = last
                     span = TimeWindow.smallest(covering: now.millis - last.millis)
                 }
-                let minutes = try Minutes.gather(store: store, window: span, now: now, since: since, top: top == 20 ? 5 : top)
+                let minutes = try store.minutes(window: span, now: now, since: since, top: self.top ?? 5)
                 print(Minutes.render(minutes, byOwner: byOwner), terminator: "")
                 return
             }
@@ -108,13 +110,6 @@ struct Report: ParsableCommand {
             case .text, .markdown: print(ReportText.list(list) + ReportText.unlinked(unlinked, window: window), terminator: "")
             }
         }
-    }
-}
-
-extension Report {
-    /// Whether an option was given on the command line (a view's settings give way to it).
-    static func given(_ option: String) -> Bool {
-        CommandLine.arguments.contains { $0 == option || $0.hasPrefix(option + "=") }
     }
 }
 

@@ -115,7 +115,7 @@ import TriageStore
             screens.append(("event \(index)", render(state, size: size)))
         }
         state.screens = [.list, .pivot]
-        _ = reduce(&state, .pivotLoaded(layer: .root, query: state.query, groups: try store.layerPivot(state.query, by: .root, now: now)))
+        _ = reduce(&state, .pivotLoaded(layer: .root, query: state.query, groups: try store.layerPivot(state.query, by: .root, now: now).groups))
         screens.append(("pivot", render(state, size: size)))
         _ = reduce(&state, .agendaLoaded(try store.agenda(window: .d30, now: now, top: 5),
                                          unlinked: try store.unlinkedComplaints(window: .d30, now: now)))

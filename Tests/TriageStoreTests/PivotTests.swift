@@ -45,7 +45,7 @@ import TriageModel
 
     @Test func theStoresPivotIgnoresTheListsTopAndGroupsByTheUserFacingErrorWithItsRootCauses() throws {
         let f = try store()
-        let groups = try f.store.layerPivot(IssueQuery(window: .d7, top: 1), by: .outer, now: now)
+        let groups = try f.store.layerPivot(IssueQuery(window: .d7, top: 1), by: .outer, now: now).groups
         #expect(groups.map(\.link.shortCode) == ["US14", "US3"])
         #expect(groups[0].issues.count == 2)
         #expect(groups[0].rootCauses.map(\.link.shortCode) == ["NE8", "NE29"])
