@@ -333,6 +333,10 @@ extension TriageStore {
 }
 
 extension TriageStore {
+    /// The tables whose statistics a bulk write refreshes on PostgreSQL: those the dashboard reads.
+    static let analyzedTables = ["issue", "issue_day", "issue_hour", "issue_day_dim", "issue_user", "user_seen", "total_hour",
+                                 "total_day", "complaint", "complaint_code", "app_version"]
+
     /// After a bulk write, PostgreSQL's planner statistics of the tables the dashboard reads
     /// (its autovacuum would come to it later; until then a fresh store's lists take the plans
     /// of an empty one). The events are left to autovacuum: only their counts in rollups are read.
@@ -341,10 +345,7 @@ extension TriageStore {
         guard case .postgres(let session) = engine, !readOnly else { return }
         do {
             _ = try session.exclusive {
-                try session.run("""
-                    ANALYZE issue, issue_day, issue_hour, issue_day_dim, issue_user, user_seen, total_hour, total_day,
-                        complaint, complaint_code, app_version
-                    """, [])
+                try session.run("ANALYZE " + TriageStore.analyzedTables.joined(separator: ", "), [])
             }
         } catch {
             throw StoreError.describing(error, path: path)
