@@ -30,7 +30,7 @@ extension TriageStore {
             try target.write { db in
                 guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM issue") == 0,
                       try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM complaint") == 0 else {
-                    throw StoreError.usage("\(target.path) holds data already; copy writes into an empty store only")
+                    throw StoreError.usage("\(target.target) holds data already; copy writes into an empty store only")
                 }
                 var counts = CopyCounts()
                 for table in TriageStore.copyTables {

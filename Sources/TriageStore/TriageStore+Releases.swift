@@ -94,11 +94,4 @@ extension TriageStore {
         }
         return changed
     }
-
-    /// Whether any adoption data is stored.
-    public func hasAdoption() throws(StoreError) -> Bool {
-        try read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM adoption_day) OR EXISTS (SELECT 1 FROM adoption_session)") ?? false
-        }
-    }
 }

@@ -46,7 +46,7 @@ extension TriageStore {
         do {
             _ = try parse(text)
         } catch {
-            throw StoreError(error.description, isUnknownKey: true)
+            throw StoreError(error.description, isUsageError: true)
         }
     }
 }
@@ -55,6 +55,6 @@ extension StoreError {
     /// A name (of a view, an alert) the store does not hold: a usage error, naming those it does.
     static func unknownName(_ what: String, _ name: String, known: [String]) -> StoreError {
         let list = known.isEmpty ? "there are none yet" : "there are " + known.joined(separator: ", ")
-        return StoreError("no \(what) is named \(name) (\(list))", isUnknownKey: true)
+        return StoreError("no \(what) is named \(name) (\(list))", isUsageError: true)
     }
 }

@@ -9,11 +9,12 @@ import TriageModel
 /// Why the store cannot be opened or written; the CLI exits with code 3.
 public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
-    /// The error is about a key the store does not hold (a usage error, not a store failure).
-    public var isUnknownKey: Bool
-    public init(_ message: String, isUnknownKey: Bool = false) {
+    /// A refusal of what the user asked (a key the store does not hold, a name no view has, a mark that
+    /// does not apply): a usage error, exit 1, not a store failure (exit 3).
+    public var isUsageError: Bool
+    public init(_ message: String, isUsageError: Bool = false) {
         self.message = message
-        self.isUnknownKey = isUnknownKey
+        self.isUsageError = isUsageError
     }
 
     static func newerSchema(_ path: String, _ found: Int) -> StoreError {
@@ -26,11 +27,11 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     static func unknownKey(_ key: String) -> StoreError {
-        StoreError("no issue has the key \(key)", isUnknownKey: true)
+        StoreError("no issue has the key \(key)", isUsageError: true)
     }
     /// A refusal about what the user asked (a usage error, exit 1), not a store failure.
     static func usage(_ message: String) -> StoreError {
-        StoreError(message, isUnknownKey: true)
+        StoreError(message, isUsageError: true)
     }
     public var description: String { message }
 }
@@ -44,8 +45,8 @@ public final class TriageStore: @unchecked Sendable {
     /// The schema version this build writes; a store with a higher one is refused.
     public static let schemaVersion = 9
 
-    /// The file, or for PostgreSQL `host:port/dbname` (never the password): how messages name the store.
-    public let path: String
+    /// How messages name the store: the file's path, or for PostgreSQL `host:port/dbname` (never the password).
+    public let target: String
     public let readOnly: Bool
     let engine: Engine
 
@@ -77,14 +78,14 @@ public final class TriageStore: @unchecked Sendable {
         if TriageStore.isPostgres(path) {
             let session: PGSession
             do { session = try PGSession(conninfo: path) } catch { throw StoreError.describing(error, path: path) }
-            self.path = session.target
+            self.target = session.target
             self.engine = .postgres(session)
             let (canWrite, found) = try TriageStore.openPostgres(session, create: create && !readOnly)
             self.readOnly = readOnly || !canWrite
             if found == 0 { throw StoreError("no store at \(session.target): add events with errtriage ingest FILE --store URI") }
             return
         }
-        self.path = path
+        self.target = path
         self.readOnly = readOnly
         var config = Configuration()
         config.readonly = readOnly
@@ -187,7 +188,7 @@ public final class TriageStore: @unchecked Sendable {
                 }
             } catch {
                 session.knownRevision = nil
-                throw StoreError.describing(error, path: path)
+                throw StoreError.describing(error, path: target)
             }
         }
         return try read(TriageStore.storedRevision)
@@ -212,7 +213,7 @@ public final class TriageStore: @unchecked Sendable {
                 }
             }
         } catch {
-            throw StoreError.describing(error, path: path)
+            throw StoreError.describing(error, path: target)
         }
     }
 
@@ -220,7 +221,7 @@ public final class TriageStore: @unchecked Sendable {
     /// tells every listening dashboard). Writers take turns: SQLite's lock, or on PostgreSQL an
     /// advisory lock taken first, so two ingests never interleave their batches.
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        guard !readOnly else { throw StoreError.readOnly(path, postgres: isPostgres) }
+        guard !readOnly else { throw StoreError.readOnly(target, postgres: isPostgres) }
         do {
             switch engine {
             case .sqlite(let pool):
@@ -244,7 +245,7 @@ public final class TriageStore: @unchecked Sendable {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError.describing(error, path: path)
+            throw StoreError.describing(error, path: target)
         }
     }
 
@@ -282,7 +283,7 @@ extension TriageStore {
     /// sure `target` is a new file, and removes it if this throws.
     public func backup(to target: String) throws(StoreError) {
         guard case .sqlite(let pool) = engine else {
-            throw StoreError("SQLite's backup copies an SQLite store; \(path) is copied with copy(to:)")
+            throw StoreError("SQLite's backup copies an SQLite store; \(target) is copied with copy(to:)")
         }
         do {
             let copy = try DatabaseQueue(path: target)
@@ -326,7 +327,7 @@ extension TriageStore {
         var total: Int64 = 0
         for suffix in ["", "-wal"] {
             var info = stat()
-            if stat(path + suffix, &info) == 0 { total += Int64(info.st_size) }
+            if stat(target + suffix, &info) == 0 { total += Int64(info.st_size) }
         }
         return total
     }
@@ -348,7 +349,7 @@ extension TriageStore {
                 try session.run("ANALYZE " + TriageStore.analyzedTables.joined(separator: ", "), [])
             }
         } catch {
-            throw StoreError.describing(error, path: path)
+            throw StoreError.describing(error, path: target)
         }
     }
 }

@@ -176,7 +176,7 @@ struct BenchRun {
         BenchRun.note("frames of the list at 200x60")
         let size = Size(rows: 60, cols: 200)
         let list = try store.issueList(IssueQuery(), now: now)
-        var state = DashboardState(storeName: store.path, query: IssueQuery(), unicode: true, color: true)
+        var state = DashboardState(storeName: store.target, query: IssueQuery(), unicode: true, color: true)
         _ = state.start(size: size)
         _ = reduce(&state, .listLoaded(list))
         var times: [Double] = []

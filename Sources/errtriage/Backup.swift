@@ -34,7 +34,7 @@ struct Backup: ParsableCommand {
                 try? FileManager.default.removeItem(atPath: path)
                 throw CLIError.store(error.message)
             }
-            print("backup: \(store.path) copied to \(path)")
+            print("backup: \(store.target) copied to \(path)")
         }
     }
 }

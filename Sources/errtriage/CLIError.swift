@@ -38,7 +38,7 @@ func runReporting(_ body: () throws -> Void) throws {
         throw ExitCode(error.exitCode)
     } catch let error as StoreError {
         Stderr.write("errtriage: \(error.message)\n")
-        throw ExitCode(error.isUnknownKey ? 1 : 3)
+        throw ExitCode(error.isUsageError ? 1 : 3)
     } catch let error as LineWriter.Failure {
         Stderr.write("errtriage: \(error.description)\n")
         throw ExitCode(1)

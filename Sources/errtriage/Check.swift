@@ -29,11 +29,11 @@ struct Check: ParsableCommand {
             let check = try store.verify()
             guard check.isSound else {
                 for problem in check.problems { print("problem: \(TextSanitizer.sanitize(problem))") }
-                throw CLIError.store("\(store.path) failed its check (\(check.problems.count) problem\(check.problems.count == 1 ? "" : "s") above)")
+                throw CLIError.store("\(store.target) failed its check (\(check.problems.count) problem\(check.problems.count == 1 ? "" : "s") above)")
             }
             // SQLite's integrity check runs on a file; a PostgreSQL server checks its own pages.
             let integrity = store.isPostgres ? "" : "integrity ok; "
-            print("check: \(store.path) is sound: \(integrity)\(check.events) events in \(check.issues) issues and \(check.complaints) complaints match every rollup")
+            print("check: \(store.target) is sound: \(integrity)\(check.events) events in \(check.issues) issues and \(check.complaints) complaints match every rollup")
         }
     }
 }

@@ -35,15 +35,15 @@ struct Copy: ParsableCommand {
             let before = try source.verify(), after = try target.verify()
             guard after.isSound else {
                 for problem in after.problems { print("problem: \(TextSanitizer.sanitize(problem))") }
-                throw CLIError.store("the copy in \(target.path) failed its check")
+                throw CLIError.store("the copy in \(target.target) failed its check")
             }
             guard before.events == after.events, before.issues == after.issues, before.complaints == after.complaints else {
                 throw CLIError.store("""
-                    the copy in \(target.path) holds \(after.events) events, \(after.issues) issues and \(after.complaints) complaints; \
-                    the source \(source.path) \(before.events), \(before.issues) and \(before.complaints)
+                    the copy in \(target.target) holds \(after.events) events, \(after.issues) issues and \(after.complaints) complaints; \
+                    the source \(source.target) \(before.events), \(before.issues) and \(before.complaints)
                     """)
             }
-            print("copy: \(source.path) copied to \(target.path): \(after.events) events, \(after.issues) issues, "
+            print("copy: \(source.target) copied to \(target.target): \(after.events) events, \(after.issues) issues, "
                   + "\(after.complaints) complaints, \(counts.total) rows in all; check: sound on both")
         }
     }

@@ -58,8 +58,8 @@ struct Ingestion {
 
     init(store: TriageStore) throws {
         // A team store has no folder of its own: its rejects go to the current folder, by database name.
-        let rejectsPath = store.isPostgres ? "errtriage-\(store.path.split(separator: "/").last.map(String.init) ?? "store").rejects"
-            : store.path + ".rejects"
+        let rejectsPath = store.isPostgres ? "errtriage-\(store.target.split(separator: "/").last.map(String.init) ?? "store").rejects"
+            : store.target + ".rejects"
         self.rejectsPath = rejectsPath
         let rejects = RejectsFile(path: rejectsPath)
         let progress = ProgressBox()

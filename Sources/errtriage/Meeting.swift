@@ -40,7 +40,7 @@ struct Meeting: ParsableCommand {
                 return
             }
             // The dashboard records the meeting's start as it builds the agenda.
-            try TerminalDashboard.run(store: store, now: options.now == nil ? nil : now, storeName: store.path,
+            try TerminalDashboard.run(store: store, now: options.now == nil ? nil : now, storeName: store.target,
                                       window: window, meeting: true, top: top, byOwner: byOwner)
         }
     }

@@ -41,7 +41,7 @@ import TriageModel
         #expect(ben.previousBy == "ana")
         let refused = #expect(throws: StoreError.self) { try f.store.undo(ana, by: "ana", at: now.adding(millis: 2000)) }
         #expect(refused?.message == "ben marked it resolved since")
-        #expect(refused?.isUnknownKey == true, "a refusal, exit 1, not a store failure")
+        #expect(refused?.isUsageError == true, "a refusal, exit 1, not a store failure")
         #expect(try f.store.issueDetail(key: key, window: .all, now: now).summary.status == .resolved)
         try f.store.undo(ben, by: "ben", at: now.adding(millis: 3000))
         #expect(try f.store.issueDetail(key: key, window: .all, now: now).summary.status == .muted)
@@ -68,7 +68,7 @@ import TriageModel
             _ = try f.store.mark("US1-NE1", .status(.resolved, version: nil), by: "ana", at: now)
             Issue.record("marked an unknown key")
         } catch {
-            #expect(error.isUnknownKey)
+            #expect(error.isUsageError)
         }
     }
 

@@ -245,7 +245,7 @@ import TriageModel
         #expect(throws: StoreError.self) { try f.store.unmerge(keys[0], by: "t", at: Self.now) }
         for attempt in [{ try f.store.merge([keys[0], keys[0]], by: "t", at: Self.now) },
                         { try f.store.unmerge(keys[1], by: "t", at: Self.now) }] {
-            do { try attempt(); Issue.record("accepted") } catch let e as StoreError { #expect(e.isUnknownKey) }
+            do { try attempt(); Issue.record("accepted") } catch let e as StoreError { #expect(e.isUsageError) }
         }
         let grouped = try f.store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM issue WHERE group_id IS NOT NULL") }
         #expect(grouped == 0)

@@ -69,9 +69,6 @@ public final class PGConnection {
 
     deinit { PQfinish(handle) }
 
-    /// The server's version as a number: 150018 for 15.18.
-    public var serverVersion: Int { Int(PQserverVersion(handle)) }
-
     /// This session's server process id (the sender of its own notifications).
     public var backendPID: Int32 { PQbackendPID(handle) }
 
