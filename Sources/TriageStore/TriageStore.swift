@@ -278,12 +278,14 @@ extension StoreError {
 }
 
 extension TriageStore {
-    /// Copies the store to a new file with SQLite's online backup: a consistent snapshot of every
-    /// committed row, taken while other processes go on reading and writing. The caller makes
-    /// sure `target` is a new file, and removes it if this throws.
+    /// Copies the store to a new SQLite file: a consistent snapshot of every committed row, taken
+    /// while other processes go on reading and writing; SQLite's online backup, or for a team store
+    /// a copy from one snapshot (`copy(to:)`). The caller makes sure `target` is a new file, and
+    /// removes it if this throws.
     public func backup(to target: String) throws(StoreError) {
         guard case .sqlite(let pool) = engine else {
-            throw StoreError("SQLite's backup copies an SQLite store; \(target) is copied with copy(to:)")
+            _ = try copy(to: TriageStore(path: target))
+            return
         }
         do {
             let copy = try DatabaseQueue(path: target)

@@ -24,12 +24,7 @@ struct Backup: ParsableCommand {
                 throw CLIError.usage("\(path) exists already; a backup never overwrites a file")
             }
             do throws(StoreError) {
-                if store.isPostgres {
-                    // A team store's backup is a copy into a new SQLite file, from one snapshot.
-                    _ = try store.copy(to: try TriageStore(path: path))
-                } else {
-                    try store.backup(to: path)
-                }
+                try store.backup(to: path)
             } catch {
                 try? FileManager.default.removeItem(atPath: path)
                 throw CLIError.store(error.message)

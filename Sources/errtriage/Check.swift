@@ -17,23 +17,16 @@ struct Check: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            let path = options.storePath
-            guard TriageStore.isPostgres(path) || FileManager.default.fileExists(atPath: path) else {
-                throw CLIError.store("no store at \(path)")
-            }
             // An older schema (a store of an older errtriage, or one whose creation was killed between
-            // two migrations or before the first) is brought up to date first where the file is
-            // writable, as every reading command upgrades an older store.
-            let upgrade = !TriageStore.isPostgres(path) && StoreOptions.isWritable(path) && (TriageStore.needsUpgrade(path) || TriageStore.isUnfinished(path))
-            let store = try options.open(readOnly: !upgrade)
+            // two migrations or before the first) is brought up to date first where it may be written,
+            // as every reading command upgrades an older store.
+            let store = try options.open(.checking)
             let check = try store.verify()
             guard check.isSound else {
                 for problem in check.problems { print("problem: \(TextSanitizer.sanitize(problem))") }
                 throw CLIError.store("\(store.target) failed its check (\(check.problems.count) problem\(check.problems.count == 1 ? "" : "s") above)")
             }
-            // SQLite's integrity check runs on a file; a PostgreSQL server checks its own pages.
-            let integrity = store.isPostgres ? "" : "integrity ok; "
-            print("check: \(store.target) is sound: \(integrity)\(check.events) events in \(check.issues) issues and \(check.complaints) complaints match every rollup")
+            print("check: \(store.target) is sound: \(store.integrityNote)\(check.events) events in \(check.issues) issues and \(check.complaints) complaints match every rollup")
         }
     }
 }

@@ -23,14 +23,9 @@ struct Copy: ParsableCommand {
 
     func run() throws {
         try runReporting {
-            guard TriageStore.isPostgres(from) || FileManager.default.fileExists(atPath: from) else {
-                throw CLIError.store("no store at \(from)")
-            }
-            // An SQLite file of an older schema is upgraded first where it may be written, as every
-            // reading command does; otherwise the source is only read.
-            let upgrade = !TriageStore.isPostgres(from) && StoreOptions.isWritable(from) && TriageStore.needsUpgrade(from)
-            let source = try StoreOptions(store: from).open(readOnly: !upgrade)
-            let target = try StoreOptions(store: to).open()
+            // The source is only read, after an upgrade where it is older and may be written.
+            let source = try TriageStore.open(from, for: .checking, maxPages: StoreOptions.maxPages)
+            let target = try TriageStore.open(to, for: .writing, maxPages: StoreOptions.maxPages)
             let counts = try source.copy(to: target)
             let before = try source.verify(), after = try target.verify()
             guard after.isSound else {

@@ -15,10 +15,7 @@ struct Dashboard: ParsableCommand {
                 throw CLIError.usage("the dashboard needs a terminal; for scripts use errtriage report (or show) instead")
             }
             let now = try options.nowTimestamp()
-            let path = options.storePath
-            // A new store is created where none exists, so the dashboard can say how to fill it.
-            let exists = TriageStore.isPostgres(path) || FileManager.default.fileExists(atPath: path)
-            let store = exists ? try options.openForReading(now: now, forMarks: true) : try options.open()
+            let store = try options.open(.dashboard(now: now))
             // The store's own name: a PostgreSQL URI may hold a password, never shown.
             try TerminalDashboard.run(store: store, now: options.now == nil ? nil : now, storeName: store.target)
         }

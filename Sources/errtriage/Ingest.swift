@@ -57,9 +57,7 @@ struct Ingestion {
     var rejected: Int { pipeline.summary.rejected }
 
     init(store: TriageStore) throws {
-        // A team store has no folder of its own: its rejects go to the current folder, by database name.
-        let rejectsPath = store.isPostgres ? "errtriage-\(store.target.split(separator: "/").last.map(String.init) ?? "store").rejects"
-            : store.target + ".rejects"
+        let rejectsPath = store.rejectsPath
         self.rejectsPath = rejectsPath
         let rejects = RejectsFile(path: rejectsPath)
         let progress = ProgressBox()

@@ -34,71 +34,24 @@ struct StoreOptions: ParsableArguments {
         return t
     }
 
-    /// Opens an existing store for a command that reads. It opens read-only, so that reading never
-    /// writes the file, unless a mute condition has come due and the file may be written: then it
-    /// opens read-write and brings those issues back first. `forMarks` (the dashboard, the meeting)
-    /// opens read-write whenever the file allows, and read-only otherwise, which the screen says.
-    /// A store of an older schema is opened read-write once when the file allows, to upgrade it.
-    func openForReading(now: Timestamp, forMarks: Bool = false) throws -> TriageStore {
-        let path = storePath
-        if TriageStore.isPostgres(path) {
-            // One connection: the role decides what may be written (a read-only role gets a
-            // read-only store), and nothing is written unless a mute has come due.
-            let store = try open(create: false)
-            do { try store.applyDueMutes(now: now) } catch { throw CLIError.store(error.message) }
-            return store
-        }
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CLIError.store("no store at \(path): add events with errtriage ingest FILE, or try errtriage demo")
-        }
-        let writable = StoreOptions.isWritable(path)
-        if (!forMarks || !writable) && !(writable && TriageStore.needsUpgrade(path)) {
-            let reader = try open(readOnly: true)
-            do {
-                guard writable, try reader.hasDueMutes(now: now) else { return reader }
-            } catch { throw CLIError.store(error.message) }
-        }
-        let store = try open()
-        do { try store.applyDueMutes(now: now) } catch { throw CLIError.store(error.message) }
-        return store
-    }
-
-    /// Whether errtriage may write the file: the system allows it, and its permissions leave a
-    /// write bit (so that `chmod a-w` protects a store even from root, who may write anything).
-    static func isWritable(_ path: String) -> Bool {
-        guard access(path, W_OK) == 0 else { return false }
-        var info = stat()
-        guard stat(path, &info) == 0 else { return true }
-        return info.st_mode & 0o222 != 0
-    }
-
     /// ERRTRIAGE_MAX_PAGES caps the store's size in 4 KiB pages: writes beyond fail as on a full disk.
     static var maxPages: Int? {
         ProcessInfo.processInfo.environment["ERRTRIAGE_MAX_PAGES"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
     }
 
-    /// Opens a store that must already hold data, for a decision on an issue (`mark`, `assign`).
-    func openExisting() throws -> TriageStore {
-        if TriageStore.isPostgres(storePath) { return try open(create: false) }
-        guard FileManager.default.fileExists(atPath: storePath) else {
-            throw CLIError.store("no store at \(storePath): add events with errtriage ingest FILE first")
-        }
-        return try open()
+    /// Opens the store as a command needs it (`TriageStore.open`: the opening rules live in the store).
+    func open(_ access: StoreAccess) throws -> TriageStore {
+        try TriageStore.open(storePath, for: access, maxPages: StoreOptions.maxPages)
     }
 
-    /// Opens the store, turning failures into exit code 3. A command that writes is refused on a
-    /// read-only file, before SQLite is asked.
-    func open(readOnly: Bool = false, create: Bool = true) throws -> TriageStore {
-        if !readOnly, !TriageStore.isPostgres(storePath), FileManager.default.fileExists(atPath: storePath),
-           !StoreOptions.isWritable(storePath) {
-            throw CLIError.store("\(storePath) is read-only; nothing can be written (ingest, marks and notes need write permission)")
-        }
-        do {
-            return try TriageStore(path: storePath, readOnly: readOnly, maxPages: StoreOptions.maxPages, create: create)
-        } catch {
-            throw CLIError.store(error.message)
-        }
-    }
+    /// Opens the store for a command that reads.
+    func openForReading(now: Timestamp, forMarks: Bool = false) throws -> TriageStore { try open(.reading(now: now, forMarks: forMarks)) }
+
+    /// Opens a store that must already hold data, for a decision on an issue (`mark`, `assign`).
+    func openExisting() throws -> TriageStore { try open(.deciding) }
+
+    /// Opens the store to write, creating it where missing.
+    func open() throws -> TriageStore { try open(.writing) }
 }
 
 /// Who is making a mark: the login name, else the account's name.

@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TriageModel
+
+/// What a command means to do with a store: it decides how the store is opened.
+public enum StoreAccess: Sendable {
+    /// Reading (`report`, `show`, `export`, …): read-only, so that reading never writes, unless a
+    /// mute has come due or the schema is older and the store may be written. `forMarks` (the
+    /// meeting) opens read-write whenever the store allows, read-only otherwise, which the screen says.
+    case reading(now: Timestamp, forMarks: Bool = false)
+    /// The dashboard: as `reading(forMarks: true)` where the store exists; a new one is created
+    /// where none does, so that the dashboard can say how to fill it.
+    case dashboard(now: Timestamp)
+    /// A decision on an issue (`mark`, `assign`, …): the store must already hold data.
+    case deciding
+    /// Writing (`ingest`, a copy's target): created where missing; refused where it may not be written.
+    case writing
+    /// Checking it or copying from it: read-only, brought up to date first where it may be written
+    /// (an older schema, or a creation that was cut short).
+    case checking
+}
+
+extension TriageStore {
+    /// Opens the store at `location` (an SQLite file or a `postgres://` URI) as `access` needs it.
+    /// `maxPages` caps an SQLite file at that many 4 KiB pages (writes beyond fail as on a full disk).
+    public static func open(_ location: String, for access: StoreAccess, maxPages: Int? = nil) throws(StoreError) -> TriageStore {
+        let postgres = isPostgres(location)
+        let exists = postgres || access_(location)
+        switch access {
+        case .reading(let now, let forMarks):
+            guard exists else { throw StoreError("no store at \(location): add events with errtriage ingest FILE, or try errtriage demo") }
+            return try openForReading(location, now: now, forMarks: forMarks, maxPages: maxPages)
+        case .dashboard(let now):
+            return exists ? try openForReading(location, now: now, forMarks: true, maxPages: maxPages)
+                : try openChecked(location, readOnly: false, maxPages: maxPages)
+        case .deciding:
+            guard exists else { throw StoreError("no store at \(location): add events with errtriage ingest FILE first") }
+            return try openChecked(location, readOnly: false, maxPages: maxPages, create: !postgres)
+        case .writing:
+            return try openChecked(location, readOnly: false, maxPages: maxPages)
+        case .checking:
+            guard exists else { throw StoreError("no store at \(location)") }
+            let upgrade = !postgres && isWritable(location) && (needsUpgrade(location) || isUnfinished(location))
+            return try openChecked(location, readOnly: !upgrade, maxPages: maxPages)
+        }
+    }
+
+    /// One connection on PostgreSQL (the role decides what may be written, and nothing is written
+    /// unless a mute has come due); on SQLite read-only unless due mutes, marks or an upgrade need
+    /// the file written and it may be.
+    static func openForReading(_ location: String, now: Timestamp, forMarks: Bool, maxPages: Int?) throws(StoreError) -> TriageStore {
+        if isPostgres(location) {
+            let store = try openChecked(location, readOnly: false, maxPages: maxPages, create: false)
+            try store.applyDueMutes(now: now)
+            return store
+        }
+        let writable = isWritable(location)
+        if (!forMarks || !writable) && !(writable && needsUpgrade(location)) {
+            let reader = try openChecked(location, readOnly: true, maxPages: maxPages)
+            guard writable, try reader.hasDueMutes(now: now) else { return reader }
+        }
+        let store = try openChecked(location, readOnly: false, maxPages: maxPages)
+        try store.applyDueMutes(now: now)
+        return store
+    }
+
+    /// Opens the store; a write is refused on a read-only file before SQLite is asked.
+    static func openChecked(_ location: String, readOnly: Bool, maxPages: Int?, create: Bool = true) throws(StoreError) -> TriageStore {
+        if !readOnly, !isPostgres(location), access_(location), !isWritable(location) {
+            throw StoreError("\(location) is read-only; nothing can be written (ingest, marks and notes need write permission)")
+        }
+        return try TriageStore(path: location, readOnly: readOnly, maxPages: maxPages, create: create)
+    }
+
+    /// Whether errtriage may write the file: the system allows it, and its permissions leave a
+    /// write bit (so that `chmod a-w` protects a store even from root, who may write anything).
+    static func isWritable(_ path: String) -> Bool {
+        guard access(path, W_OK) == 0 else { return false }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return true }
+        return info.st_mode & 0o222 != 0
+    }
+
+    /// Whether a file is there.
+    static func access_(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Where `ingest` copies the lines it rejects: beside an SQLite file; a team store has no
+    /// folder of its own, so the current folder, by the database's name.
+    public var rejectsPath: String {
+        guard case .postgres = engine else { return target + ".rejects" }
+        return "errtriage-\(target.split(separator: "/").last.map(String.init) ?? "store").rejects"
+    }
+
+    /// What `check` says of the engine's own integrity check where the store ran one: SQLite's
+    /// runs on the file; a PostgreSQL server checks its own pages, and nothing is claimed.
+    public var integrityNote: String {
+        if case .sqlite = engine { return "integrity ok; " }
+        return ""
+    }
+}
