@@ -13,8 +13,20 @@ public enum MessageTemplate {
     /// two templates of one domain share one by chance about once in 90,000 pairs.
     public static let derivedRange = 10_000..<100_000
 
-    /// The message with per-event data masked, white space folded, on one line.
+    /// The message with per-event data masked, white space folded, on one line. Masking may
+    /// uncover another mask (a quote that closed too early around a word now closes around a
+    /// mask), so it runs until the template masks to itself: a template is its own template.
     public static func mask(_ text: String) -> String {
+        var template = maskOnce(text)
+        for _ in 0..<8 {
+            let again = maskOnce(template)
+            if again == template { break }
+            template = again
+        }
+        return template
+    }
+
+    static func maskOnce(_ text: String) -> String {
         // Every line break and control is a space: a template is one line (U+2028, U+0085 …).
         let flat = String(String.UnicodeScalarView(text.unicodeScalars.map {
             $0.properties.isWhitespace || $0.properties.generalCategory == .control ? " " : $0
@@ -234,7 +246,9 @@ public enum MessageTemplate {
             j -= 1
         }
         let t = Array(b[i..<j])
-        guard t.count > 1 else { return nil }
+        // Quotes and a mask's brackets end a path, a URL or an address: what they enclose is masked on its own.
+        guard t.count > 1, !t.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") || $0 == UInt8(ascii: "`")
+                                                 || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) else { return nil }
         if find(Array("://".utf8), in: t, from: 0).map({ $0 > 0 && t[..<$0].allSatisfy(isLetter) }) == true { return (j, "<url>") }
         let slash = UInt8(ascii: "/"), backslash = UInt8(ascii: "\\")
         let startsPath = t[0] == slash || (t[0] == UInt8(ascii: "~") && t[1] == slash)
