@@ -21,12 +21,27 @@ enum StatusBar {
         }
         let rightWidth = right.isEmpty ? 0 : right.count + 1
         if let message = state.message {
-            buffer.write(" " + message.text, row: row, col: 0, width: width - rightWidth, style: message.isError ? .error : .message)
+            writeMessage(message, row: row, width: width - rightWidth, into: &buffer)
         } else {
             buffer.write(hints(for: state), row: row, col: 0, width: width - rightWidth)
         }
         if !right.isEmpty, width > rightWidth {
             buffer.write(right, row: row, col: width - right.count, style: rightStyle)
+        }
+    }
+
+    /// A message that does not fit its line wraps upwards over the screen's last rows (at most a
+    /// third of them), so that a sentence, a path or a command to copy is never cut.
+    static func writeMessage(_ message: StatusMessage, row: Int, width: Int, into buffer: inout ScreenBuffer) {
+        let style: Style = message.isError ? .error : .message
+        var lines = TextWrap.wrap(message.text, width: max(1, width - 1), unicode: buffer.unicode,
+                                  maxLines: max(1, buffer.size.rows / 3))
+        if lines.isEmpty { lines = [""] }
+        for (i, line) in lines.enumerated() {
+            let at = row - (lines.count - 1) + i
+            guard at >= 0 else { continue }
+            if at != row { buffer.fill(row: at, style: .dim) }
+            buffer.write(" " + line, row: at, col: 0, width: at == row ? width : buffer.size.cols, style: style)
         }
     }
 
