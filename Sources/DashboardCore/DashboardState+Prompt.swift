@@ -71,11 +71,7 @@ extension DashboardState {
         case .tracker(let key):
             return mark(key, .tracker(text.isEmpty ? nil : text))
         case .assign(let key):
-            guard !readOnly else {
-                message = StatusMessage(Self.readOnlyMessage, isError: true)
-                return []
-            }
-            return [.assign(key: key, to: text.isEmpty ? nil : text)]
+            return mark(key, .assignee(text.isEmpty ? nil : text))
         case .pivotDomain:
             return changeLayer(text.isEmpty ? .root : .domain(text))
         }

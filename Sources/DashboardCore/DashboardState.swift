@@ -122,6 +122,7 @@ public struct PendingChange: Hashable, Sendable {
     public var kind: Kind
     public var status: IssueStatus
     public var trackerURL: String?
+    public var assignee: String?
     public var resolvedVersion: String?
     public var notes: [IssueNote]?
 }
@@ -189,8 +190,11 @@ public struct DashboardState: Hashable, Sendable {
 
     /// The prompt open in the status line, which takes every key while open.
     public var prompt: Prompt?
-    /// Receipts of this run's marks, the newest last: `u` pops one.
+    /// Receipts of this run's changes (marks, notes, links, assignees), the newest last: `u` takes
+    /// back the newest that still stands.
     public var undoStack: [MarkReceipt] = []
+    /// The changes `u` skipped on its way down the stack (someone changed them since), said once it stops.
+    var undoSkips: [String] = []
     /// Optimistic changes not yet confirmed by the store, oldest first.
     public var pending: [PendingChange] = []
     /// The transient status line message; the next key clears it.

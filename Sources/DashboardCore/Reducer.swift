@@ -28,9 +28,6 @@ public func reduce(_ state: inout DashboardState, _ action: DashboardAction) -> 
         return []
     case .agendaLoaded(let agenda, let unlinked):
         return state.agendaLoaded(agenda, unlinked: unlinked)
-    case .assigned(let key, let assignee):
-        state.message = StatusMessage(assignee.map { "\(key) assigned to \($0)." } ?? "\(key) unassigned.")
-        return state.reloadEffects()
     case .ticketWritten(_, let path, let text):
         state.message = StatusMessage("Ticket: \(path) (copied where the terminal allows)", ticksLeft: 15)
         return [.copy(text)]
@@ -41,6 +38,8 @@ public func reduce(_ state: inout DashboardState, _ action: DashboardAction) -> 
         return state.confirmMark(receipt)
     case .undone(let receipt):
         return state.confirmUndo(receipt)
+    case .undoSkipped(let receipt, let why):
+        return state.skipUndo(receipt, because: why)
     case .failed(let text):
         state.fail(text)
         return []

@@ -46,7 +46,7 @@ public final class DashboardLoop<Screen: DashboardScreen> {
                     return
                 case .redraw: screen.forceRedraw()
                 case .copy(let text): screen.copyToClipboard(text)
-                default: worker.submit(effect, now: now())
+                case .store(let request): worker.submit(request, now: now())
                 }
             }
             var queue = takeResults()
@@ -106,11 +106,8 @@ public final class DashboardLoop<Screen: DashboardScreen> {
         while worker.isBusy {
             worker.finish()
             for (result, _) in worker.take() {
-                for next in reduce(&state, result) {
-                    switch next {
-                    case .mark, .undo: worker.submit(next, now: now())
-                    default: break
-                    }
+                for case .store(let request) in reduce(&state, result) where request.writes {
+                    worker.submit(request, now: now())
                 }
             }
         }

@@ -107,6 +107,7 @@ public enum Format {
             return status.rawValue
         case .note: return "with a note"
         case .tracker(let url): return url.map { "with tracker \($0)" } ?? "without a tracker link"
+        case .assignee(let name): return name.map { "assigned to \($0)" } ?? "unassigned"
         }
     }
 }

@@ -268,11 +268,20 @@ public struct IssueDetail: Hashable, Sendable {
     }
 }
 
-/// A change a person asks for on an issue: a status, a note, or a tracker link.
+/// A change a person asks for on an issue: a status, a note, a tracker link, or who works on it.
 public enum IssueMark: Hashable, Sendable {
     case status(IssueStatus, version: String?)
     case note(String)
     case tracker(String?)
+    /// Assigns the issue to a person (nil clears), with a history row.
+    case assignee(String?)
+}
+
+/// What undoing a change did: took it back, or left it because someone changed the issue since.
+public enum UndoOutcome: Hashable, Sendable {
+    case undone
+    /// The change no longer stands; the sentence says who changed what since (`ben marked it resolved since`).
+    case overwritten(String)
 }
 
 /// What the store did for one mark: enough to show it and to undo it.
@@ -290,6 +299,8 @@ public struct MarkReceipt: Hashable, Sendable {
     /// Who made the status change this mark replaced (nil when the issue had none): on a team
     /// store, someone else may have changed it since this screen loaded it.
     public var previousBy: String?
+    /// Who the issue was assigned to before an assignment (nil: nobody).
+    public var previousAssignee: String?
 
     public init(key: String, mark: IssueMark, previousStatus: IssueStatus, previousVersion: String?,
                 previousTracker: String?, noteID: Int64?) {
