@@ -12,6 +12,7 @@ extension DashboardState {
             helpScroll = 0
             return []
         }
+        if key == .char("N"), screen != .help { return toggleDataAnchor() }
         if key == .char("T"), screen.takesMarks, let issue = markTarget {
             return [.writeTicket(key: issue.key, window: query.window)]
         }
@@ -27,6 +28,18 @@ extension DashboardState {
         case .release: return releaseKey(key)
         case .views: return viewsKey(key)
         }
+    }
+
+    /// `N`: windows end at the store's newest event (as `demo` and `--now data` do), or at the clock again.
+    mutating func toggleDataAnchor() -> [DashboardEffect] {
+        guard let end = dataEnd else {
+            message = StatusMessage("N: no event in the store yet to end the windows at.", isError: true)
+            return []
+        }
+        anchoredToData.toggle()
+        message = StatusMessage(anchoredToData ? "Windows end at the last event, \(end.minuteText); N: at the clock again."
+                                               : "Windows end at the clock again; N: at the last event.")
+        return reloadEffects()
     }
 
     mutating func listKey(_ key: Key) -> [DashboardEffect] {

@@ -145,6 +145,11 @@ public struct DashboardState: Hashable, Sendable {
     /// Whether a list load is under way.
     public var loading = false
 
+    /// Whether windows end at the store's newest event instead of the clock (`N`, `--now data`).
+    public var anchoredToData = false
+    /// The store's newest event, as the last list (or the start) told it.
+    public var dataEnd: Timestamp?
+
     /// The last list loaded; nil until the first arrives.
     public var list: IssueList?
     /// The selected issue's key, which survives reloads; `selectedIndex` follows it.
@@ -211,6 +216,9 @@ public struct DashboardState: Hashable, Sendable {
         self.color = color
         self.readOnly = readOnly
     }
+
+    /// Where the loop ends windows: the data's end when anchored to it (nil: its own clock or `--now`).
+    public var windowEnd: Timestamp? { anchoredToData ? dataEnd : nil }
 
     /// The screen on top of the stack.
     public var screen: Screen { screens.last ?? .list }

@@ -13,6 +13,10 @@ public func reduce(_ state: inout DashboardState, _ action: DashboardAction) -> 
         return []
     case .listLoaded(let list):
         state.listLoaded(list)
+        // Anchored to the data, a list counted to an older end (new events came in) is asked again.
+        if state.anchoredToData, let end = list.latestEvent, end != list.now, list.query == state.query {
+            return state.reloadEffects()
+        }
         return []
     case .detailLoaded(let detail):
         guard detail.summary.key == state.detailKey else { return [] }
@@ -65,6 +69,7 @@ extension DashboardState {
     mutating func listLoaded(_ newList: IssueList) {
         list = newList
         loading = false
+        if let end = newList.latestEvent { dataEnd = end }
         let current = newList.query == query
         if let key = selectedKey, let index = newList.issues.firstIndex(where: { $0.key == key }) {
             selectedIndex = index

@@ -3,6 +3,8 @@ public enum Style: Hashable, Sendable, CaseIterable {
     case normal
     /// The top line of a screen.
     case header
+    /// A warning in the top line (the data ended long before the window does).
+    case headerAlert
     /// Column headings and section titles.
     case heading
     /// The column the list is ranked by.

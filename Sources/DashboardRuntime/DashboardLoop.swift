@@ -32,8 +32,9 @@ public final class DashboardLoop<Screen: DashboardScreen> {
         revision = effects.revision() ?? 0
     }
 
-    /// The time effects are carried out at.
-    func now() -> Timestamp { fixedNow ?? Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000)) }
+    /// The time effects are carried out at: the data's end when the state anchors windows to it,
+    /// else `--now`, else the clock.
+    func now() -> Timestamp { state.windowEnd ?? fixedNow ?? Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000)) }
 
     /// Runs until the user quits; marks still on their way land first (`drain`).
     public func run() {

@@ -99,6 +99,19 @@ public enum Format {
         "\(total) in the last \(window.rawValue)"
     }
 
+    /// A span of time, rounded down to its largest unit: `4d`, `5h`, `12m`.
+    public static func age(millis: Int64) -> String {
+        let minutes = max(0, millis / 60_000)
+        if minutes >= 2 * 24 * 60 { return "\(minutes / (24 * 60))d" }
+        if minutes >= 60 { return "\(minutes / 60)h" }
+        return "\(minutes)m"
+    }
+
+    /// `last event 4d ago`: said wherever a window ends long after a store's data stops.
+    public static func lastEventNote(_ list: IssueList) -> String? {
+        list.dataEndsEarly.map { "last event \(age(millis: $0)) ago" }
+    }
+
     /// A mark as words: `resolved in 1.13`, `with a note`, `with tracker …`.
     public static func describe(_ mark: IssueMark) -> String {
         switch mark {

@@ -17,7 +17,7 @@ struct StylePalette {
         for style in Style.allCases { looks[style] = Look(attrs: normal, pair: 0) }
         guard color else {
             let mono: [Style: attr_t] = [
-                .header: reverse, .heading: bold, .ranked: bold | underline, .selected: reverse, .dim: dim,
+                .header: reverse, .headerAlert: reverse | bold | underline, .heading: bold, .ranked: bold | underline, .selected: reverse, .dim: dim,
                 .key: bold, .badgeNew: bold, .badgeRegressed: reverse | bold, .badgeSpike: bold | underline,
                 .statusRegressed: bold, .statusMuted: dim, .statusResolved: dim, .tabActive: reverse | bold,
                 .prompt: bold, .cursor: reverse, .error: bold, .rootCause: bold, .link: underline,
@@ -28,6 +28,7 @@ struct StylePalette {
         let none = Int16(-1)
         let colours: [(Style, Int16, Int16, attr_t)] = [
             (.header, Int16(COLOR_WHITE), Int16(COLOR_BLUE), bold),
+            (.headerAlert, Int16(COLOR_YELLOW), Int16(COLOR_BLUE), bold | underline),
             (.heading, Int16(COLOR_CYAN), none, bold),
             (.ranked, Int16(COLOR_YELLOW), none, bold),
             (.selected, Int16(COLOR_BLACK), Int16(COLOR_CYAN), normal),

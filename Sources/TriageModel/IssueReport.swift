@@ -128,15 +128,28 @@ public struct IssueList: Hashable, Sendable {
     public var issues: [IssueSummary]
     /// Events in the whole store, whatever the window: zero means the store is empty.
     public var storeEvents: Int
+    /// The newest event's time in the whole store (nil: none), to tell a window that ends long after the data.
+    public var latestEvent: Timestamp?
 
     public init(query: IssueQuery, now: Timestamp, seriesStart: Timestamp, totals: Totals,
-                issues: [IssueSummary], storeEvents: Int) {
+                issues: [IssueSummary], storeEvents: Int, latestEvent: Timestamp? = nil) {
         self.query = query
         self.now = now
         self.seriesStart = seriesStart
         self.totals = totals
         self.issues = issues
         self.storeEvents = storeEvents
+        self.latestEvent = latestEvent
+    }
+
+    /// How long before the window's end the data stops, when that is more than an hour: a store
+    /// whose last export came days ago shows windows that are mostly empty, and must say so.
+    public var dataEndsEarly: Int64? { IssueList.dataGap(latest: latestEvent, now: now) }
+
+    /// How long before `now` the data stops, when more than an hour (nil: it runs to `now`, or there is none).
+    public static func dataGap(latest: Timestamp?, now: Timestamp) -> Int64? {
+        guard let latest, now.millis - latest.millis > 3_600_000 else { return nil }
+        return now.millis - latest.millis
     }
 }
 

@@ -20,7 +20,8 @@ struct Dashboard: ParsableCommand {
             let exists = TriageStore.isPostgres(path) || FileManager.default.fileExists(atPath: path)
             let store = exists ? try options.openForReading(now: now, forMarks: true) : try options.open()
             // The store's own name: a PostgreSQL URI may hold a password, never shown.
-            try TerminalDashboard.run(store: store, now: options.now == nil ? nil : now, storeName: store.path)
+            try TerminalDashboard.run(store: store, now: options.now == nil || options.nowIsData ? nil : now, storeName: store.path,
+                                      anchorToData: options.nowIsData)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TriageModel
 import Testing
 
 /// Undo in the real dashboard, at 80×24, with the store read after every key: each `u` takes back
@@ -107,5 +108,51 @@ import Testing
         #expect(screen.contains("Skipped"))
         try expectStored(cli, "status", "open")
         #expect((try stored(cli)["history"] as? [[String: Any]])?.first?["by"] as? String == "ben", "ben's mark stays the latest")
+    }
+}
+
+/// A store whose data ended days before the clock: the header says so, `N` and `--now data` end
+/// the windows at the newest event (both engines).
+@Suite(.serialized) struct StaleStoreTmuxTests: TmuxDriving {
+    let session = "errtriage-stale-\(getpid())"
+
+    /// A store whose newest event is three days old by the clock.
+    func staleStore() throws -> CLI {
+        let cli = try CLI()
+        let day = Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000) - 3 * 86_400_000 - 7_200_000).day
+        let date = Timestamp.startOf(day: day).iso8601.prefix(10)
+        let lines = (0..<4).map { TemporaryStore.event("s\($0)", "\(date)T0\($0):00:00Z", user: "u\($0)") }
+        let ingest = try cli.run(["ingest", try cli.file("events.ndjson", lines.joined(separator: "\n") + "\n")])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        return cli
+    }
+
+    @Test func theHeaderSaysTheDataEndedAndNEndsTheWindowsThere() throws {
+        let cli = try staleStore()
+        try start("ERRTRIAGE_STORE='\(cli.store)' '\(CLI.binary)'", cols: 80, rows: 24)
+        defer { stop() }
+        let stale = try waitForLoaded("rank: events")
+        #expect(stale.contains("last event 3d ago (N)"), "\(stale)")
+        try keys("w", "w", "w", "w")  // 7d → 30d → 90d → all → 24h: nothing in the clock's last day
+        let empty = try waitForLoaded("24h to")
+        #expect(empty.contains("No issues match"))
+        try keys("N")
+        let anchored = try waitForLoaded("(last event)")
+        #expect(anchored.contains("US14-LO43-AP7-NE8"), "the 24 hours before the last event hold it: \(anchored)")
+        #expect(!anchored.contains("ago (N)"))
+    }
+
+    @Test func nowDataStartsAnchoredAndReportSaysTheSame() throws {
+        let cli = try staleStore()
+        try start("ERRTRIAGE_STORE='\(cli.store)' '\(CLI.binary)' --now data", cols: 80, rows: 24)
+        defer { stop() }
+        let screen = try waitForLoaded("(last event)")
+        #expect(screen.contains("US14-LO43-AP7-NE8"))
+        let report = try cli.run(["report"])
+        #expect(report.stdout.contains("Note: last event 3d ago"), "\(report.stdout)")
+        let anchored = try cli.run(["report", "--now", "data"])
+        #expect(anchored.status == 0, "\(anchored.stderr)")
+        #expect(!anchored.stdout.contains("Note:"))
+        #expect(anchored.stdout.contains("US14-LO43-AP7-NE8"))
     }
 }
