@@ -164,7 +164,7 @@ enum IssueListView {
                 }
                 buffer.write(spans, row: row, col: x, width: w)
             case .key:
-                buffer.write(columns.compactKeys ? Format.compactKey(issue.key, unicode: buffer.unicode) : issue.key,
+                buffer.write(columns.compactKeys ? columns.cutKeys[issue.key] ?? issue.key : issue.key,
                              row: row, col: x, width: w)
             case .title:
                 buffer.write(Format.fittedTitle(issue.chain, width: w, unicode: buffer.unicode), row: row, col: x, width: w)

@@ -15,7 +15,7 @@ enum StatusBar {
             // Dimension terms recount from the events: slower than the rollups, so the bar says why.
             let what = state.query.search.dimensionTerms.isEmpty ? "loading" : "reading events"
             right = what + (state.unicode ? "…" : "...")
-        } else if let key = keyCutInTheList(state, width: width) {
+        } else if let key = selectedWhole(state, width: width) {
             right = key
             rightStyle = .key
         }
@@ -45,11 +45,29 @@ enum StatusBar {
         }
     }
 
-    /// The selected issue's whole key, when the list shows keys cut to their outer and root codes (or none).
-    static func keyCutInTheList(_ state: DashboardState, width: Int) -> String? {
-        guard state.screen == .list, let issue = state.selectedIssue, let list = state.list else { return nil }
-        let columns = ListColumns.fitted(list.issues, mode: state.query.mode, width: width, unicode: state.unicode)
-        return columns.compactKeys || !columns.has(.key) ? issue.key : nil
+    /// What identifies the selected row, whole, on every list-like screen where its row shows it
+    /// cut: the issue's key (list, release), the link's `domain.name` (pivot), the view's name and query.
+    static func selectedWhole(_ state: DashboardState, width: Int) -> String? {
+        switch state.screen {
+        case .list:
+            guard let issue = state.selectedIssue, let list = state.list else { return nil }
+            let columns = ListColumns.fitted(list.issues, mode: state.query.mode, width: width, unicode: state.unicode)
+            return columns.compactKeys || !columns.has(.key) ? issue.key : nil
+        case .release:
+            guard let issue = state.release.selectedIssue, let c = state.release.comparison else { return nil }
+            let columns = ReleaseView.Columns(width: width, keys: c.all.map(\.key), unicode: state.unicode)
+            return columns.fullKeys || columns.cutKeys[issue.key] == issue.key ? nil : issue.key
+        case .pivot:
+            guard let groups = state.pivot.groups, let group = state.pivot.selectedGroup else { return nil }
+            let name = TextSanitizer.sanitize(group.link.fullName, unicode: state.unicode)
+            return TextSanitizer.width(name, unicode: state.unicode) > PivotView.Columns(groups, width: width).name ? name : nil
+        case .views:
+            guard let view = state.savedViews.views?[safe: state.savedViews.selected] else { return nil }
+            let whole = TextSanitizer.sanitize(view.name + ": " + view.query, unicode: state.unicode)
+            return TextSanitizer.width(whole, unicode: state.unicode) > width - 2 ? whole : nil
+        default:
+            return nil
+        }
     }
 
     /// The prompt's label and text, scrolled so that the cursor stays in view.

@@ -75,3 +75,51 @@ import TriageModel
         expectSnapshot(render(Self.staleState(size), size: size), "list-stale-200x60")
     }
 }
+
+/// One truncation rule: what identifies a row gives way last, and two issues never read the same.
+@Suite struct TruncationTests {
+    /// Two payment issues with the same outer and root links, as the sample's `os:17* has:complaints` shows them.
+    static let twins: [IssueSummary] = [330, 331].map { code in
+        Fixtures.issue(ErrorChain(links: [
+            ChainLink(domain: "UserError", short: "US", code: 21, name: "paymentFailed"),
+            ChainLink(domain: "InteractorError", short: "IN", code: code, name: "checkout\(code)"),
+            ChainLink(domain: "NSURLErrorDomain", short: "NSn", code: 1001, name: "timedOut"),
+        ]), .open, events: code == 330 ? 14 : 3, users: 3, complaints: 1, versions: ("1.12", "1.13"), series: [0, 1, 2, 3, 4, 2, 2])
+    }
+
+    static func state(_ size: Size) -> DashboardState {
+        var state = Fixtures.loadedState(size, issues: twins + Fixtures.issues)
+        _ = reduce(&state, .key(.down))
+        return state
+    }
+
+    @Test func noTwoRowsReadTheSameAtAnySize() {
+        for cols in [40, 60, 80, 100, 120, 200] {
+            let size = Size(rows: 15, cols: cols)
+            let rows = render(Self.state(size), size: size).lines[3..<10].map { String($0.dropFirst(4)) }
+            #expect(Set(rows).count == rows.count, "at \(cols): \(rows)")
+        }
+    }
+
+    @Test func unrankedCountsGiveWayBeforeATitleIsCut() {
+        let size = Size(rows: 15, cols: 60)
+        let lines = render(Fixtures.loadedState(size), size: size).lines
+        #expect(lines[2].contains("TITLE") && !lines[2].contains("USERS"))
+        #expect(lines.contains { $0.contains("connectionIssue … timeout") })
+    }
+
+    @Test func twinsAt60x15() {
+        let size = Size(rows: 15, cols: 60)
+        expectSnapshot(render(Self.state(size), size: size), "list-twins-60x15")
+    }
+
+    @Test func twinsAt80x24() {
+        let size = Size(rows: 24, cols: 80)
+        expectSnapshot(render(Self.state(size), size: size), "list-twins-80x24")
+    }
+
+    @Test func twinsAt200x60() {
+        let size = Size(rows: 60, cols: 200)
+        expectSnapshot(render(Self.state(size), size: size), "list-twins-200x60")
+    }
+}
