@@ -1,7 +1,7 @@
 import TriageModel
 
 extension DashboardState {
-    /// Edits the open prompt; Enter submits it, Esc cancels it (and clears a filter).
+    /// Edits the open prompt; Enter submits it, Esc cancels it (a filter goes back to what it was when the prompt opened).
     mutating func promptKey(_ key: Key) -> [DashboardEffect] {
         guard var edit = prompt else { return [] }
         var chars = Array(edit.text)
@@ -14,7 +14,7 @@ extension DashboardState {
             return submit(edit)
         case .escape:
             prompt = nil
-            if edit.purpose == .filter, !query.text.isEmpty { return changeQuery { $0.text = "" } }
+            if edit.purpose == .filter, query.text != edit.original { return changeQuery { $0.text = edit.original } }
             if edit.purpose != .filter, edit.purpose != .pivotDomain { message = StatusMessage("Cancelled.") }
             return []
         case .char(let c):
@@ -49,8 +49,9 @@ extension DashboardState {
             prompt?.error = nil
             return changeQuery { $0.text = edit.text }
         } catch {
+            // Not a query (yet): the list shows what it showed before the prompt, not a half-typed word's matches.
             prompt?.error = error.description
-            return []
+            return query.text == edit.original ? [] : changeQuery { $0.text = edit.original }
         }
     }
 

@@ -72,14 +72,17 @@ public struct Prompt: Hashable, Sendable {
     public var text: String
     /// The cursor, in characters from the start of `text`.
     public var cursor: Int
-    /// Why the filter's text is not a query (the list stays as the last good one left it).
+    /// Why the filter's text is not a query (the list is back as it was before the prompt opened).
     public var error: String?
+    /// The text it opened with: Esc, or a filter that is not a query, puts the list back to it.
+    public var original: String
 
     /// A prompt with its text pre-filled and the cursor at the end.
     public init(purpose: Purpose, text: String = "") {
         self.purpose = purpose
         self.text = text
         self.cursor = text.count
+        self.original = text
     }
 
     /// The label before the text.

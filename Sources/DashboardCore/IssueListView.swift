@@ -107,8 +107,8 @@ enum IssueListView {
             Span(" rank: ", .dim), Span(state.query.mode.rawValue, .ranked),
             Span("  status: ", .dim), Span(state.query.filter.label),
         ]
-        if let error = state.prompt?.error {
-            spans += [Span("  ", .dim), Span(error, .error)]
+        if state.prompt?.error != nil {
+            spans += [Span("  filter: ", .dim), Span("\"\(state.query.text)\""), Span("  not a query (below)", .error)]
         } else if !state.query.text.isEmpty || state.prompt?.purpose == .filter {
             spans += [Span("  filter: ", .dim), Span("\"\(state.query.text)\"")]
         }

@@ -7,6 +7,10 @@ enum StatusBar {
         buffer.fill(row: row, style: .dim)
         if let prompt = state.prompt {
             renderPrompt(prompt, row: row, into: &buffer)
+            // Why the filter is not a query, whole (with the fields it knows), wrapped above the prompt.
+            if let error = prompt.error {
+                writeMessage(StatusMessage(error, isError: true), row: row - 1, width: width, into: &buffer)
+            }
             return
         }
         var right = ""
