@@ -6,6 +6,10 @@ extension DashboardState {
         if key == .ctrl("c") { return [.quit] }
         if prompt != nil { return promptKey(key) }
         message = nil
+        guard KeyBinding.applies(key, on: screen.place) else {
+            if let name = key.name { message = StatusMessage(notHere(name, key), isError: true) }
+            return []
+        }
         if key == .ctrl("l") { return [.redraw] }
         if key == .char("?"), screen != .help {
             screens.append(.help)
@@ -28,6 +32,12 @@ extension DashboardState {
         case .release: return releaseKey(key)
         case .views: return viewsKey(key)
         }
+    }
+
+    /// `x does nothing on the release screen (it works on the list); ? lists this screen's keys.`
+    func notHere(_ name: String, _ key: Key) -> String {
+        let elsewhere = KeyBinding.home(of: key).map { " (it works on the \($0.name) screen)" } ?? ""
+        return "\(name) does nothing on the \(screen.place.name) screen\(elsewhere); ? lists this screen's keys."
     }
 
     /// `N`: windows end at the store's newest event (as `demo` and `--now data` do), or at the clock again.
@@ -55,7 +65,11 @@ extension DashboardState {
         case .enter: return openDetail()
         case .escape, .backspace:
             if !query.text.isEmpty { return changeQuery { $0.text = "" } }
-            if query.scope != nil { return changeQuery { $0.scope = nil } }
+            // A list narrowed from the pivot goes back to the pivot it came from.
+            if query.scope != nil {
+                screens = [.list, .pivot]
+                return changeQuery { $0.scope = nil }
+            }
         case .char("p"): return openPivot()
         case .char("V"): return openRelease()
         case .char("v"): return openViews()
@@ -116,7 +130,7 @@ extension DashboardState {
 
     mutating func scrollHelp(by delta: Int) {
         helpScroll = Scrolling.clamp(helpScroll.addingClamped(delta), visible: HelpView.bodyHeight(size),
-                                     count: HelpView.lines(unicode: unicode).count)
+                                     count: HelpView.lines(for: helpPlace, unicode: unicode, width: size.cols - 1).count)
     }
 
     /// How far a scrolling key moves: a line, a page, or to either end.

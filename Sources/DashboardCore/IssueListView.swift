@@ -40,10 +40,11 @@ enum IssueListView {
             return
         }
 
-        let columns = ListColumns.fitted(list.issues, mode: state.query.mode, width: width, unicode: buffer.unicode)
-        writeHeadings(columns, mode: state.query.mode, row: layout.columnsRow, unicode: buffer.unicode, into: &buffer)
         let scroll = Scrolling.keep(state.selectedIndex, visible: layout.visibleIssues, scroll: state.listScroll,
                                     count: list.issues.count)
+        let columns = ListColumns.fitted(list.issues, mode: state.query.mode, width: width, unicode: buffer.unicode,
+                                         visible: scroll..<(scroll + layout.visibleIssues))
+        writeHeadings(columns, mode: state.query.mode, row: layout.columnsRow, unicode: buffer.unicode, into: &buffer)
         for line in 0..<layout.visibleIssues {
             let index = scroll + line
             guard index < list.issues.count else { break }

@@ -33,26 +33,33 @@ struct ListColumns: Equatable {
     /// (the list, and the status bar for a cut key), of every loaded row's texts, which measuring
     /// grapheme by grapheme took most of a frame. An unchanged list is the same array, so telling
     /// it is unchanged costs nothing; the answer is what `fit` gives, so frames stay pure.
-    static func fitted(_ issues: [IssueSummary], mode: RankMode, width: Int, unicode: Bool) -> ListColumns {
+    static func fitted(_ issues: [IssueSummary], mode: RankMode, width: Int, unicode: Bool, visible: Range<Int>) -> ListColumns {
         // (`Mutex` is in the standard library from macOS 15; before it, every frame fits anew.)
-        guard #available(macOS 15, *) else { return fit(issues, mode: mode, width: width, unicode: unicode) }
+        guard #available(macOS 15, *) else { return fit(issues, mode: mode, width: width, unicode: unicode, visible: visible) }
         if let known = FitMemo.last.withLock({ last in
-            last.flatMap { $0.mode == mode && $0.width == width && $0.unicode == unicode && $0.issues == issues ? $0.columns : nil }
+            last.flatMap {
+                $0.mode == mode && $0.width == width && $0.unicode == unicode && $0.visible == visible && $0.issues == issues ? $0.columns : nil
+            }
         }) {
             return known
         }
-        let columns = fit(issues, mode: mode, width: width, unicode: unicode)
-        FitMemo.last.withLock { $0 = FitMemo(issues: issues, mode: mode, width: width, unicode: unicode, columns: columns) }
+        let columns = fit(issues, mode: mode, width: width, unicode: unicode, visible: visible)
+        FitMemo.last.withLock {
+            $0 = FitMemo(issues: issues, mode: mode, width: width, unicode: unicode, visible: visible, columns: columns)
+        }
         return columns
     }
 
-    /// Lays out the columns for these issues in `width` cells.
-    static func fit(_ issues: [IssueSummary], mode: RankMode, width: Int, unicode: Bool) -> ListColumns {
+    /// Lays out the columns for these issues in `width` cells. Keys are told apart among the rows
+    /// on screen (`visible`): the rows scrolled away need not be.
+    static func fit(_ issues: [IssueSummary], mode: RankMode, width: Int, unicode: Bool, visible: Range<Int>? = nil) -> ListColumns {
         let rankWidth = max(2, String(max(issues.count, 1)).count)
         let badgeFull = issues.map { Format.badges(of: $0).map(\.text).joined(separator: " ").count }.max() ?? 0
         let badgeCompact = issues.map { Format.badges(of: $0).map { Format.compactBadge($0.text) }.joined(separator: " ").count }.max() ?? 0
         let keyWidth = min(40, max(3, issues.map { TextSanitizer.width($0.key, unicode: unicode, limit: 40) }.max() ?? 3))
-        let cutKeys = Format.compactKeys(issues.map(\.key), unicode: unicode)
+        let shown = visible.map { $0.clamped(to: issues.indices) }.map { Array(issues[$0]) } ?? issues
+        var cutKeys = Dictionary(issues.map { ($0.key, Format.compactKey($0.key, unicode: unicode)) }) { a, _ in a }
+        cutKeys.merge(Format.compactKeys(shown.map(\.key), unicode: unicode)) { _, told in told }
         let compactKeyWidth = min(keyWidth, max(3, cutKeys.values.map {
             TextSanitizer.width($0, unicode: unicode, limit: 40)
         }.max() ?? 3))
@@ -176,6 +183,7 @@ struct FitMemo {
     var mode: RankMode
     var width: Int
     var unicode: Bool
+    var visible: Range<Int>
     var columns: ListColumns
 
     @available(macOS 15, *)

@@ -109,7 +109,7 @@ extension DashboardState {
                                              count: MeetingEndView.lines(walk, unicode: unicode).count)
             meeting = walk
         }
-        helpScroll = Scrolling.clamp(helpScroll, visible: HelpView.bodyHeight(size), count: HelpView.lines(unicode: unicode).count)
+        helpScroll = Scrolling.clamp(helpScroll, visible: HelpView.bodyHeight(size), count: HelpView.lines(for: helpPlace, unicode: unicode, width: size.cols - 1).count)
     }
 
     /// The first list row the view shows.

@@ -19,7 +19,7 @@ enum StatusBar {
             // Dimension terms recount from the events: slower than the rollups, so the bar says why.
             let what = state.query.search.dimensionTerms.isEmpty ? "loading" : "reading events"
             right = what + (state.unicode ? "…" : "...")
-        } else if let key = selectedWhole(state, width: width) {
+        } else if let key = selectedWhole(state, size: buffer.size) {
             right = key
             rightStyle = .key
         }
@@ -27,7 +27,7 @@ enum StatusBar {
         if let message = state.message {
             writeMessage(message, row: row, width: width - rightWidth, into: &buffer)
         } else {
-            buffer.write(hints(for: state), row: row, col: 0, width: width - rightWidth)
+            buffer.write(hints(for: state, width: width - rightWidth), row: row, col: 0, width: width - rightWidth)
         }
         if !right.isEmpty, width > rightWidth {
             buffer.write(right, row: row, col: width - right.count, style: rightStyle)
@@ -51,11 +51,15 @@ enum StatusBar {
 
     /// What identifies the selected row, whole, on every list-like screen where its row shows it
     /// cut: the issue's key (list, release), the link's `domain.name` (pivot), the view's name and query.
-    static func selectedWhole(_ state: DashboardState, width: Int) -> String? {
+    static func selectedWhole(_ state: DashboardState, size: Size) -> String? {
+        let width = size.cols
         switch state.screen {
         case .list:
             guard let issue = state.selectedIssue, let list = state.list else { return nil }
-            let columns = ListColumns.fitted(list.issues, mode: state.query.mode, width: width, unicode: state.unicode)
+            let layout = ListLayout(size: size)
+            let scroll = Scrolling.keep(state.selectedIndex, visible: layout.visibleIssues, scroll: state.listScroll, count: list.issues.count)
+            let columns = ListColumns.fitted(list.issues, mode: state.query.mode, width: width, unicode: state.unicode,
+                                             visible: scroll..<(scroll + layout.visibleIssues))
             return columns.compactKeys || !columns.has(.key) ? issue.key : nil
         case .release:
             guard let issue = state.release.selectedIssue, let c = state.release.comparison else { return nil }
@@ -94,44 +98,26 @@ enum StatusBar {
         if cursorCol < width { buffer.paint(row: row, col: cursorCol, width: 1, style: .cursor) }
     }
 
-    /// Key hints for the screen on top.
-    static func hints(for state: DashboardState) -> [Span] {
-        let arrows = state.unicode ? "↑↓" : "j/k"
-        let pairs: [(String, String)]
-        switch state.screen {
-        case .list:
-            var list: [(String, String)] = [(arrows, "move"), ("Enter", "open")]
-            if state.meeting != nil { list.append(("]", "resume meeting")) }
-            list += [("s", "rank"), ("w", "window"), ("f", "status"), ("/", "filter"), ("p", "pivot"), ("M", "meeting"), ("v", "views"), ("V", "release"),
-                     ("r e o m", "mark"), ("n", "note"), ("t", "link"), ("u", "undo"), ("?", "help"), ("q", "quit")]
-            pairs = list
-        case .detail:
-            let scroll: (String, String) = state.pane == .events ? (arrows, "select") : (arrows, "scroll")
-            var list: [(String, String)] = []
-            if state.meeting?.item?.issue.key == state.detailKey, state.detailKey != nil { list.append(("] [", "next/prev item")) }
-            list += [("Tab 1-5", "pane"), scroll]
-            if state.pane == .events { list.append(("Enter", "fields")) }
-            list += [("r e o m", "mark"), ("n", "note"), ("t", "link"), ("u", "undo"), ("Esc", "back"), ("?", "help")]
-            pairs = list
-        case .event:
-            pairs = [(arrows, "scroll"), ("Esc", "back"), ("?", "help")]
-        case .help:
-            pairs = [(arrows, "scroll"), ("Esc", "close")]
-        case .pivot:
-            pairs = [(arrows, "move"), ("Enter", "its issues"), ("l", "root/user-facing"), ("d", "domain"), ("s", "rank"),
-                     ("w", "window"), ("f", "status"), ("Esc", "back"), ("?", "help")]
-        case .release:
-            pairs = [(arrows, "move"), ("Enter", "open"), ("w", "window"), ("Esc", "back"), ("?", "help")]
-        case .views:
-            pairs = [(arrows, "move"), ("Enter", "open on the list"), ("Esc", "back"), ("?", "help")]
-        case .meetingEnd:
-            pairs = [("[", "last item"), (arrows, "scroll"), ("M", "new agenda"), ("Esc", "list"), ("?", "help")]
+    /// Key hints for the screen on top, from the key table, in its order, as many as fit in
+    /// `width`: `? help` always shows, last.
+    static func hints(for state: DashboardState, width: Int) -> [Span] {
+        let all = KeyBinding.on(state.screen.place).filter { $0.hint != nil && $0.offered(state) }
+        let offered = all.filter(\.shownFirst) + all.filter { !$0.shownFirst }
+        func spans(_ binding: KeyBinding) -> [Span] {
+            var label = binding.label(unicode: state.unicode)
+            // The key line names a binding's first keys where help names them all.
+            if binding.keys.contains(.up) { label = state.unicode ? "↑↓" : "j/k" }
+            if binding.label == "Esc q" { label = "Esc" }
+            return [Span(" " + label, .key), Span(" " + (binding.hint ?? "") + " ", .dim)]
         }
-        var spans: [Span] = []
-        for (key, action) in pairs {
-            spans.append(Span(" " + key, .key))
-            spans.append(Span(" " + action + " ", .dim))
+        func cells(_ spans: [Span]) -> Int { spans.reduce(0) { $0 + TextSanitizer.width($1.text, unicode: state.unicode) } }
+        let help = offered.last { $0.keys == [.char("?")] }.map(spans) ?? []
+        var result: [Span] = []
+        for binding in offered where binding.keys != [.char("?")] {
+            let next = spans(binding)
+            guard cells(result) + cells(next) + cells(help) <= width else { break }
+            result += next
         }
-        return spans
+        return result + help
     }
 }

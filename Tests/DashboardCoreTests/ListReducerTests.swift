@@ -238,7 +238,7 @@ import TriageModel
         _ = reduce(&state, .key(.char("j")))
         #expect(state.helpScroll == 1)
         _ = reduce(&state, .key(.char("G")))
-        #expect(state.helpScroll == HelpView.lines(unicode: true).count - HelpView.bodyHeight(state.size))
+        #expect(state.helpScroll == HelpView.lines(for: .list, unicode: true, width: state.size.cols - 1).count - HelpView.bodyHeight(state.size))
     }
 
     @Test func listReloadKeepsTheSelectionOnTheSameKey() {
