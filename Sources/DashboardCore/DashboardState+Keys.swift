@@ -10,7 +10,8 @@ extension DashboardState {
             if let name = key.name { message = StatusMessage(notHere(name, key), isError: true) }
             return []
         }
-        if key == .ctrl("l") { return [.redraw] }
+        // Ctrl-L repaints, and reads again what is on screen (as after another process's write).
+        if key == .ctrl("l") { return [.redraw] + reloadEffects() }
         if key == .char("?"), screen != .help {
             screens.append(.help)
             helpScroll = 0

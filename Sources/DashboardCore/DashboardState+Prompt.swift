@@ -9,7 +9,7 @@ extension DashboardState {
         switch key {
         case .enter:
             // A filter that is not a query stays open, its error showing, until fixed or cancelled.
-            if edit.error != nil { return [] }
+            if edit.error != nil, edit.purpose == .filter { return [] }
             prompt = nil
             return submit(edit)
         case .escape:
@@ -62,6 +62,9 @@ extension DashboardState {
         case .filter:
             return []
         case .resolve(let key):
+            if !text.isEmpty, !Self.looksLikeVersion(text) {
+                return reopen(prompt, because: "\"\(text)\" is not a version (like 1.14 or 1.14.2 (412)); empty: no version, Esc cancels")
+            }
             return mark(key, .status(.resolved, version: text.isEmpty ? nil : text))
         case .note(let key):
             guard !text.isEmpty else {
@@ -70,12 +73,38 @@ extension DashboardState {
             }
             return mark(key, .note(text))
         case .tracker(let key):
+            if !text.isEmpty, !Self.looksLikeLink(text) {
+                return reopen(prompt, because: "\"\(text)\" is not a link (like https://tracker.example.com/MOB-1); empty clears, Esc cancels")
+            }
             return mark(key, .tracker(text.isEmpty ? nil : text))
         case .assign(let key):
             return mark(key, .assignee(text.isEmpty ? nil : text))
         case .pivotDomain:
             return changeLayer(text.isEmpty ? .root : .domain(text))
         }
+    }
+}
+
+extension DashboardState {
+    /// Opens a submitted prompt again, its text kept, with why it was not taken above it.
+    mutating func reopen(_ refused: Prompt, because why: String) -> [DashboardEffect] {
+        var again = refused
+        again.error = why
+        prompt = again
+        return []
+    }
+
+    /// A fix version: a version errtriage can order (`1.14`, `v2.0`, `1.7 (2)`), no free text.
+    static func looksLikeVersion(_ text: String) -> Bool {
+        AppVersion(text) != nil && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || ".-+() ".contains($0)) }
+            && (text.first?.isNumber == true || text.first == "v" || text.first == "V")
+    }
+
+    /// A tracker link: `scheme://host…` without spaces.
+    static func looksLikeLink(_ text: String) -> Bool {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, !text.contains(" "), parts[1].hasPrefix("//"), parts[1].count > 2 else { return false }
+        return !parts[0].isEmpty && parts[0].allSatisfy { $0.isASCII && $0.isLetter }
     }
 }
 

@@ -87,6 +87,7 @@ extension DashboardState {
         if let key = detailKey { effects.append(.loadDetail(key: key, window: query.window)) }
         if screens.contains(.pivot) { effects.append(.loadPivot(query, pivot.layer)) }
         if screens.contains(.release) { effects.append(.loadRelease(window: release.window)) }
+        if screens.contains(.views) { effects.append(.loadViews) }
         return effects
     }
 

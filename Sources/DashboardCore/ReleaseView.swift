@@ -145,7 +145,7 @@ enum ReleaseView {
         }
         if c.rate > 0 {
             buffer.write(Format.right(Format.rateChange(issue.previousPerMille, issue.perMille, unicode: unicode), c.rate),
-                         row: row, col: c.rateX, style: change == .worse || change == .new ? .badgeRegressed : .normal)
+                         row: row, col: c.rateX, style: change == .worse || change == .new ? .flagged : .normal)
         }
         if c.showsTrend {
             buffer.write(Sparkline.line(issue.series, width: c.trend, unicode: unicode), row: row, col: c.trendX, style: .sparkline)

@@ -19,7 +19,7 @@ enum StatusBar {
             // Dimension terms recount from the events: slower than the rollups, so the bar says why.
             let what = state.query.search.dimensionTerms.isEmpty ? "loading" : "reading events"
             right = what + (state.unicode ? "…" : "...")
-        } else if let key = selectedWhole(state, size: buffer.size) {
+        } else if let key = selectedWhole(state, size: buffer.size), TextSanitizer.width(key, unicode: state.unicode) <= width - 10 {
             right = key
             rightStyle = .key
         }
@@ -71,8 +71,9 @@ enum StatusBar {
             return TextSanitizer.width(name, unicode: state.unicode) > PivotView.Columns(groups, width: width).name ? name : nil
         case .views:
             guard let view = state.savedViews.views?[safe: state.savedViews.selected] else { return nil }
-            let whole = TextSanitizer.sanitize(view.name + ": " + view.query, unicode: state.unicode)
-            return TextSanitizer.width(whole, unicode: state.unicode) > width - 2 ? whole : nil
+            let query = TextSanitizer.sanitize(view.query, unicode: state.unicode)
+            return TextSanitizer.width(query, unicode: state.unicode) > SavedViewsView.queryWidth(state.savedViews.views ?? [], width: width, unicode: state.unicode)
+                ? query : nil
         default:
             return nil
         }

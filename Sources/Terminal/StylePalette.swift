@@ -19,6 +19,7 @@ struct StylePalette {
             let mono: [Style: attr_t] = [
                 .header: reverse, .headerAlert: reverse | bold | underline, .heading: bold, .ranked: bold | underline, .selected: reverse, .dim: dim,
                 .key: bold, .badgeNew: bold, .badgeRegressed: reverse | bold, .badgeSpike: bold | underline,
+                .flagged: bold | underline,
                 .statusRegressed: bold, .statusMuted: dim, .statusResolved: dim, .tabActive: reverse | bold,
                 .prompt: bold, .cursor: reverse, .error: bold, .rootCause: bold, .link: underline,
             ]
@@ -37,6 +38,7 @@ struct StylePalette {
             (.badgeNew, Int16(COLOR_BLACK), Int16(COLOR_GREEN), bold),
             (.badgeRegressed, Int16(COLOR_WHITE), Int16(COLOR_RED), bold),
             (.badgeSpike, Int16(COLOR_BLACK), Int16(COLOR_YELLOW), bold),
+            (.flagged, Int16(COLOR_RED), none, bold),
             (.statusOpen, Int16(COLOR_YELLOW), none, normal),
             (.statusRegressed, Int16(COLOR_RED), none, bold),
             (.statusResolved, Int16(COLOR_GREEN), none, normal),

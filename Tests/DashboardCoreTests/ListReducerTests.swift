@@ -88,7 +88,7 @@ import TriageModel
 
     @Test func ctrlLAsksForARedraw() {
         var state = Fixtures.loadedState()
-        #expect(reduce(&state, .key(.ctrl("l"))) == [.redraw])
+        #expect(reduce(&state, .key(.ctrl("l"))) == [.redraw, .loadList(IssueQuery())], "repaints and reads the store again")
     }
 
     @Test func sCyclesTheRankModeAndReloads() {
