@@ -92,7 +92,9 @@ extension DashboardState {
     mutating func skipUndo(_ receipt: MarkReceipt, because why: String) -> [DashboardEffect] {
         if let i = pending.firstIndex(where: { $0.kind == .undo(receipt) }) { restore(pending.remove(at: i)) }
         undoSkips.append("\(receipt.key) \(Format.describe(receipt.mark)) (\(TextSanitizer.sanitize(why, unicode: unicode)))")
-        return undoLast()
+        // The next change down the stack, or, when none is left, the store's view of the issue.
+        let next = undoLast()
+        return next.isEmpty ? reloadEffects() : next
     }
 
     /// `Skipped KEY muted (ben marked it resolved since); ` and what happened next.

@@ -63,9 +63,9 @@ struct ListColumns: Equatable {
         let compactKeyWidth = min(keyWidth, max(3, cutKeys.values.map {
             TextSanitizer.width($0, unicode: unicode, limit: 40)
         }.max() ?? 3))
-        // The title's room: the longest whole `outer … root`, up to half the width; what is left
-        // over goes to the title at the end.
-        let titleWidth = max(12, min(width / 2, issues.map {
+        // The title's room: the longest whole `outer … root` (leaving 30 cells for a rank, a short key
+        // and the ranked count): the columns that give way before it make room for it.
+        let titleWidth = max(12, min(max(12, width - 30), issues.map {
             TextSanitizer.width(Format.title($0.chain, unicode: unicode), unicode: unicode, limit: width)
         }.max() ?? 12))
         func countWidth(_ m: RankMode) -> Int {

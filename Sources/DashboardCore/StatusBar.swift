@@ -19,7 +19,9 @@ enum StatusBar {
             // Dimension terms recount from the events: slower than the rollups, so the bar says why.
             let what = state.query.search.dimensionTerms.isEmpty ? "loading" : "reading events"
             right = what + (state.unicode ? "…" : "...")
-        } else if let key = selectedWhole(state, size: buffer.size), TextSanitizer.width(key, unicode: state.unicode) <= width - 10 {
+        } else if let key = selectedWhole(state, size: buffer.size), TextSanitizer.width(key, unicode: state.unicode) <= width - 10,
+                  !(state.message.map { TextSanitizer.width(" " + $0.text, unicode: state.unicode) > width - key.count - 1 } ?? false) {
+            // (A message that would wrap takes the whole line instead: a path in it stays in one piece.)
             right = key
             rightStyle = .key
         }
@@ -44,7 +46,7 @@ enum StatusBar {
         for (i, line) in lines.enumerated() {
             let at = row - (lines.count - 1) + i
             guard at >= 0 else { continue }
-            if at != row { buffer.fill(row: at, style: .dim) }
+            buffer.fill(row: at, style: .dim)
             buffer.write(" " + line, row: at, col: 0, width: at == row ? width : buffer.size.cols, style: style)
         }
     }
