@@ -15,14 +15,14 @@ public enum DashboardAction: Hashable, Sendable {
     case releaseLoaded(ReleaseComparison?, window: TimeWindow)
     /// The saved views, by name.
     case viewsLoaded([SavedView])
-    /// The store assigned an issue (nil: cleared).
-    case assigned(key: String, to: String?)
     /// A ticket draft was written to a file.
     case ticketWritten(key: String, path: String, text: String)
     /// The store applied a mark.
     case marked(MarkReceipt)
     /// The store undid a mark.
     case undone(MarkReceipt)
+    /// The store left a change alone because someone changed the issue since (the sentence says who and what).
+    case undoSkipped(MarkReceipt, String)
     /// An effect failed: shown, and an optimistic mark still pending is reverted.
     case failed(String)
     /// Another process changed the store: reload, keeping the selection and the open detail.
@@ -33,8 +33,20 @@ public enum DashboardAction: Hashable, Sendable {
     case tick
 }
 
-/// Work the reducer asks the program to do; results come back as actions.
+/// Work the reducer asks the program to do: a question or a change for the store, whose answer
+/// comes back as an action, or something the loop does on the screen itself.
 public enum DashboardEffect: Hashable, Sendable {
+    case store(StoreRequest)
+    /// Repaint the whole terminal (Ctrl-L).
+    case redraw
+    /// Leave the dashboard (after the changes on their way land).
+    case quit
+    /// Puts text on the clipboard where the terminal allows it.
+    case copy(String)
+}
+
+/// What the dashboard asks of the store; the answer comes back as an action.
+public enum StoreRequest: Hashable, Sendable {
     case loadList(IssueQuery)
     case loadDetail(key: String, window: TimeWindow)
     /// Groups every issue the query lets through by the link a layer picks.
@@ -43,17 +55,42 @@ public enum DashboardEffect: Hashable, Sendable {
     case loadAgenda(window: TimeWindow, top: Int, record: Bool)
     /// Compares the newest version with the one before it over a window.
     case loadRelease(window: TimeWindow)
-    /// Assigns an issue to a person (nil clears), with a history row.
-    case assign(key: String, to: String?)
     /// Writes a ticket draft for an issue to a file (`T`).
     case writeTicket(key: String, window: TimeWindow)
-    /// Puts text on the clipboard where the terminal allows it.
-    case copy(String)
     /// Reads the saved views.
     case loadViews
+    /// A change to an issue: a status, a note, a tracker link, an assignee.
     case mark(key: String, IssueMark)
+    /// Takes a change back if it still stands.
     case undo(MarkReceipt)
-    /// Repaint the whole terminal (Ctrl-L).
-    case redraw
-    case quit
+
+    /// Whether it writes (the loop reads the store's revision after it, so that its own write is no reload).
+    public var writes: Bool {
+        switch self {
+        case .mark, .undo: true
+        default: false
+        }
+    }
+}
+
+/// Shorthands: each store request as an effect, as the reducer and its tests write them.
+extension DashboardEffect {
+    /// `.store(.loadList…)`.
+    public static func loadList(_ query: IssueQuery) -> Self { .store(.loadList(query)) }
+    /// `.store(.loadDetail…)`.
+    public static func loadDetail(key: String, window: TimeWindow) -> Self { .store(.loadDetail(key: key, window: window)) }
+    /// `.store(.loadPivot…)`.
+    public static func loadPivot(_ query: IssueQuery, _ layer: Layer) -> Self { .store(.loadPivot(query, layer)) }
+    /// `.store(.loadAgenda…)`.
+    public static func loadAgenda(window: TimeWindow, top: Int, record: Bool) -> Self { .store(.loadAgenda(window: window, top: top, record: record)) }
+    /// `.store(.loadRelease…)`.
+    public static func loadRelease(window: TimeWindow) -> Self { .store(.loadRelease(window: window)) }
+    /// `.store(.writeTicket…)`.
+    public static func writeTicket(key: String, window: TimeWindow) -> Self { .store(.writeTicket(key: key, window: window)) }
+    /// `.store(.loadViews…)`.
+    public static var loadViews: Self { .store(.loadViews) }
+    /// `.store(.mark…)`.
+    public static func mark(key: String, _ mark: IssueMark) -> Self { .store(.mark(key: key, mark)) }
+    /// `.store(.undo…)`.
+    public static func undo(_ receipt: MarkReceipt) -> Self { .store(.undo(receipt)) }
 }

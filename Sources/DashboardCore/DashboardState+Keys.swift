@@ -6,12 +6,18 @@ extension DashboardState {
         if key == .ctrl("c") { return [.quit] }
         if prompt != nil { return promptKey(key) }
         message = nil
-        if key == .ctrl("l") { return [.redraw] }
+        guard KeyBinding.applies(key, on: screen.place) else {
+            if let name = key.name { message = StatusMessage(notHere(name, key), isError: true) }
+            return []
+        }
+        // Ctrl-L repaints, and reads again what is on screen (as after another process's write).
+        if key == .ctrl("l") { return [.redraw] + reloadEffects() }
         if key == .char("?"), screen != .help {
             screens.append(.help)
             helpScroll = 0
             return []
         }
+        if key == .char("N"), screen != .help { return toggleDataAnchor() }
         if key == .char("T"), screen.takesMarks, let issue = markTarget {
             return [.writeTicket(key: issue.key, window: query.window)]
         }
@@ -29,6 +35,24 @@ extension DashboardState {
         }
     }
 
+    /// `x does nothing on the release screen (it works on the list); ? lists this screen's keys.`
+    func notHere(_ name: String, _ key: Key) -> String {
+        let elsewhere = KeyBinding.home(of: key).map { " (it works on the \($0.name) screen)" } ?? ""
+        return "\(name) does nothing on the \(screen.place.name) screen\(elsewhere); ? lists this screen's keys."
+    }
+
+    /// `N`: windows end at the store's newest event (as `demo` and `--now data` do), or at the clock again.
+    mutating func toggleDataAnchor() -> [DashboardEffect] {
+        guard let end = dataEnd else {
+            message = StatusMessage("N: no event in the store yet to end the windows at.", isError: true)
+            return []
+        }
+        anchoredToData.toggle()
+        message = StatusMessage(anchoredToData ? "Windows end at the last event, \(end.minuteText); N: at the clock again."
+                                               : "Windows end at the clock again; N: at the last event.")
+        return reloadEffects()
+    }
+
     mutating func listKey(_ key: Key) -> [DashboardEffect] {
         let count = list?.issues.count ?? 0
         let page = max(1, ListLayout(size: size).visibleIssues)
@@ -42,7 +66,11 @@ extension DashboardState {
         case .enter: return openDetail()
         case .escape, .backspace:
             if !query.text.isEmpty { return changeQuery { $0.text = "" } }
-            if query.scope != nil { return changeQuery { $0.scope = nil } }
+            // A list narrowed from the pivot goes back to the pivot it came from.
+            if query.scope != nil {
+                screens = [.list, .pivot]
+                return changeQuery { $0.scope = nil }
+            }
         case .char("p"): return openPivot()
         case .char("V"): return openRelease()
         case .char("v"): return openViews()
@@ -103,7 +131,7 @@ extension DashboardState {
 
     mutating func scrollHelp(by delta: Int) {
         helpScroll = Scrolling.clamp(helpScroll.addingClamped(delta), visible: HelpView.bodyHeight(size),
-                                     count: HelpView.lines(unicode: unicode).count)
+                                     count: HelpView.lines(for: helpPlace, unicode: unicode, width: size.cols - 1).count)
     }
 
     /// How far a scrolling key moves: a line, a page, or to either end.

@@ -52,16 +52,21 @@ extension DashboardState {
                 summary.trackerURL = url
             case .note(let text):
                 if let now = detail?.now { detail?.notes.insert(IssueNote(at: now, by: "you", text: text), at: 0) }
+            case .assignee(let name):
+                summary.assignee = name
             }
         }
         message = StatusMessage(markedText(key, mark))
         return [.mark(key: key, mark)]
     }
 
-    /// Undoes the newest mark of this run, optimistically.
+    /// Undoes the newest change of this run still standing: shown at once, confirmed or skipped by
+    /// the store (`undoSkipped`, which goes on to the one before).
     mutating func undoLast() -> [DashboardEffect] {
         guard let receipt = undoStack.popLast() else {
-            message = StatusMessage("Nothing to undo.")
+            message = StatusMessage(undoSkips.isEmpty ? "Nothing to undo." : skippedText(then: "nothing else of yours to undo."),
+                                    isError: !undoSkips.isEmpty, ticksLeft: undoSkips.isEmpty ? 8 : 15)
+            undoSkips = []
             return []
         }
         pending.append(snapshot(receipt.key, kind: .undo(receipt)))
@@ -74,10 +79,27 @@ extension DashboardState {
                 summary.trackerURL = receipt.previousTracker
             case .note(let text):
                 if let i = detail?.notes.firstIndex(where: { $0.text == text }) { detail?.notes.remove(at: i) }
+            case .assignee:
+                summary.assignee = receipt.previousAssignee
             }
         }
-        message = StatusMessage("Undid: \(receipt.key) \(Format.describe(receipt.mark))")
+        message = StatusMessage("Undoing: \(receipt.key) \(Format.describe(receipt.mark))" + (unicode ? "…" : "..."))
         return [.undo(receipt)]
+    }
+
+    /// The store left a change alone (someone changed the issue since): put it back as it is, say
+    /// so, and undo the change before it instead.
+    mutating func skipUndo(_ receipt: MarkReceipt, because why: String) -> [DashboardEffect] {
+        if let i = pending.firstIndex(where: { $0.kind == .undo(receipt) }) { restore(pending.remove(at: i)) }
+        undoSkips.append("\(receipt.key) \(Format.describe(receipt.mark)) (\(TextSanitizer.sanitize(why, unicode: unicode)))")
+        // The next change down the stack, or, when none is left, the store's view of the issue.
+        let next = undoLast()
+        return next.isEmpty ? reloadEffects() : next
+    }
+
+    /// `Skipped KEY muted (ben marked it resolved since); ` and what happened next.
+    func skippedText(then next: String) -> String {
+        "Skipped \(undoSkips.joined(separator: ", ")); " + next
     }
 
     mutating func confirmMark(_ receipt: MarkReceipt) -> [DashboardEffect] {
@@ -96,8 +118,23 @@ extension DashboardState {
 
     mutating func confirmUndo(_ receipt: MarkReceipt) -> [DashboardEffect] {
         if let i = pending.firstIndex(where: { $0.kind == .undo(receipt) }) { pending.remove(at: i) }
-        message = StatusMessage("Undid: \(receipt.key) \(Format.describe(receipt.mark))")
+        let undid = "Undid: \(receipt.key) \(Format.describe(receipt.mark))" + undoneResult(receipt)
+        message = undoSkips.isEmpty ? StatusMessage(undid) : StatusMessage(skippedText(then: undid), ticksLeft: 15)
+        undoSkips = []
         return reloadEffects()
+    }
+
+    /// What the issue is back to: `, back to regressed`.
+    func undoneResult(_ receipt: MarkReceipt) -> String {
+        switch receipt.mark {
+        case .status:
+            let version = receipt.previousStatus == .resolved ? receipt.previousVersion.map { " in \($0)" } ?? "" : ""
+            return ", back to \(receipt.previousStatus.rawValue)\(version)"
+        case .note: return ", removed"
+        case .tracker: return receipt.previousTracker.map { ", back to \(TextSanitizer.sanitize($0, unicode: unicode))" } ?? ", no link again"
+        case .assignee:
+            return receipt.previousAssignee.map { ", back to \(TextSanitizer.sanitize($0, unicode: unicode))" } ?? ", unassigned again"
+        }
     }
 
     /// Shows an effect's failure; the oldest optimistic change still pending is put back.
@@ -108,17 +145,13 @@ extension DashboardState {
             return
         }
         let change = pending.removeFirst()
-        updateIssue(change.key) { summary, detail in
-            summary.status = change.status
-            summary.trackerURL = change.trackerURL
-            detail?.resolvedVersion = change.resolvedVersion
-            if let notes = change.notes { detail?.notes = notes }
-        }
+        restore(change)
         let what: String
         switch change.kind {
         case .mark(let mark): what = "Could not mark \(change.key) \(Format.describe(mark))"
         case .undo(let receipt):
             undoStack.append(receipt)
+            undoSkips = []
             what = "Could not undo \(change.key) \(Format.describe(receipt.mark))"
         }
         message = StatusMessage("\(what): \(text)", isError: true, ticksLeft: 15)
@@ -128,6 +161,8 @@ extension DashboardState {
         let dash = unicode ? "—" : "-"
         switch mark {
         case .status: return "Marked \(key) \(Format.describe(mark)) \(dash) u to undo"
+        case .assignee(let name?): return "Assigned \(key) to \(TextSanitizer.sanitize(name, unicode: unicode)) \(dash) u to undo"
+        case .assignee(nil): return "Unassigned \(key) \(dash) u to undo"
         case .note: return "Added a note to \(key) \(dash) u to undo"
         case .tracker(nil): return "Cleared the tracker link of \(key) \(dash) u to undo"
         case .tracker: return "Linked \(key) to its tracker \(dash) u to undo"
@@ -140,7 +175,18 @@ extension DashboardState {
         let open = detail?.summary.key == key ? detail : nil
         let summary = row ?? open?.summary
         return PendingChange(key: key, kind: kind, status: summary?.status ?? .open, trackerURL: summary?.trackerURL,
-                             resolvedVersion: open?.resolvedVersion, notes: open?.notes)
+                             assignee: summary?.assignee, resolvedVersion: open?.resolvedVersion, notes: open?.notes)
+    }
+
+    /// Puts an issue back as a snapshot saw it.
+    mutating func restore(_ change: PendingChange) {
+        updateIssue(change.key) { summary, detail in
+            summary.status = change.status
+            summary.trackerURL = change.trackerURL
+            summary.assignee = change.assignee
+            detail?.resolvedVersion = change.resolvedVersion
+            if let notes = change.notes { detail?.notes = notes }
+        }
     }
 
     /// Changes an issue's list row and, when it is open, its detail.

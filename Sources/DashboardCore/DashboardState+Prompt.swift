@@ -1,7 +1,7 @@
 import TriageModel
 
 extension DashboardState {
-    /// Edits the open prompt; Enter submits it, Esc cancels it (and clears a filter).
+    /// Edits the open prompt; Enter submits it, Esc cancels it (a filter goes back to what it was when the prompt opened).
     mutating func promptKey(_ key: Key) -> [DashboardEffect] {
         guard var edit = prompt else { return [] }
         var chars = Array(edit.text)
@@ -9,12 +9,12 @@ extension DashboardState {
         switch key {
         case .enter:
             // A filter that is not a query stays open, its error showing, until fixed or cancelled.
-            if edit.error != nil { return [] }
+            if edit.error != nil, edit.purpose == .filter { return [] }
             prompt = nil
             return submit(edit)
         case .escape:
             prompt = nil
-            if edit.purpose == .filter, !query.text.isEmpty { return changeQuery { $0.text = "" } }
+            if edit.purpose == .filter, query.text != edit.original { return changeQuery { $0.text = edit.original } }
             if edit.purpose != .filter, edit.purpose != .pivotDomain { message = StatusMessage("Cancelled.") }
             return []
         case .char(let c):
@@ -49,8 +49,9 @@ extension DashboardState {
             prompt?.error = nil
             return changeQuery { $0.text = edit.text }
         } catch {
+            // Not a query (yet): the list shows what it showed before the prompt, not a half-typed word's matches.
             prompt?.error = error.description
-            return []
+            return query.text == edit.original ? [] : changeQuery { $0.text = edit.original }
         }
     }
 
@@ -61,6 +62,9 @@ extension DashboardState {
         case .filter:
             return []
         case .resolve(let key):
+            if !text.isEmpty, !Self.looksLikeVersion(text) {
+                return reopen(prompt, because: "\"\(text)\" is not a version (like 1.14 or 1.14.2 (412)); empty: no version, Esc cancels")
+            }
             return mark(key, .status(.resolved, version: text.isEmpty ? nil : text))
         case .note(let key):
             guard !text.isEmpty else {
@@ -69,16 +73,38 @@ extension DashboardState {
             }
             return mark(key, .note(text))
         case .tracker(let key):
+            if !text.isEmpty, !Self.looksLikeLink(text) {
+                return reopen(prompt, because: "\"\(text)\" is not a link (like https://tracker.example.com/MOB-1); empty clears, Esc cancels")
+            }
             return mark(key, .tracker(text.isEmpty ? nil : text))
         case .assign(let key):
-            guard !readOnly else {
-                message = StatusMessage(Self.readOnlyMessage, isError: true)
-                return []
-            }
-            return [.assign(key: key, to: text.isEmpty ? nil : text)]
+            return mark(key, .assignee(text.isEmpty ? nil : text))
         case .pivotDomain:
             return changeLayer(text.isEmpty ? .root : .domain(text))
         }
+    }
+}
+
+extension DashboardState {
+    /// Opens a submitted prompt again, its text kept, with why it was not taken above it.
+    mutating func reopen(_ refused: Prompt, because why: String) -> [DashboardEffect] {
+        var again = refused
+        again.error = why
+        prompt = again
+        return []
+    }
+
+    /// A fix version: a version errtriage can order (`1.14`, `v2.0`, `1.7 (2)`), no free text.
+    static func looksLikeVersion(_ text: String) -> Bool {
+        AppVersion(text) != nil && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || ".-+() ".contains($0)) }
+            && (text.first?.isNumber == true || text.first == "v" || text.first == "V")
+    }
+
+    /// A tracker link: `scheme://host…` without spaces.
+    static func looksLikeLink(_ text: String) -> Bool {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, !text.contains(" "), parts[1].hasPrefix("//"), parts[1].count > 2 else { return false }
+        return !parts[0].isEmpty && parts[0].allSatisfy { $0.isASCII && $0.isLetter }
     }
 }
 

@@ -19,10 +19,11 @@ extension DashboardState {
         return [.loadViews]
     }
 
-    /// Takes the loaded views.
+    /// Takes the loaded views, keeping the selected one when it is still there.
     mutating func viewsLoaded(_ views: [SavedView]) {
+        let selected = savedViews.views?[safe: savedViews.selected]?.name
         savedViews.views = views
-        selectView(savedViews.selected)
+        selectView(selected.flatMap { name in views.firstIndex { $0.name == name } } ?? savedViews.selected)
     }
 
     mutating func viewsKey(_ key: Key) -> [DashboardEffect] {
@@ -44,7 +45,8 @@ extension DashboardState {
         guard let view = savedViews.views?[safe: savedViews.selected] else { return [] }
         screens = [.list]
         message = StatusMessage("View \(view.name): \(view.query)")
-        return changeQuery { $0 = view.applied(to: $0) }
+        // A view that saved no ranking opens ranked by events, not by whatever the last view used.
+        return changeQuery { $0 = view.applied(to: $0); if view.mode == nil { $0.mode = .events } }
     }
 
     /// Selects a view row, clamped to the views.

@@ -72,14 +72,17 @@ public struct Prompt: Hashable, Sendable {
     public var text: String
     /// The cursor, in characters from the start of `text`.
     public var cursor: Int
-    /// Why the filter's text is not a query (the list stays as the last good one left it).
+    /// Why the filter's text is not a query (the list is back as it was before the prompt opened).
     public var error: String?
+    /// The text it opened with: Esc, or a filter that is not a query, puts the list back to it.
+    public var original: String
 
     /// A prompt with its text pre-filled and the cursor at the end.
     public init(purpose: Purpose, text: String = "") {
         self.purpose = purpose
         self.text = text
         self.cursor = text.count
+        self.original = text
     }
 
     /// The label before the text.
@@ -122,6 +125,7 @@ public struct PendingChange: Hashable, Sendable {
     public var kind: Kind
     public var status: IssueStatus
     public var trackerURL: String?
+    public var assignee: String?
     public var resolvedVersion: String?
     public var notes: [IssueNote]?
 }
@@ -143,6 +147,11 @@ public struct DashboardState: Hashable, Sendable {
     public var offline = false
     /// Whether a list load is under way.
     public var loading = false
+
+    /// Whether windows end at the store's newest event instead of the clock (`N`, `--now data`).
+    public var anchoredToData = false
+    /// The store's newest event, as the last list (or the start) told it.
+    public var dataEnd: Timestamp?
 
     /// The last list loaded; nil until the first arrives.
     public var list: IssueList?
@@ -189,8 +198,11 @@ public struct DashboardState: Hashable, Sendable {
 
     /// The prompt open in the status line, which takes every key while open.
     public var prompt: Prompt?
-    /// Receipts of this run's marks, the newest last: `u` pops one.
+    /// Receipts of this run's changes (marks, notes, links, assignees), the newest last: `u` takes
+    /// back the newest that still stands.
     public var undoStack: [MarkReceipt] = []
+    /// The changes `u` skipped on its way down the stack (someone changed them since), said once it stops.
+    var undoSkips: [String] = []
     /// Optimistic changes not yet confirmed by the store, oldest first.
     public var pending: [PendingChange] = []
     /// The transient status line message; the next key clears it.
@@ -207,6 +219,9 @@ public struct DashboardState: Hashable, Sendable {
         self.color = color
         self.readOnly = readOnly
     }
+
+    /// Where the loop ends windows: the data's end when anchored to it (nil: its own clock or `--now`).
+    public var windowEnd: Timestamp? { anchoredToData ? dataEnd : nil }
 
     /// The screen on top of the stack.
     public var screen: Screen { screens.last ?? .list }

@@ -1,93 +1,54 @@
 import Presentation
 
-/// Every key, grouped, on a scrolling screen.
+/// The keys of the screen help was opened on, then the badges, then every other screen's keys:
+/// all drawn from `KeyBinding.all`, so help lists exactly what the reducer takes.
 enum HelpView {
-    /// The key groups as shown: (group, [(keys, what they do)]).
-    static func groups(unicode: Bool) -> [(String, [(String, String)])] {
-        let up = unicode ? "↑ k" : "Up k"
-        let down = unicode ? "↓ j" : "Down j"
-        return [
-            ("Navigation", [
-                (up, "move up / scroll up"),
-                (down, "move down / scroll down"),
-                ("PgUp PgDn", "a page up / down"),
-                ("g Home", "to the top"),
-                ("G End", "to the bottom"),
-                ("Enter", "open the issue (or the event's fields)"),
-                ("Esc Backspace", "back"),
-                ("mouse", "click selects, double click opens, wheel scrolls"),
-            ]),
-            ("List", [
-                ("s", "rank by events, complaints, users"),
-                ("w", "window 24h, 7d, 30d, 90d, all"),
-                ("f", "status open+regressed, regressed, resolved, muted, all"),
-                ("/", "filter by a query (os:17* has:complaints); Esc clears it"),
-                ("v", "saved views (errtriage view save): Enter opens one on the list"),
-                ("p", "root-cause pivot: issues grouped by one link"),
-                ("V", "release: the newest version against the one before"),
-            ]),
-            ("Marks", [
-                ("r", "resolved, in a version (prompt; empty: no version)"),
-                ("e", "regressed"),
-                ("o", "reopen (open)"),
-                ("m", "mute"),
-                ("n", "add a note (prompt)"),
-                ("t", "tracker link (prompt; empty clears)"),
-                ("a", "assign to a person (prompt; empty clears)"),
-                ("T", "ticket draft: a file (named below) and the clipboard"),
-                ("u", "undo the last mark (again: the one before)"),
-            ]),
-            ("Detail", [
-                ("Tab S-Tab", "next / previous pane"),
-                ("1-5", "Chain, Breakdowns, Events, Complaints, Notes & history"),
-                (unicode ? "← →" : "Left Right", "previous / next pane"),
-                ("w", "window"),
-            ]),
-            ("Pivot", [
-                ("l", "group by the root cause / the user-facing error"),
-                ("d", "group by a domain's link (prompt), e.g. TolokaBackendError"),
-                ("Enter", "the list, narrowed to the group's issues (Esc widens)"),
-                ("s w f", "rank, window, status, as in the list"),
-            ]),
-            ("Release", [
-                ("", "new, worse, better and gone issues, users per 1,000 of each version"),
-                ("Enter", "open the issue (Esc comes back here)"),
-                ("w", "window"),
-            ]),
-            ("Meeting", [
-                ("M", "start the meeting: the agenda of the window, item by item"),
-                ("] [", "next / previous agenda item (from the list: resume)"),
-                ("", "regressed, spikes, new, top by complaints, top by events;"),
-                ("", "then the complaints no code explains"),
-            ]),
-            ("Other", [
-                ("?", "this help (Esc, q or ? closes)"),
-                ("Ctrl-L", "redraw the screen"),
-                ("q", "quit from the list, back elsewhere"),
-                ("Ctrl-C", "quit"),
-            ]),
-        ]
-    }
-
-    static func lines(unicode: Bool) -> [[Span]] {
-        var lines: [[Span]] = []
-        for (group, keys) in groups(unicode: unicode) {
-            if !lines.isEmpty { lines.append([]) }
-            lines.append([Span(group, .heading)])
-            for (key, action) in keys {
-                lines.append([Span("  " + Format.left(key, 14, unicode: unicode), .key), Span(action)])
+    /// The lines for help opened on `place`, `width` cells wide: what a key does wraps under itself.
+    static func lines(for place: Place, unicode: Bool, width: Int = 200) -> [[Span]] {
+        var lines: [[Span]] = [[Span("Keys on the \(place.name) screen", .heading)]]
+        let indent = 19
+        func entry(_ label: String, _ text: String) {
+            let wrapped = TextWrap.wrap(text, width: max(10, width - indent), unicode: unicode)
+            for (i, part) in wrapped.enumerated() {
+                let head = i == 0 ? "    " + Format.left(label, 14, unicode: unicode) + " " : String(repeating: " ", count: indent)
+                lines.append([Span(head, .key), Span(part)])
             }
         }
+        func add(_ bindings: [KeyBinding]) {
+            for group in KeyBinding.Group.allCases {
+                let keys = bindings.filter { $0.group == group }
+                guard !keys.isEmpty else { continue }
+                lines.append([Span("  " + group.rawValue, .dim)])
+                for binding in keys { entry(binding.label(unicode: unicode), binding.help) }
+            }
+        }
+        add(KeyBinding.on(place))
+        lines.append([])
+        lines.append([Span("Badges in the list", .heading), Span(" (one letter where space is short)", .dim)])
+        for (badge, letter, meaning) in badges { entry(Format.left(badge, 10, unicode: unicode) + letter, meaning) }
+        lines.append([])
+        lines.append([Span("On other screens", .heading)])
+        add(KeyBinding.all.filter { !$0.places.contains(place) })
         return lines
     }
+
+    /// Each badge, its letter, and what it means.
+    static let badges: [(String, String, String)] = [
+        ("CRASH", "C", "its events include crashes (the issue's kind is its worst event's)"),
+        ("ANR", "A", "the app stopped answering (Application Not Responding); no badge: non-fatal"),
+        ("NEW", "N", "first seen in the last 7 days"),
+        ("SPIKE", "S", "the last 24 hours hold at least 20 events, 4× its daily mean"),
+        ("REGRESSED", "R", "came back after it was marked resolved"),
+        ("+N", "+N", "a merged group: N more issues under this key (errtriage merge)"),
+    ]
 
     /// Rows the help text has to scroll in.
     static func bodyHeight(_ size: Size) -> Int { max(0, size.rows - 2) }
 
     static func render(_ state: DashboardState, into buffer: inout ScreenBuffer) {
         buffer.fill(row: 0, style: .header)
-        buffer.write(" Help: keys", row: 0, col: 0, style: .header)
-        let lines = lines(unicode: buffer.unicode)
+        buffer.write(" Help: keys on the \(state.helpPlace.name) screen", row: 0, col: 0, style: .header)
+        let lines = lines(for: state.helpPlace, unicode: buffer.unicode, width: buffer.size.cols - 1)
         let height = bodyHeight(buffer.size)
         let scroll = Scrolling.clamp(state.helpScroll, visible: height, count: lines.count)
         for i in 0..<height where scroll + i < lines.count {
@@ -95,4 +56,9 @@ enum HelpView {
         }
         StatusBar.render(state, row: buffer.size.rows - 1, into: &buffer)
     }
+}
+
+extension DashboardState {
+    /// The screen help is about: the one under it.
+    var helpPlace: Place { screens.last(where: { $0 != .help })?.place ?? .list }
 }

@@ -8,6 +8,18 @@ public enum Key: Hashable, Sendable {
     case function(Int)
 }
 
+extension Key {
+    /// How a sentence names a key a screen does not take; nil for keys it passes over silently.
+    var name: String? {
+        switch self {
+        case .char(let c): c == " " ? "Space" : String(c)
+        case .enter: "Enter"
+        case .tab: "Tab"
+        default: nil
+        }
+    }
+}
+
 /// A mouse report at a screen cell (zero-based).
 public struct MouseEvent: Hashable, Sendable {
     /// What the mouse did.

@@ -40,10 +40,11 @@ enum IssueListView {
             return
         }
 
-        let columns = ListColumns.fitted(list.issues, mode: state.query.mode, width: width, unicode: buffer.unicode)
-        writeHeadings(columns, mode: state.query.mode, row: layout.columnsRow, unicode: buffer.unicode, into: &buffer)
         let scroll = Scrolling.keep(state.selectedIndex, visible: layout.visibleIssues, scroll: state.listScroll,
                                     count: list.issues.count)
+        let columns = ListColumns.fitted(list.issues, mode: state.query.mode, width: width, unicode: buffer.unicode,
+                                         visible: scroll..<(scroll + layout.visibleIssues))
+        writeHeadings(columns, mode: state.query.mode, row: layout.columnsRow, unicode: buffer.unicode, into: &buffer)
         for line in 0..<layout.visibleIssues {
             let index = scroll + line
             guard index < list.issues.count else { break }
@@ -53,28 +54,52 @@ enum IssueListView {
         }
     }
 
-    /// Store, window and now, totals, and the sparkline of every event in the window.
+    /// Store, window and its end, the data's end when it stops long before, totals, and the
+    /// sparkline of every event in the window. Nothing here is ever cut: a number cut short reads
+    /// as another number, so the totals shorten, then give way one by one, and the store's path
+    /// shortens to its file name.
     static func headerSpans(_ state: DashboardState, width: Int) -> [Span] {
-        var spans = [Span(" \(state.storeName)", .header)]
-        if state.readOnly { spans.append(Span(" [read-only]", .header)) }
-        if state.offline { spans.append(Span(" [offline]", .header)) }
-        guard let list = state.list else { return spans }
-        let dot = state.unicode ? " · " : " | "
-        spans.append(Span(dot + "\(list.query.window.rawValue) to \(list.now.minuteText)", .header))
+        let unicode = state.unicode
+        func cells(_ spans: [Span]) -> Int { spans.reduce(0) { $0 + TextSanitizer.width($1.text, unicode: unicode) } }
+        let dot = unicode ? " · " : " | "
+        var flags: [Span] = []
+        if state.readOnly { flags.append(Span(" [read-only]", .header)) }
+        if state.offline { flags.append(Span(" [offline]", .header)) }
+        guard let list = state.list else { return [Span(" \(state.storeName)", .header)] + flags }
+        let windowText = dot + "\(list.query.window.rawValue) to \(list.now.minuteText)" + (state.anchoredToData ? " (last event)" : "")
+        let note = Format.lastEventNote(list)
+        let windows: [[Span]] = [
+            [Span(windowText, .header)] + (note.map { [Span(dot + $0 + " (N)", .headerAlert)] } ?? []),
+            [Span(windowText, .header)] + (note.map { [Span(dot + $0, .headerAlert)] } ?? []),
+        ]
         let t = list.totals
-        let long = dot + "\(Format.grouped(t.issues)) issues  \(Format.grouped(t.events)) events  "
-            + "\(Format.grouped(t.users)) users  \(Format.grouped(t.complaints)) complaints"
-        let short = dot + "\(Format.count(t.issues)) iss \(Format.count(t.events)) ev "
-            + "\(Format.count(t.users)) usr \(Format.count(t.complaints)) cmp"
-        let used = spans.reduce(0) { $0 + TextSanitizer.width($1.text, unicode: state.unicode) }
-        let totals = used + long.count + 10 <= width ? long : short
-        spans.append(Span(totals, .header))
-        let left = width - used - totals.count - 2
-        if left >= 5, !t.series.isEmpty {
-            spans.append(Span("  ", .header))
-            spans.append(Span(Sparkline.line(t.series, width: min(left, 60), unicode: state.unicode), .sparkline))
+        let long = [(t.issues, "issues"), (t.events, "events"), (t.users, "users"), (t.complaints, "complaints")]
+            .map { Format.grouped($0.0) + " " + $0.1 }.joined(separator: "  ")
+        let shortParts = [(t.issues, "iss"), (t.events, "ev"), (t.users, "usr"), (t.complaints, "cmp")].map { Format.count($0.0) + " " + $0.1 }
+        let name = TextSanitizer.sanitize(state.storeName, unicode: unicode)
+        let base = name.split(separator: "/").last.map(String.init) ?? name
+        // The fullest header that fits, in this order of giving way: the path to its file name, the
+        // totals to their short form and then one by one from the last, the key hint, the name.
+        var candidates: [(store: String, window: [Span], totals: String)] = [
+            (name, windows[0], long), (base, windows[0], long), (name, windows[0], shortParts.joined(separator: " ")),
+        ]
+        for count in stride(from: 4, through: 0, by: -1) {
+            candidates.append((base, windows[0], shortParts.prefix(count).joined(separator: " ")))
         }
-        return spans
+        candidates += [(base, windows[1], ""), ("", windows[1], "")]
+        var best: [Span] = []
+        for c in candidates {
+            let spans = (c.store.isEmpty ? [] : [Span(" " + c.store, .header)]) + flags + c.window
+                + (c.totals.isEmpty ? [] : [Span(dot + c.totals, .header)])
+            best = spans
+            if cells(spans) <= width { break }
+        }
+        let left = width - cells(best) - 2
+        if left >= 5, !t.series.isEmpty {
+            best.append(Span("  ", .header))
+            best.append(Span(Sparkline.line(t.series, width: min(left, 60), unicode: unicode), .sparkline))
+        }
+        return best
     }
 
     /// The rank mode, status filter and filter text.
@@ -83,8 +108,8 @@ enum IssueListView {
             Span(" rank: ", .dim), Span(state.query.mode.rawValue, .ranked),
             Span("  status: ", .dim), Span(state.query.filter.label),
         ]
-        if let error = state.prompt?.error {
-            spans += [Span("  ", .dim), Span(error, .error)]
+        if state.prompt?.error != nil {
+            spans += [Span("  filter: ", .dim), Span("\"\(state.query.text)\""), Span("  not a query (below)", .error)]
         } else if !state.query.text.isEmpty || state.prompt?.purpose == .filter {
             spans += [Span("  filter: ", .dim), Span("\"\(state.query.text)\"")]
         }
@@ -140,7 +165,7 @@ enum IssueListView {
                 }
                 buffer.write(spans, row: row, col: x, width: w)
             case .key:
-                buffer.write(columns.compactKeys ? Format.compactKey(issue.key, unicode: buffer.unicode) : issue.key,
+                buffer.write(columns.compactKeys ? columns.cutKeys[issue.key] ?? issue.key : issue.key,
                              row: row, col: x, width: w)
             case .title:
                 buffer.write(Format.fittedTitle(issue.chain, width: w, unicode: buffer.unicode), row: row, col: x, width: w)

@@ -21,40 +21,51 @@ struct ListColumns: Equatable {
     var shortStatus = false
     /// Keys cut to their outer and root codes (`US14…NSn1009`); the status bar shows the selected one whole.
     var compactKeys = false
+    /// Each key's cut form, told apart from the others' (`Format.compactKeys`).
+    var cutKeys: [String: String] = [:]
 
     static let gap = 1
     static let trendMax = 30
-    static let titleMax = 40
+    /// A week's shape: the trend's width once it gives way, before it goes.
+    static let trendShort = 7
 
     /// `fit`, remembered for the last list it was asked of: each frame of the list asks it twice
     /// (the list, and the status bar for a cut key), of every loaded row's texts, which measuring
     /// grapheme by grapheme took most of a frame. An unchanged list is the same array, so telling
     /// it is unchanged costs nothing; the answer is what `fit` gives, so frames stay pure.
-    static func fitted(_ issues: [IssueSummary], mode: RankMode, width: Int, unicode: Bool) -> ListColumns {
+    static func fitted(_ issues: [IssueSummary], mode: RankMode, width: Int, unicode: Bool, visible: Range<Int>) -> ListColumns {
         // (`Mutex` is in the standard library from macOS 15; before it, every frame fits anew.)
-        guard #available(macOS 15, *) else { return fit(issues, mode: mode, width: width, unicode: unicode) }
+        guard #available(macOS 15, *) else { return fit(issues, mode: mode, width: width, unicode: unicode, visible: visible) }
         if let known = FitMemo.last.withLock({ last in
-            last.flatMap { $0.mode == mode && $0.width == width && $0.unicode == unicode && $0.issues == issues ? $0.columns : nil }
+            last.flatMap {
+                $0.mode == mode && $0.width == width && $0.unicode == unicode && $0.visible == visible && $0.issues == issues ? $0.columns : nil
+            }
         }) {
             return known
         }
-        let columns = fit(issues, mode: mode, width: width, unicode: unicode)
-        FitMemo.last.withLock { $0 = FitMemo(issues: issues, mode: mode, width: width, unicode: unicode, columns: columns) }
+        let columns = fit(issues, mode: mode, width: width, unicode: unicode, visible: visible)
+        FitMemo.last.withLock {
+            $0 = FitMemo(issues: issues, mode: mode, width: width, unicode: unicode, visible: visible, columns: columns)
+        }
         return columns
     }
 
-    /// Lays out the columns for these issues in `width` cells.
-    static func fit(_ issues: [IssueSummary], mode: RankMode, width: Int, unicode: Bool) -> ListColumns {
+    /// Lays out the columns for these issues in `width` cells. Keys are told apart among the rows
+    /// on screen (`visible`): the rows scrolled away need not be.
+    static func fit(_ issues: [IssueSummary], mode: RankMode, width: Int, unicode: Bool, visible: Range<Int>? = nil) -> ListColumns {
         let rankWidth = max(2, String(max(issues.count, 1)).count)
         let badgeFull = issues.map { Format.badges(of: $0).map(\.text).joined(separator: " ").count }.max() ?? 0
         let badgeCompact = issues.map { Format.badges(of: $0).map { Format.compactBadge($0.text) }.joined(separator: " ").count }.max() ?? 0
         let keyWidth = min(40, max(3, issues.map { TextSanitizer.width($0.key, unicode: unicode, limit: 40) }.max() ?? 3))
-        let compactKeyWidth = min(keyWidth, max(3, issues.map {
-            TextSanitizer.width(Format.compactKey($0.key, unicode: unicode), unicode: unicode, limit: 40)
+        let shown = visible.map { $0.clamped(to: issues.indices) }.map { Array(issues[$0]) } ?? issues
+        var cutKeys = Dictionary(issues.map { ($0.key, Format.compactKey($0.key, unicode: unicode)) }) { a, _ in a }
+        cutKeys.merge(Format.compactKeys(shown.map(\.key), unicode: unicode)) { _, told in told }
+        let compactKeyWidth = min(keyWidth, max(3, cutKeys.values.map {
+            TextSanitizer.width($0, unicode: unicode, limit: 40)
         }.max() ?? 3))
-        // The title's room: the longest whole `outer … root`, up to 40 cells or half the width (most
-        // outer and root names fit in 40; what is left over goes to the title at the end).
-        let titleWidth = max(12, min(titleMax, width / 2, issues.map {
+        // The title's room: the longest whole `outer … root` (leaving 30 cells for a rank, a short key
+        // and the ranked count): the columns that give way before it make room for it.
+        let titleWidth = max(12, min(max(12, width - 30), issues.map {
             TextSanitizer.width(Format.title($0.chain, unicode: unicode), unicode: unicode, limit: width)
         }.max() ?? 12))
         func countWidth(_ m: RankMode) -> Int {
@@ -80,13 +91,16 @@ struct ListColumns: Equatable {
             Column(kind: .assignee, width: issues.compactMap { $0.assignee.map { TextSanitizer.width($0, unicode: unicode, limit: 12) } }.max().map { max(8, $0) } ?? 0),
         ])
         layout.columns.removeAll { ($0.kind == .badges || $0.kind == .assignee) && $0.width == 0 }
+        layout.cutKeys = cutKeys
 
         let rankedKind = kind(for: mode)
-        // The title (what the user saw … the root cause) says what the issue is: it keeps its room
-        // while the other columns shorten or give way, the key first to its outer and root codes.
+        // What identifies a row gives way last: the key's ends (the key shortens to its outer and
+        // root codes, told apart from its neighbours') and the title (what the user saw … the root
+        // cause). The trend, the versions and the unranked counts give way before a title is cut.
         let reductions: [(inout ListColumns) -> Void] = [
             { $0.drop(.assignee) },
             { $0.compactBadges = true; $0.setWidth(.badges, badgeCompact) },
+            { $0.setWidth(.trend, min(trendWidth, trendShort)) },
             { $0.drop(.versions) },
             { $0.shortStatus = true; $0.setWidth(.status, 4) },
             { $0.compactKeys = compactKeyWidth < keyWidth; $0.setWidth(.key, compactKeyWidth) },
@@ -98,14 +112,16 @@ struct ListColumns: Equatable {
             { $0.setWidth(.title, 6) },
             { $0.drop(.title) },
         ]
+        let titleCut = 9
         let full = layout
         var applied: [Int] = []
         for (i, reduce) in reductions.enumerated() where layout.total > width {
             reduce(&layout)
             applied.append(i)
         }
-        // A later step may have freed enough cells to take back an earlier one: the latest first.
-        for i in applied.dropLast().reversed() {
+        // A later step may have freed enough cells to take back an earlier one, the latest first;
+        // but not once a title is cut: nothing that gave way before it comes back at its cost.
+        for i in applied.dropLast().reversed() where !applied.contains(titleCut) {
             var trial = full
             for j in applied where j != i { reductions[j](&trial) }
             if trial.total <= width {
@@ -167,6 +183,7 @@ struct FitMemo {
     var mode: RankMode
     var width: Int
     var unicode: Bool
+    var visible: Range<Int>
     var columns: ListColumns
 
     @available(macOS 15, *)

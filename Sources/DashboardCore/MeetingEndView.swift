@@ -35,8 +35,9 @@ enum MeetingEndView {
             }
         }
         lines.append([])
-        lines.append([Span("Minutes to paste into the tracker: ", .dim),
-                      Span("errtriage report --since-meeting --format markdown", .key)])
+        // The command on a line of its own, so that it is whole to copy at 60 columns.
+        lines.append([Span("Minutes to paste into the tracker:", .dim)])
+        lines.append([Span("  errtriage report --since-meeting --format markdown", .key)])
         lines.append([Span("[", .key), Span(" back to the last item   ", .dim), Span("Esc", .key), Span(" the list   ", .dim),
                       Span("M", .key), Span(" a new agenda", .dim)])
         return lines

@@ -7,7 +7,7 @@ enum NotesPane {
         let arrow = unicode ? " → " : " -> "
         var lines: [[Span]] = [[Span(ChainLadder.label("Tracker")),
                                 detail.summary.trackerURL.map { Span($0, .link) } ?? Span("none (t sets one)", .dim)]]
-        lines += ChainLadder.field("Resolved in", detail.resolvedVersion ?? "-", width: width, unicode: unicode)
+        lines += ChainLadder.field("Resolved in", detail.resolvedVersion ?? (unicode ? "—" : "-"), width: width, unicode: unicode)
         lines.append([])
         lines.append([Span("Notes", .heading), Span("  (n adds one)", .dim)])
         if detail.notes.isEmpty { lines.append([Span("  (none)", .dim)]) }

@@ -13,6 +13,10 @@ public func reduce(_ state: inout DashboardState, _ action: DashboardAction) -> 
         return []
     case .listLoaded(let list):
         state.listLoaded(list)
+        // Anchored to the data, a list counted to an older end (new events came in) is asked again.
+        if state.anchoredToData, let end = list.latestEvent, end != list.now, list.query == state.query {
+            return state.reloadEffects()
+        }
         return []
     case .detailLoaded(let detail):
         guard detail.summary.key == state.detailKey else { return [] }
@@ -28,9 +32,6 @@ public func reduce(_ state: inout DashboardState, _ action: DashboardAction) -> 
         return []
     case .agendaLoaded(let agenda, let unlinked):
         return state.agendaLoaded(agenda, unlinked: unlinked)
-    case .assigned(let key, let assignee):
-        state.message = StatusMessage(assignee.map { "\(key) assigned to \($0)." } ?? "\(key) unassigned.")
-        return state.reloadEffects()
     case .ticketWritten(_, let path, let text):
         state.message = StatusMessage("Ticket: \(path) (copied where the terminal allows)", ticksLeft: 15)
         return [.copy(text)]
@@ -41,6 +42,8 @@ public func reduce(_ state: inout DashboardState, _ action: DashboardAction) -> 
         return state.confirmMark(receipt)
     case .undone(let receipt):
         return state.confirmUndo(receipt)
+    case .undoSkipped(let receipt, let why):
+        return state.skipUndo(receipt, because: why)
     case .failed(let text):
         state.fail(text)
         return []
@@ -66,6 +69,7 @@ extension DashboardState {
     mutating func listLoaded(_ newList: IssueList) {
         list = newList
         loading = false
+        if let end = newList.latestEvent { dataEnd = end }
         let current = newList.query == query
         if let key = selectedKey, let index = newList.issues.firstIndex(where: { $0.key == key }) {
             selectedIndex = index
@@ -83,6 +87,7 @@ extension DashboardState {
         if let key = detailKey { effects.append(.loadDetail(key: key, window: query.window)) }
         if screens.contains(.pivot) { effects.append(.loadPivot(query, pivot.layer)) }
         if screens.contains(.release) { effects.append(.loadRelease(window: release.window)) }
+        if screens.contains(.views) { effects.append(.loadViews) }
         return effects
     }
 
@@ -105,7 +110,7 @@ extension DashboardState {
                                              count: MeetingEndView.lines(walk, unicode: unicode).count)
             meeting = walk
         }
-        helpScroll = Scrolling.clamp(helpScroll, visible: HelpView.bodyHeight(size), count: HelpView.lines(unicode: unicode).count)
+        helpScroll = Scrolling.clamp(helpScroll, visible: HelpView.bodyHeight(size), count: HelpView.lines(for: helpPlace, unicode: unicode, width: size.cols - 1).count)
     }
 
     /// The first list row the view shows.

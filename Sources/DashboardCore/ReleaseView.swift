@@ -64,7 +64,7 @@ enum ReleaseView {
         controls.append(c.adoptionKnown ? Span(dot + "adoption data", .dim) : Span(dot + "no adoption data: rates overstate", .error))
         buffer.write(controls, row: layout.controlsRow, col: 0, width: width)
 
-        let columns = Columns(width: width, keys: c.all.map(\.key))
+        let columns = Columns(width: width, keys: c.all.map(\.key), titleWidth: titleWidth(c, unicode: state.unicode), unicode: state.unicode)
         writeHeadings(columns, unicode: state.unicode, row: layout.columnsRow, into: &buffer)
         let all = c.all, body = lines(c)
         for offset in 0..<layout.visibleIssues {
@@ -92,18 +92,26 @@ enum ReleaseView {
         let trend = 7
         var showsTrend: Bool
         var title: Int
+        /// Each key's cut form where keys are cut, told apart from the others' (`Format.compactKeys`).
+        var cutKeys: [String: String] = [:]
 
-        init(width: Int, keys: [String]) {
+        init(width: Int, keys: [String], titleWidth: Int = 0, unicode: Bool = true) {
             if width < 60 { key = 11 }
             if width >= 120 {
                 fullKeys = true
                 key = max(14, keys.map { TextSanitizer.width($0, limit: 40) }.max() ?? 14)
                 events = 9
+            } else {
+                cutKeys = Format.compactKeys(keys, unicode: unicode)
+                // Keys that had to keep more of their middle to be told apart take the room they need.
+                key = max(key, min(24, cutKeys.values.map { TextSanitizer.width($0, unicode: unicode, limit: 40) }.max() ?? key))
             }
             rate = width >= 72 ? 17 : 0
-            showsTrend = width >= 72
-            let used = 2 + key + 1 + (users + 1) + (events > 0 ? events + 1 : 0) + (rate > 0 ? rate + 1 : 0) + (showsTrend ? trend + 1 : 0)
-            title = max(4, width - used)
+            let used = 2 + key + 1 + (users + 1) + (events > 0 ? events + 1 : 0) + (rate > 0 ? rate + 1 : 0)
+            // The trend gives way before a title is cut.
+            let trendShown = width >= 72 && width - used - (trend + 1) >= titleWidth
+            showsTrend = trendShown
+            title = max(4, width - used - (trendShown ? trend + 1 : 0))
         }
 
         var titleX: Int { 2 + key + 1 }
@@ -111,6 +119,11 @@ enum ReleaseView {
         var eventsX: Int { usersX + users + 1 }
         var rateX: Int { eventsX + (events > 0 ? events + 1 : 0) }
         var trendX: Int { rateX + (rate > 0 ? rate + 1 : 0) }
+    }
+
+    /// The room the longest whole title takes.
+    static func titleWidth(_ c: ReleaseComparison, unicode: Bool) -> Int {
+        c.all.map { TextSanitizer.width(Format.title($0.chain, unicode: unicode), unicode: unicode, limit: 200) }.max() ?? 0
     }
 
     static func writeHeadings(_ c: Columns, unicode: Bool, row: Int, into buffer: inout ScreenBuffer) {
@@ -124,7 +137,7 @@ enum ReleaseView {
 
     static func writeRow(_ issue: ReleaseIssue, change: ReleaseRule.Change, columns c: Columns, unicode: Bool, row: Int,
                          into buffer: inout ScreenBuffer) {
-        buffer.write(c.fullKeys ? issue.key : Format.compactKey(issue.key, unicode: unicode), row: row, col: 2, width: c.key, style: .key)
+        buffer.write(c.fullKeys ? issue.key : c.cutKeys[issue.key] ?? issue.key, row: row, col: 2, width: c.key, style: .key)
         buffer.write(Format.fittedTitle(issue.chain, width: c.title, unicode: unicode), row: row, col: c.titleX, width: c.title)
         buffer.write(Format.right(Format.releaseUsers(issue, change, unicode: unicode), c.users), row: row, col: c.usersX)
         if c.events > 0 {
@@ -132,7 +145,7 @@ enum ReleaseView {
         }
         if c.rate > 0 {
             buffer.write(Format.right(Format.rateChange(issue.previousPerMille, issue.perMille, unicode: unicode), c.rate),
-                         row: row, col: c.rateX, style: change == .worse || change == .new ? .badgeRegressed : .normal)
+                         row: row, col: c.rateX, style: change == .worse || change == .new ? .flagged : .normal)
         }
         if c.showsTrend {
             buffer.write(Sparkline.line(issue.series, width: c.trend, unicode: unicode), row: row, col: c.trendX, style: .sparkline)

@@ -25,17 +25,36 @@ enum SavedViewsView {
                              row: layout.firstIssueRow + 1, col: 1, style: .dim)
             }
         } else {
-            buffer.write([Span(" NAME  QUERY  (RANKING, WINDOW)", .heading)], row: layout.columnsRow, col: 0, width: buffer.size.cols)
+            let width = buffer.size.cols
+            let name = nameWidth(views, unicode: state.unicode)
+            let query = queryWidth(views, width: width, unicode: state.unicode)
+            let columns = [(1, name, "NAME"), (1 + name + 2, query, "QUERY"), (width - rank - window - 1, rank, "RANKING"),
+                           (width - window, window, "WINDOW")]
+            for (x, w, heading) in columns { buffer.write(heading, row: layout.columnsRow, col: x, width: w, style: .heading) }
             for i in 0..<layout.visibleIssues {
                 let index = state.savedViews.scroll + i
                 guard index < views.count else { break }
                 let row = layout.firstIssueRow + i
-                let selected = index == state.savedViews.selected
-                if selected { buffer.fill(row: row, style: .selected) }
-                buffer.write(SavedViewText.line(views[index], unicode: state.unicode), row: row, col: 1,
-                             width: buffer.size.cols - 1, style: selected ? .selected : .normal)
+                let view = views[index]
+                let cells = [view.name, view.query, view.mode?.rawValue ?? "events", view.window?.rawValue ?? "as is"]
+                for ((x, w, _), text) in zip(columns, cells) {
+                    buffer.write(text, row: row, col: x, width: w, style: text == cells[3] && view.window == nil ? .dim : .normal)
+                }
+                if index == state.savedViews.selected { buffer.paint(row: row, col: 0, width: width, style: .selected) }
             }
         }
         StatusBar.render(state, row: layout.statusRow, into: &buffer)
+    }
+
+    static let rank = 10, window = 6
+
+    /// The name column: the longest name, up to 24 cells.
+    static func nameWidth(_ views: [SavedView], unicode: Bool) -> Int {
+        min(24, max(4, views.map { TextSanitizer.width($0.name, unicode: unicode, limit: 24) }.max() ?? 4))
+    }
+
+    /// The query column: what the name, ranking and window leave.
+    static func queryWidth(_ views: [SavedView], width: Int, unicode: Bool) -> Int {
+        max(8, width - 1 - nameWidth(views, unicode: unicode) - 2 - rank - 1 - window - 1)
     }
 }

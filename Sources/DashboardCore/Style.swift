@@ -3,6 +3,8 @@ public enum Style: Hashable, Sendable, CaseIterable {
     case normal
     /// The top line of a screen.
     case header
+    /// A warning in the top line (the data ended long before the window does).
+    case headerAlert
     /// Column headings and section titles.
     case heading
     /// The column the list is ranked by.
@@ -14,6 +16,8 @@ public enum Style: Hashable, Sendable, CaseIterable {
     /// A key name in hints and help.
     case key
     case badgeNew, badgeRegressed, badgeSpike
+    /// A figure that got worse (a release's rate): bold and underlined without colour, never reverse like the selection.
+    case flagged
     case statusOpen, statusRegressed, statusResolved, statusMuted
     /// The active tab of the detail tab bar.
     case tabActive

@@ -32,8 +32,9 @@ public final class DashboardLoop<Screen: DashboardScreen> {
         revision = effects.revision() ?? 0
     }
 
-    /// The time effects are carried out at.
-    func now() -> Timestamp { fixedNow ?? Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000)) }
+    /// The time effects are carried out at: the data's end when the state anchors windows to it,
+    /// else `--now`, else the clock.
+    func now() -> Timestamp { state.windowEnd ?? fixedNow ?? Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000)) }
 
     /// Runs until the user quits; marks still on their way land first (`drain`).
     public func run() {
@@ -46,7 +47,7 @@ public final class DashboardLoop<Screen: DashboardScreen> {
                     return
                 case .redraw: screen.forceRedraw()
                 case .copy(let text): screen.copyToClipboard(text)
-                default: worker.submit(effect, now: now())
+                case .store(let request): worker.submit(request, now: now())
                 }
             }
             var queue = takeResults()
@@ -106,11 +107,8 @@ public final class DashboardLoop<Screen: DashboardScreen> {
         while worker.isBusy {
             worker.finish()
             for (result, _) in worker.take() {
-                for next in reduce(&state, result) {
-                    switch next {
-                    case .mark, .undo: worker.submit(next, now: now())
-                    default: break
-                    }
+                for case .store(let request) in reduce(&state, result) where request.writes {
+                    worker.submit(request, now: now())
                 }
             }
         }

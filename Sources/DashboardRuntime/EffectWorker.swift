@@ -2,10 +2,10 @@ import DashboardCore
 import Foundation
 import TriageModel
 
-/// Carries out the reducer's effects: against the store in the program (`StoreEffects`), scripted in tests.
+/// Answers the dashboard's store requests: against the store in the program (`StoreEffects`), scripted in tests.
 public protocol EffectPerformer: Sendable {
-    /// Carries out one effect; its result comes back as an action.
-    func perform(_ effect: DashboardEffect, now: Timestamp) -> DashboardAction
+    /// Carries out one request; its result comes back as an action.
+    func perform(_ request: StoreRequest, now: Timestamp) -> DashboardAction
     /// The store's revision, raised by every committed write; nil when it cannot be read.
     func revision() -> Int64?
 }
@@ -22,16 +22,12 @@ final class EffectWorker: @unchecked Sendable {
 
     init(_ effects: any EffectPerformer) { self.effects = effects }
 
-    /// Starts an effect; its action (and, after a write, the store's revision) comes out of `take`.
-    func submit(_ effect: DashboardEffect, now: Timestamp) {
+    /// Starts a request; its action (and, after a write, the store's revision) comes out of `take`.
+    func submit(_ request: StoreRequest, now: Timestamp) {
         lock.withLock { pending += 1 }
         queue.async { [self] in
-            let result = effects.perform(effect, now: now)
-            var revisionAfter: Int64?
-            switch effect {
-            case .mark, .undo: revisionAfter = effects.revision()
-            default: break
-            }
+            let result = effects.perform(request, now: now)
+            let revisionAfter = request.writes ? effects.revision() : nil
             lock.withLock {
                 results.append((result, revisionAfter))
                 pending -= 1

@@ -18,10 +18,10 @@ public struct StoreEffects: EffectPerformer {
         self.ticketFolder = ticketFolder
     }
 
-    /// Carries out one effect against the store; a failure comes back as `.failed`.
-    public func perform(_ effect: DashboardEffect, now: Timestamp) -> DashboardAction {
+    /// Carries out one request against the store; a failure comes back as `.failed`.
+    public func perform(_ request: StoreRequest, now: Timestamp) -> DashboardAction {
         do {
-            switch effect {
+            switch request {
             case .loadList(let query):
                 return .listLoaded(try store.issueList(query, now: now))
             case .loadDetail(let key, let window):
@@ -35,9 +35,6 @@ public struct StoreEffects: EffectPerformer {
                 if record { try store.recordMeeting(at: now, by: user) }
                 return .agendaLoaded(try store.agenda(window: window, now: now, top: top),
                                      unlinked: try store.unlinkedComplaints(window: window, now: now))
-            case .assign(let key, let assignee):
-                try store.assign(key, to: assignee, by: user, at: now)
-                return .assigned(key: key, to: assignee)
             case .writeTicket(let key, let window):
                 let text = TicketText.render(try store.issueDetail(key: key, window: window, now: now), style: .markdown)
                 let path = (ticketFolder as NSString).appendingPathComponent("errtriage-ticket-\(key).md")
@@ -54,10 +51,10 @@ public struct StoreEffects: EffectPerformer {
             case .mark(let key, let mark):
                 return .marked(try store.mark(key, mark, by: user, at: now))
             case .undo(let receipt):
-                try store.undo(receipt, by: user, at: now)
-                return .undone(receipt)
-            case .redraw, .quit, .copy:
-                return .tick
+                switch try store.undoIfStanding(receipt, by: user, at: now) {
+                case .undone: return .undone(receipt)
+                case .overwritten(let why): return .undoSkipped(receipt, why)
+                }
             }
         } catch {
             return .failed(error.message)

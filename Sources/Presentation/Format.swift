@@ -54,6 +54,32 @@ public enum Format {
         return first + (unicode ? "…" : "..") + last
     }
 
+    /// Keys shown together, each cut as `compactKey` cuts it, except that keys whose cut forms
+    /// would read the same keep more of their middle (`US21-IN330…NSn1001`, `US21-IN331…NSn1001`),
+    /// up to the whole key: two different issues never read the same. By key.
+    public static func compactKeys(_ keys: [String], unicode: Bool = true) -> [String: String] {
+        var forms: [String: String] = [:]
+        let cut = unicode ? "…" : ".."
+        func form(_ key: String, keeping n: Int) -> String {
+            let parts = key.split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count > n + 1, let last = parts.last else { return key }
+            return parts.prefix(n).joined(separator: "-") + cut + last
+        }
+        let groups = Dictionary(grouping: Set(keys), by: { compactKey($0, unicode: unicode) })
+        for (short, members) in groups {
+            guard members.count > 1 else {
+                forms[members[0]] = short
+                continue
+            }
+            var n = 2
+            while Set(members.map { form($0, keeping: n) }).count < members.count, members.contains(where: { form($0, keeping: n) != $0 }) {
+                n += 1
+            }
+            for key in members { forms[key] = form(key, keeping: n) }
+        }
+        return forms
+    }
+
     /// A device as people know it in at most `width` cells: `iPhone 13 (iPhone14,5)`, the name alone where that
     /// does not fit, an unknown identifier as it is.
     public static func device(_ identifier: String, width: Int = .max) -> String {
@@ -99,6 +125,19 @@ public enum Format {
         "\(total) in the last \(window.rawValue)"
     }
 
+    /// A span of time, rounded down to its largest unit: `4d`, `5h`, `12m`.
+    public static func age(millis: Int64) -> String {
+        let minutes = max(0, millis / 60_000)
+        if minutes >= 2 * 24 * 60 { return "\(minutes / (24 * 60))d" }
+        if minutes >= 60 { return "\(minutes / 60)h" }
+        return "\(minutes)m"
+    }
+
+    /// `last event 4d ago`: said wherever a window ends long after a store's data stops.
+    public static func lastEventNote(_ list: IssueList) -> String? {
+        list.dataEndsEarly.map { "last event \(age(millis: $0)) ago" }
+    }
+
     /// A mark as words: `resolved in 1.13`, `with a note`, `with tracker …`.
     public static func describe(_ mark: IssueMark) -> String {
         switch mark {
@@ -107,6 +146,7 @@ public enum Format {
             return status.rawValue
         case .note: return "with a note"
         case .tracker(let url): return url.map { "with tracker \($0)" } ?? "without a tracker link"
+        case .assignee(let name): return name.map { "assigned to \($0)" } ?? "unassigned"
         }
     }
 }

@@ -3,12 +3,22 @@ import TriageModel
 /// The human outputs of `report`, `show` and the agenda: aligned text, and the pivot's markdown table.
 public enum ReportText {
     /// The top-N list as aligned text (the markdown of `report` is the minutes).
+    /// Said under the header when the data stops more than an hour before the window ends: the
+    /// window holds less than it spans (`--now data` ends it at the newest event).
+    public static func staleNote(_ latest: Timestamp?, now: Timestamp) -> String? {
+        guard let latest, let gap = IssueList.dataGap(latest: latest, now: now) else { return nil }
+        return "Note: last event \(Format.age(millis: gap)) ago (\(latest.minuteText) UTC); "
+            + "the window holds less than it spans. --now data ends it at the last event.\n"
+    }
+
     public static func list(_ list: IssueList) -> String {
         let q = list.query
         let window = "window \(q.window.rawValue) ending \(list.now.minuteText) UTC, by \(q.mode.rawValue), status \(q.filter.label)"
         let t = list.totals
         let totals = "\(t.issues) issues · \(t.events) events · \(t.users) users · \(t.complaints) complaints"
-        var out = "errtriage report — \(window)\n\(totals)   \(Sparkline.line(t.series, width: 30))\n\n"
+        var out = "errtriage report — \(window)\n\(totals)   \(Sparkline.line(t.series, width: 30))\n"
+        if let stale = staleNote(list.latestEvent, now: list.now) { out += stale }
+        out += "\n"
         if list.storeEvents == 0 {
             return out + "The store is empty: errtriage ingest FILE… to add events, or errtriage demo for sample data.\n"
         }

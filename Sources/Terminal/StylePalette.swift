@@ -17,8 +17,9 @@ struct StylePalette {
         for style in Style.allCases { looks[style] = Look(attrs: normal, pair: 0) }
         guard color else {
             let mono: [Style: attr_t] = [
-                .header: reverse, .heading: bold, .ranked: bold | underline, .selected: reverse, .dim: dim,
+                .header: reverse, .headerAlert: reverse | bold | underline, .heading: bold, .ranked: bold | underline, .selected: reverse, .dim: dim,
                 .key: bold, .badgeNew: bold, .badgeRegressed: reverse | bold, .badgeSpike: bold | underline,
+                .flagged: bold | underline,
                 .statusRegressed: bold, .statusMuted: dim, .statusResolved: dim, .tabActive: reverse | bold,
                 .prompt: bold, .cursor: reverse, .error: bold, .rootCause: bold, .link: underline,
             ]
@@ -28,6 +29,7 @@ struct StylePalette {
         let none = Int16(-1)
         let colours: [(Style, Int16, Int16, attr_t)] = [
             (.header, Int16(COLOR_WHITE), Int16(COLOR_BLUE), bold),
+            (.headerAlert, Int16(COLOR_YELLOW), Int16(COLOR_BLUE), bold | underline),
             (.heading, Int16(COLOR_CYAN), none, bold),
             (.ranked, Int16(COLOR_YELLOW), none, bold),
             (.selected, Int16(COLOR_BLACK), Int16(COLOR_CYAN), normal),
@@ -36,6 +38,7 @@ struct StylePalette {
             (.badgeNew, Int16(COLOR_BLACK), Int16(COLOR_GREEN), bold),
             (.badgeRegressed, Int16(COLOR_WHITE), Int16(COLOR_RED), bold),
             (.badgeSpike, Int16(COLOR_BLACK), Int16(COLOR_YELLOW), bold),
+            (.flagged, Int16(COLOR_RED), none, bold),
             (.statusOpen, Int16(COLOR_YELLOW), none, normal),
             (.statusRegressed, Int16(COLOR_RED), none, bold),
             (.statusResolved, Int16(COLOR_GREEN), none, normal),

@@ -128,15 +128,28 @@ public struct IssueList: Hashable, Sendable {
     public var issues: [IssueSummary]
     /// Events in the whole store, whatever the window: zero means the store is empty.
     public var storeEvents: Int
+    /// The newest event's time in the whole store (nil: none), to tell a window that ends long after the data.
+    public var latestEvent: Timestamp?
 
     public init(query: IssueQuery, now: Timestamp, seriesStart: Timestamp, totals: Totals,
-                issues: [IssueSummary], storeEvents: Int) {
+                issues: [IssueSummary], storeEvents: Int, latestEvent: Timestamp? = nil) {
         self.query = query
         self.now = now
         self.seriesStart = seriesStart
         self.totals = totals
         self.issues = issues
         self.storeEvents = storeEvents
+        self.latestEvent = latestEvent
+    }
+
+    /// How long before the window's end the data stops, when that is more than an hour: a store
+    /// whose last export came days ago shows windows that are mostly empty, and must say so.
+    public var dataEndsEarly: Int64? { IssueList.dataGap(latest: latestEvent, now: now) }
+
+    /// How long before `now` the data stops, when more than an hour (nil: it runs to `now`, or there is none).
+    public static func dataGap(latest: Timestamp?, now: Timestamp) -> Int64? {
+        guard let latest, now.millis - latest.millis > 3_600_000 else { return nil }
+        return now.millis - latest.millis
     }
 }
 
@@ -268,11 +281,20 @@ public struct IssueDetail: Hashable, Sendable {
     }
 }
 
-/// A change a person asks for on an issue: a status, a note, or a tracker link.
+/// A change a person asks for on an issue: a status, a note, a tracker link, or who works on it.
 public enum IssueMark: Hashable, Sendable {
     case status(IssueStatus, version: String?)
     case note(String)
     case tracker(String?)
+    /// Assigns the issue to a person (nil clears), with a history row.
+    case assignee(String?)
+}
+
+/// What undoing a change did: took it back, or left it because someone changed the issue since.
+public enum UndoOutcome: Hashable, Sendable {
+    case undone
+    /// The change no longer stands; the sentence says who changed what since (`ben marked it resolved since`).
+    case overwritten(String)
 }
 
 /// What the store did for one mark: enough to show it and to undo it.
@@ -290,6 +312,8 @@ public struct MarkReceipt: Hashable, Sendable {
     /// Who made the status change this mark replaced (nil when the issue had none): on a team
     /// store, someone else may have changed it since this screen loaded it.
     public var previousBy: String?
+    /// Who the issue was assigned to before an assignment (nil: nobody).
+    public var previousAssignee: String?
 
     public init(key: String, mark: IssueMark, previousStatus: IssueStatus, previousVersion: String?,
                 previousTracker: String?, noteID: Int64?) {

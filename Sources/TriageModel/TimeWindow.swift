@@ -29,6 +29,15 @@ public enum TimeWindow: String, CaseIterable, Sendable, Codable {
         }
     }
 
+    /// The window's first instant when it ends at `now` (nil for `all`): what it counts is at or after it.
+    public func start(now: Timestamp) -> Timestamp? {
+        switch self {
+        case .h24: Timestamp.startOf(hour: now.hour - 23)
+        case .all: nil
+        default: Timestamp.startOf(day: now.day - days! + 1)
+        }
+    }
+
     /// The first and last hour buckets of the 24h window ending at `now`.
     public static func hourRange(now: Timestamp) -> ClosedRange<Int64> { (now.hour - 23)...now.hour }
 }

@@ -23,9 +23,10 @@ extension TriageStore {
             }
             let top = Array(candidates.prefix(max(0, query.top)))
             let summaries = try TriageStore.summaries(db, top, buckets: buckets, now: now, series: restricted?.series)
-            let storeEvents = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(events), 0) FROM issue") ?? 0
+            let store = try Row.fetchOne(db, sql: "SELECT COALESCE(SUM(events), 0), MAX(last_seen) FROM issue")
+            let latest: Int64? = store?[1]
             return IssueList(query: query, now: now, seriesStart: buckets.seriesStart, totals: totals,
-                             issues: summaries, storeEvents: storeEvents)
+                             issues: summaries, storeEvents: store?[0] ?? 0, latestEvent: latest.map(Timestamp.init(millis:)))
         }
     }
 

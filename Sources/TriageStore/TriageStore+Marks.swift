@@ -8,12 +8,13 @@ extension TriageStore {
     }
 
     static func apply(_ db: Database, key: String, mark: IssueMark, by: String, at: Timestamp, note: String?) throws -> MarkReceipt {
-        guard let row = try Row.fetchOne(db, sql: "SELECT id, status, resolved_version, tracker_url FROM issue WHERE key = ?",
+        guard let row = try Row.fetchOne(db, sql: "SELECT id, status, resolved_version, tracker_url, assignee FROM issue WHERE key = ?",
                                          arguments: [try headKey(db, key)]) else { throw StoreError.unknownKey(key) }
         let issueID: Int64 = row[0]
         let previous = IssueStatus(rawValue: row[1]) ?? .open
         var receipt = MarkReceipt(key: key, mark: mark, previousStatus: previous, previousVersion: row[2],
                                   previousTracker: row[3], noteID: nil)
+        receipt.previousAssignee = row[4]
         switch mark {
         case .status(let status, let version):
             receipt.previousBy = try String.fetchOne(db, sql: """
@@ -28,37 +29,10 @@ extension TriageStore {
                                              arguments: [issueID, at.millis, by, text])
         case .tracker(let url):
             try db.execute(sql: "UPDATE issue SET tracker_url = ? WHERE id = ?", arguments: [url, issueID])
+        case .assignee(let name):
+            try setAssignee(db, issueID: issueID, to: name, from: receipt.previousAssignee, by: by, at: at)
         }
         return receipt
-    }
-
-    /// Takes a mark back: the previous status (with a history row saying so), the previous tracker link, or the note removed.
-    public func undo(_ receipt: MarkReceipt, by: String, at: Timestamp) throws(StoreError) {
-        try write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, status FROM issue WHERE key = ?",
-                                             arguments: [try TriageStore.headKey(db, receipt.key)]) else {
-                throw StoreError.unknownKey(receipt.key)
-            }
-            let issueID: Int64 = row[0]
-            switch receipt.mark {
-            case .status:
-                // Only while this mark is the issue's latest: a later mark by anyone stands.
-                if let changeID = receipt.changeID,
-                   let last = try Row.fetchOne(db, sql: """
-                       SELECT id, "by", to_status FROM status_change WHERE issue_id = ? ORDER BY id DESC LIMIT 1
-                       """, arguments: [issueID]),
-                   (last[0] as Int64) != changeID {
-                    throw StoreError.usage("\(last[1] as String) marked it \(last[2] as String) since")
-                }
-                try TriageStore.setStatus(db, issueID: issueID, from: IssueStatus(rawValue: row[1]) ?? .open,
-                                          to: receipt.previousStatus, version: receipt.previousVersion, at: at, by: by,
-                                          note: "undo")
-            case .note:
-                if let id = receipt.noteID { try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [id]) }
-            case .tracker:
-                try db.execute(sql: "UPDATE issue SET tracker_url = ? WHERE id = ?", arguments: [receipt.previousTracker, issueID])
-            }
-        }
     }
 
     /// Sets an issue's status with its history row, whose id it returns.

@@ -6,17 +6,14 @@ extension TriageStore {
     /// Returns the previous assignee.
     @discardableResult
     public func assign(_ key: String, to assignee: String?, by: String, at: Timestamp) throws(StoreError) -> String? {
-        try write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, assignee FROM issue WHERE key = ?",
-                                             arguments: [try TriageStore.headKey(db, key)]) else {
-                throw StoreError.unknownKey(key)
-            }
-            let issueID: Int64 = row[0], previous: String? = row[1]
-            try db.execute(sql: "UPDATE issue SET assignee = ? WHERE id = ?", arguments: [assignee, issueID])
-            try db.execute(sql: "INSERT INTO note (issue_id, at, \"by\", text) VALUES (?, ?, ?, ?)",
-                           arguments: [issueID, at.millis, by, Assignment.historyText(to: assignee, from: previous)])
-            return previous
-        }
+        try mark(key, .assignee(assignee), by: by, at: at).previousAssignee
+    }
+
+    /// Sets the assignee and writes the history row that says so.
+    static func setAssignee(_ db: Database, issueID: Int64, to assignee: String?, from previous: String?, by: String, at: Timestamp) throws {
+        try db.execute(sql: "UPDATE issue SET assignee = ? WHERE id = ?", arguments: [assignee, issueID])
+        try db.execute(sql: "INSERT INTO note (issue_id, at, \"by\", text) VALUES (?, ?, ?, ?)",
+                       arguments: [issueID, at.millis, by, Assignment.historyText(to: assignee, from: previous)])
     }
 }
 

@@ -17,7 +17,8 @@ struct Dashboard: ParsableCommand {
             let now = try options.nowTimestamp()
             let store = try options.open(.dashboard(now: now))
             // The store's own name: a PostgreSQL URI may hold a password, never shown.
-            try TerminalDashboard.run(store: store, now: options.now == nil ? nil : now, storeName: store.target)
+            try TerminalDashboard.run(store: store, now: options.now == nil || options.nowIsData ? nil : now, storeName: store.target,
+                                      anchorToData: options.nowIsData)
         }
     }
 }

@@ -36,12 +36,14 @@ struct Meeting: ParsableCommand {
             let agenda = try store.agenda(window: window, now: now, top: top)
             let unlinked = try store.unlinkedComplaints(window: window, now: now)
             if printing {
-                Swift.print(AgendaText.render(agenda, unlinked: unlinked, window: window, now: now, byOwner: byOwner), terminator: "")
+                let latest = try? store.latestEventTime()
+                Swift.print(AgendaText.render(agenda, unlinked: unlinked, window: window, now: now, byOwner: byOwner,
+                                              latestEvent: latest ?? nil), terminator: "")
                 return
             }
             // The dashboard records the meeting's start as it builds the agenda.
-            try TerminalDashboard.run(store: store, now: options.now == nil ? nil : now, storeName: store.target,
-                                      window: window, meeting: true, top: top, byOwner: byOwner)
+            try TerminalDashboard.run(store: store, now: options.now == nil || options.nowIsData ? nil : now, storeName: store.target,
+                                      window: window, meeting: true, top: top, byOwner: byOwner, anchorToData: options.nowIsData)
         }
     }
 }
@@ -49,8 +51,9 @@ struct Meeting: ParsableCommand {
 /// The agenda as text: numbered items by section, then the complaints no code explains.
 enum AgendaText {
     static func render(_ agenda: Agenda, unlinked: UnlinkedComplaints, window: TimeWindow, now: Timestamp,
-                       byOwner: Bool = false) -> String {
+                       byOwner: Bool = false, latestEvent: Timestamp? = nil) -> String {
         var out = "Meeting agenda — window \(window.rawValue) ending \(now.minuteText) UTC, \(agenda.items.count) issues\n"
+        out += ReportText.staleNote(latestEvent, now: now) ?? ""
         var n = 0
         let groups = byOwner ? agenda.byOwner : [(owner: nil, items: agenda.items)]
         for group in groups {

@@ -11,7 +11,7 @@ struct StoreOptions: ParsableArguments {
     @Option(help: "The store: an SQLite file, or a postgres:// URI for a team store (default: $ERRTRIAGE_STORE, else ./errtriage.sqlite).")
     var store: String?
 
-    @Option(help: "The time windows end at (ISO 8601; default: the current time).")
+    @Option(help: "The time windows end at (ISO 8601, or 'data' for the store's newest event; default: the current time).")
     var now: String?
 
     init() {}
@@ -27,10 +27,21 @@ struct StoreOptions: ParsableArguments {
         store ?? ProcessInfo.processInfo.environment["ERRTRIAGE_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? "errtriage.sqlite"
     }
 
-    /// The parsed `--now`, or the current time.
+    /// Whether `--now data` anchors the windows to the store's newest event.
+    var nowIsData: Bool { now == "data" }
+
+    /// The parsed `--now`, the store's newest event for `--now data` (the clock for an empty
+    /// store), or the current time.
     func nowTimestamp() throws -> Timestamp {
-        guard let now else { return Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000)) }
-        guard let t = Timestamp.parse(now) else { throw CLIError.usage("--now '\(now)' is not a time (use ISO 8601, e.g. 2026-10-04T22:33:00Z)") }
+        let clock = Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000))
+        guard let now else { return clock }
+        if nowIsData {
+            let store = try openForReading(now: clock)
+            do { return try store.latestEventTime() ?? clock } catch { throw CLIError.store(error.message) }
+        }
+        guard let t = Timestamp.parse(now) else {
+            throw CLIError.usage("--now '\(now)' is not a time (use ISO 8601, e.g. 2026-10-04T22:33:00Z, or data for the newest event)")
+        }
         return t
     }
 

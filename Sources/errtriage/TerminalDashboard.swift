@@ -14,9 +14,10 @@ enum TerminalDashboard {
     /// Whether standard input and output are a terminal.
     static var isInteractive: Bool { isatty(0) != 0 && isatty(1) != 0 }
 
-    /// Opens the dashboard; with `meeting` it starts on the meeting's agenda (`top` issues in each top section).
+    /// Opens the dashboard; with `meeting` it starts on the meeting's agenda (`top` issues in each
+    /// top section); `anchorToData` ends its windows at the store's newest event, following new ones.
     static func run(store: TriageStore, now: Timestamp?, storeName: String, window: TimeWindow = .d7,
-                    meeting: Bool = false, top: Int = 5, byOwner: Bool = false) throws {
+                    meeting: Bool = false, top: Int = 5, byOwner: Bool = false, anchorToData: Bool = false) throws {
         guard isInteractive else {
             throw CLIError.usage("the dashboard needs a terminal; for scripts use errtriage report (or show) instead")
         }
@@ -32,6 +33,10 @@ enum TerminalDashboard {
         state.startsMeeting = meeting
         state.meetingTop = top
         state.meetingByOwner = byOwner
+        if anchorToData, let end = try? store.latestEventTime() {
+            state.anchoredToData = true
+            state.dataEnd = end
+        }
         DashboardLoop(screen: screen, effects: StoreEffects(store: store, user: loginName()), state: state, now: now).run()
     }
 }

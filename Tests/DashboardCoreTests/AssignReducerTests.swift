@@ -15,7 +15,8 @@ import TriageModel
         #expect(reduce(&state, .key(.char("a"))).isEmpty)
         #expect(state.prompt?.purpose == .assign(key: Fixtures.login.key))
         for c in "ana" { _ = reduce(&state, .key(.char(c))) }
-        #expect(reduce(&state, .key(.enter)) == [.assign(key: Fixtures.login.key, to: "ana")])
+        #expect(reduce(&state, .key(.enter)) == [.mark(key: Fixtures.login.key, .assignee("ana"))])
+        #expect(state.selectedIssue?.assignee == "ana", "shown at once, as a mark is")
     }
 
     @Test func anEmptyPromptClearsTheAssignee() {
@@ -23,14 +24,19 @@ import TriageModel
         _ = reduce(&state, .key(.char("a")))
         #expect(state.prompt?.text == "bob")
         _ = reduce(&state, .key(.ctrl("u")))
-        #expect(reduce(&state, .key(.enter)) == [.assign(key: Fixtures.login.key, to: nil)])
+        #expect(reduce(&state, .key(.enter)) == [.mark(key: Fixtures.login.key, .assignee(nil))])
     }
 
-    @Test func theStoresAnswerReloadsAndSaysSo() {
+    @Test func theStoresAnswerGoesOnTheUndoStackReloadsAndSaysSo() {
         var state = Fixtures.loadedState()
-        let effects = reduce(&state, .assigned(key: Fixtures.login.key, to: "ana"))
+        _ = reduce(&state, .key(.char("a")))
+        for c in "ana" { _ = reduce(&state, .key(.char(c))) }
+        _ = reduce(&state, .key(.enter))
+        let receipt = Fixtures.receipt(Fixtures.login.key, .assignee("ana"))
+        let effects = reduce(&state, .marked(receipt))
         #expect(effects == [.loadList(state.query)])
-        #expect(state.message?.text == "\(Fixtures.login.key) assigned to ana.")
+        #expect(state.undoStack == [receipt])
+        #expect(state.message?.text == "Assigned \(Fixtures.login.key) to ana — u to undo")
     }
 
     @Test func aReadOnlyStoreRefusesAssigning() {

@@ -57,14 +57,15 @@ enum Fixtures {
 
     static let issues = [login, sync, offline, database, parse]
 
-    static func list(_ issues: [IssueSummary] = issues, query: IssueQuery = IssueQuery(), storeEvents: Int = 48_210) -> IssueList {
+    static func list(_ issues: [IssueSummary] = issues, query: IssueQuery = IssueQuery(), storeEvents: Int = 48_210,
+                     now listNow: Timestamp = now, latestEvent: Timestamp? = nil) -> IssueList {
         let days = issues.first?.series.count ?? 7
         let series = (0..<days).map { day in issues.reduce(0) { $0 + ($1.series[safe: day] ?? 0) } }
-        return IssueList(query: query, now: now, seriesStart: seriesStart,
+        return IssueList(query: query, now: listNow, seriesStart: seriesStart,
                          totals: Totals(issues: issues.count, events: issues.reduce(0) { $0 + $1.events },
                                         users: issues.reduce(0) { $0 + $1.users },
                                         complaints: issues.reduce(0) { $0 + $1.complaints }, series: series),
-                         issues: issues, storeEvents: storeEvents)
+                         issues: issues, storeEvents: storeEvents, latestEvent: latestEvent)
     }
 
     /// `count` made-up issues for scrolling.

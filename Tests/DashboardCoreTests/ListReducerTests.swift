@@ -88,7 +88,7 @@ import TriageModel
 
     @Test func ctrlLAsksForARedraw() {
         var state = Fixtures.loadedState()
-        #expect(reduce(&state, .key(.ctrl("l"))) == [.redraw])
+        #expect(reduce(&state, .key(.ctrl("l"))) == [.redraw, .loadList(IssueQuery())], "repaints and reads the store again")
     }
 
     @Test func sCyclesTheRankModeAndReloads() {
@@ -131,13 +131,13 @@ import TriageModel
         #expect(reduce(&state, .key(.backspace)) == [.loadList(IssueQuery(text: "N"))])
     }
 
-    @Test func aFilterThatIsNotAQueryKeepsTheListAndSaysWhy() {
+    @Test func aFilterThatIsNotAQueryShowsTheListFromBeforeThePromptAndSaysWhy() {
         var state = Fixtures.loadedState()
         _ = reduce(&state, .key(.char("/")))
         for c in "os:17*" { _ = reduce(&state, .key(.char(c))) }
         #expect(state.query.text == "os:17*")
-        #expect(reduce(&state, .key(.char("\""))).isEmpty)
-        #expect(state.query.text == "os:17*")
+        #expect(reduce(&state, .key(.char("\""))) == [.loadList(IssueQuery(text: ""))])
+        #expect(state.query.text == "")
         #expect(state.prompt?.error?.contains("opens a quote") == true)
         #expect(reduce(&state, .key(.enter)).isEmpty)
         #expect(state.prompt?.purpose == .filter)
@@ -176,6 +176,27 @@ import TriageModel
         #expect(reduce(&state, .key(.escape)) == [.loadList(IssueQuery(text: ""))])
         #expect(state.prompt == nil)
         #expect(state.query.text == "")
+    }
+
+    @Test func halfTypedFieldNamesNeverShowAListAndTheWholeErrorIsReadable() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.char("/")))
+        for c in "oss:17" { _ = reduce(&state, .key(.char(c))) }
+        #expect(state.query.text == "", "not the matches of the bare word 'oss'")
+        let screen = render(state, size: state.size).lines.joined(separator: "\n")
+        #expect(screen.contains("complaints)"), "the field list's end is on screen: \(screen)")
+    }
+
+    @Test func escapeInThePromptRestoresTheFilterThatWasApplied() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.char("/")))
+        for c in "NE" { _ = reduce(&state, .key(.char(c))) }
+        _ = reduce(&state, .key(.enter))
+        _ = reduce(&state, .key(.char("/")))
+        for c in " has:note" { _ = reduce(&state, .key(.char(c))) }
+        #expect(state.query.text == "NE has:note")
+        #expect(reduce(&state, .key(.escape)) == [.loadList(IssueQuery(text: "NE"))])
+        #expect(state.query.text == "NE")
     }
 
     @Test func aLongPromptKeepsTheCursorInView() {
@@ -217,7 +238,7 @@ import TriageModel
         _ = reduce(&state, .key(.char("j")))
         #expect(state.helpScroll == 1)
         _ = reduce(&state, .key(.char("G")))
-        #expect(state.helpScroll == HelpView.lines(unicode: true).count - HelpView.bodyHeight(state.size))
+        #expect(state.helpScroll == HelpView.lines(for: .list, unicode: true, width: state.size.cols - 1).count - HelpView.bodyHeight(state.size))
     }
 
     @Test func listReloadKeepsTheSelectionOnTheSameKey() {

@@ -67,7 +67,8 @@ import TriageModel
         #expect(effects == [.loadList(state.query)])
         let widened = reduce(&state, .key(.escape))
         #expect(state.query.scope == nil)
-        #expect(widened == [.loadList(IssueQuery())])
+        #expect(state.screen == .pivot, "back to the pivot the list was narrowed from")
+        #expect(widened == [.loadList(IssueQuery()), .loadPivot(IssueQuery(), .root)])
     }
 
     @Test func movingSelectsGroupsAndClampsAtTheEnds() {

@@ -30,7 +30,7 @@ import TriageStore
         DashboardLoop(screen: screen, effects: effects, state: DashboardState(storeName: "test.sqlite", readOnly: false), now: Self.now)
     }
 
-    func heldEffects(holding holds: @escaping @Sendable (DashboardEffect) -> Bool = { _ in false }) -> HeldEffects {
+    func heldEffects(holding holds: @escaping @Sendable (StoreRequest) -> Bool = { _ in false }) -> HeldEffects {
         HeldEffects(StoreEffects(store: temporary.store, user: "tester"), holding: holds)
     }
 
@@ -38,7 +38,7 @@ import TriageStore
     /// step that comes while it works waits as typeahead, and the loop looks for writes only when idle).
     static func settle() { Thread.sleep(forTimeInterval: 0.05) }
 
-    static func isList(_ effect: DashboardEffect) -> Bool {
+    static func isList(_ effect: StoreRequest) -> Bool {
         if case .loadList = effect { return true }
         return false
     }

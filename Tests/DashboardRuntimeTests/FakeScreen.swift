@@ -44,15 +44,15 @@ final class FakeScreen: DashboardScreen {
 final class HeldEffects: EffectPerformer, @unchecked Sendable {
     private let inner: StoreEffects
     private let lock = NSLock()
-    private var log: [DashboardEffect] = []
+    private var log: [StoreRequest] = []
     private var holding = false
     private var held = false
     private var finished = 0
     private let gate = DispatchSemaphore(value: 0)
-    private let holds: @Sendable (DashboardEffect) -> Bool
+    private let holds: @Sendable (StoreRequest) -> Bool
 
     /// Holds the first effect `holds` picks (none by default).
-    init(_ inner: StoreEffects, holding holds: @escaping @Sendable (DashboardEffect) -> Bool = { _ in false }) {
+    init(_ inner: StoreEffects, holding holds: @escaping @Sendable (StoreRequest) -> Bool = { _ in false }) {
         self.inner = inner
         self.holds = holds
     }
@@ -66,7 +66,7 @@ final class HeldEffects: EffectPerformer, @unchecked Sendable {
 
     func revision() -> Int64? { unreachable ? nil : inner.revision() }
 
-    func perform(_ effect: DashboardEffect, now: Timestamp) -> DashboardAction {
+    func perform(_ effect: StoreRequest, now: Timestamp) -> DashboardAction {
         let hold = lock.withLock {
             log.append(effect)
             guard !held, holds(effect) else { return false }

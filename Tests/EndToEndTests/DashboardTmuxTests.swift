@@ -115,6 +115,8 @@ import Testing
         #expect(narrowed.contains("US14-LO43-AP7-NE8"))
         #expect(!narrowed.contains("IN500-TA202-TB30-HT400-NE29"))
         try keys("Escape")
+        try waitFor("SURFACES AS")
+        try keys("Escape")
         try waitFor("IN500-TA202-TB30-HT400-NE29")
         try keys("q")
     }

@@ -140,3 +140,24 @@ import TriageModel
         #expect(Format.fittedTitle(chain, width: 20) == "con… … notConnected…")
     }
 }
+
+/// Keys shown together are cut to their ends, but never so that two read the same.
+@Suite struct CompactKeysTests {
+    @Test func aKeyAloneIsCutToItsOuterAndRootCodes() {
+        #expect(Format.compactKeys(["US14-LO43-AP7-NE8", "IN500-GE1"]) == ["US14-LO43-AP7-NE8": "US14…NE8", "IN500-GE1": "IN500-GE1"])
+    }
+
+    @Test func keysWhoseEndsAgreeKeepMoreOfTheirMiddle() {
+        let forms = Format.compactKeys(["US21-IN330-TA150-NSn1001", "US21-IN331-TA150-NSn1001", "US14-LO43-AP7-NE8"])
+        #expect(forms["US21-IN330-TA150-NSn1001"] == "US21-IN330…NSn1001")
+        #expect(forms["US21-IN331-TA150-NSn1001"] == "US21-IN331…NSn1001")
+        #expect(forms["US14-LO43-AP7-NE8"] == "US14…NE8")
+    }
+
+    @Test func aKeyThatDiffersOnlyByALayerIsShownWhole() {
+        let forms = Format.compactKeys(["US9-IN240-TA120-HT429", "US9-IN240-RE3-TA120-HT429"], unicode: false)
+        #expect(forms["US9-IN240-TA120-HT429"] == "US9-IN240-TA120-HT429")
+        #expect(forms["US9-IN240-RE3-TA120-HT429"] == "US9-IN240-RE3..HT429")
+        #expect(Set(forms.values).count == 2)
+    }
+}
