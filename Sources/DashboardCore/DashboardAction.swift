@@ -8,7 +8,8 @@ public enum DashboardAction: Hashable, Sendable {
     case listLoaded(IssueList)
     case detailLoaded(IssueDetail)
     /// The root-cause pivot for a layer and the list query it was computed for.
-    case pivotLoaded(layer: Layer, query: IssueQuery, groups: [LayerGroup])
+    /// `unknownDomain`: a domain pivot whose domain no chain in the store has.
+    case pivotLoaded(layer: Layer, query: IssueQuery, groups: [LayerGroup], unknownDomain: Bool = false)
     /// The meeting's agenda and the complaints no code explains, for its closing page.
     case agendaLoaded(Agenda, unlinked: UnlinkedComplaints)
     /// The newest version against the one before it over a window (nil: no event names a version).

@@ -9,8 +9,9 @@ extension DashboardState {
     }
 
     /// Takes loaded groups if they are still the ones wanted, keeping the selected link.
-    mutating func pivotLoaded(layer: Layer, query loaded: IssueQuery, groups: [LayerGroup]) {
+    mutating func pivotLoaded(layer: Layer, query loaded: IssueQuery, groups: [LayerGroup], unknownDomain: Bool = false) {
         guard layer == pivot.layer, loaded == query else { return }
+        pivot.unknownDomain = unknownDomain
         let selectedLink = pivot.selectedGroup.map { ($0.link.short, $0.link.code) }
         pivot.groups = groups
         pivot.query = loaded

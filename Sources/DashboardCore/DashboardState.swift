@@ -259,6 +259,8 @@ public struct PivotState: Hashable, Sendable {
     public var groups: [LayerGroup]?
     /// The query the groups were computed for.
     public var query: IssueQuery?
+    /// The domain asked for (`d`) is one no chain in the store has.
+    public var unknownDomain = false
     /// The selected group.
     public var selected = 0
     /// The first group row shown.

@@ -36,7 +36,16 @@ enum IssueListView {
             buffer.write(text, row: layout.firstIssueRow, col: 1)
             let narrowed = !state.query.text.isEmpty || state.query.scope != nil
             let hint = narrowed ? "Esc clears the filter; f changes the status filter." : "f changes the status filter, w the window."
-            if layout.visibleIssues > 1 { buffer.write(hint, row: layout.firstIssueRow + 1, col: 1, style: .dim) }
+            // Why the filter matches nothing, where a term names a value the store does not hold.
+            var row = layout.firstIssueRow + 1
+            for sentence in list.unmatched {
+                for line in TextWrap.wrap(sentence.prefix(1).uppercased() + sentence.dropFirst(), width: max(1, width - 2),
+                                          unicode: buffer.unicode, maxLines: 3) where row < layout.firstIssueRow + layout.visibleIssues - 1 {
+                    buffer.write(line, row: row, col: 1)
+                    row += 1
+                }
+            }
+            if row < layout.firstIssueRow + layout.visibleIssues { buffer.write(hint, row: row, col: 1, style: .dim) }
             return
         }
 

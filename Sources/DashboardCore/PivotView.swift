@@ -31,7 +31,10 @@ enum PivotView {
         }
         if groups.isEmpty {
             var text = "No issue in this window has a \(state.pivot.layer.label) link"
-            if case .domain = state.pivot.layer { text = "No issue in this window passes through \(state.pivot.layer.label)" }
+            if case .domain(let name) = state.pivot.layer {
+                text = state.pivot.unknownDomain ? "No chain in the store has the domain \(name)"
+                    : "No issue in this window passes through \(state.pivot.layer.label)"
+            }
             buffer.write(text + ".", row: layout.firstIssueRow, col: 1, width: width - 1)
             if layout.visibleIssues > 1 {
                 buffer.write("l switches root cause / user-facing error, d picks a domain, w the window.",

@@ -24,8 +24,8 @@ public func reduce(_ state: inout DashboardState, _ action: DashboardAction) -> 
         state.eventIndex = max(0, min(state.eventIndex, detail.recentEvents.count - 1))
         state.settleScrolling()
         return []
-    case .pivotLoaded(let layer, let query, let groups):
-        state.pivotLoaded(layer: layer, query: query, groups: groups)
+    case .pivotLoaded(let layer, let query, let groups, let unknownDomain):
+        state.pivotLoaded(layer: layer, query: query, groups: groups, unknownDomain: unknownDomain)
         return []
     case .releaseLoaded(let comparison, let window):
         state.releaseLoaded(comparison, window: window)

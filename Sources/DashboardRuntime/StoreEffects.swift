@@ -27,7 +27,10 @@ public struct StoreEffects: EffectPerformer {
             case .loadDetail(let key, let window):
                 return .detailLoaded(try store.issueDetail(key: key, window: window, now: now))
             case .loadPivot(let query, let layer):
-                return .pivotLoaded(layer: layer, query: query, groups: try store.layerPivot(query, by: layer, now: now).groups)
+                let groups = try store.layerPivot(query, by: layer, now: now).groups
+                var unknown = false
+                if case .domain(let name) = layer, groups.isEmpty { unknown = try !store.knowsDomain(name) }
+                return .pivotLoaded(layer: layer, query: query, groups: groups, unknownDomain: unknown)
             case .loadRelease(let window):
                 guard let latest = try store.versions().last else { return .releaseLoaded(nil, window: window) }
                 return .releaseLoaded(try store.compareRelease(latest, window: window, now: now), window: window)

@@ -22,7 +22,7 @@ public enum ReportText {
         if list.storeEvents == 0 {
             return out + "The store is empty: errtriage ingest FILE… to add events, or errtriage demo for sample data.\n"
         }
-        if list.issues.isEmpty { return out + "No issue matches.\n" }
+        if list.issues.isEmpty { return out + "No issue matches.\n" + list.unmatched.map { "Note: \($0)\n" }.joined() }
         let keyWidth = max(3, list.issues.map { TextSanitizer.width($0.key) }.max() ?? 3)
         out += Format.fit("#", 3) + "  " + Format.fit("KEY", keyWidth) + "  " + Format.right("EVENTS", 7) + "  "
             + Format.right("USERS", 6) + "  " + Format.right("CMPL", 5) + "  " + Format.fit("TREND", 14) + "  "

@@ -130,6 +130,9 @@ public struct IssueList: Hashable, Sendable {
     public var storeEvents: Int
     /// The newest event's time in the whole store (nil: none), to tell a window that ends long after the data.
     public var latestEvent: Timestamp?
+    /// A sentence for each term of the query that matches no value the store holds
+    /// (`no os is "17"; did you mean os:17*?`), punctuated: why a list is empty, and the way out.
+    public var unmatched: [String] = []
 
     public init(query: IssueQuery, now: Timestamp, seriesStart: Timestamp, totals: Totals,
                 issues: [IssueSummary], storeEvents: Int, latestEvent: Timestamp? = nil) {

@@ -25,8 +25,10 @@ extension TriageStore {
             let summaries = try TriageStore.summaries(db, top, buckets: buckets, now: now, series: restricted?.series)
             let store = try Row.fetchOne(db, sql: "SELECT COALESCE(SUM(events), 0), MAX(last_seen) FROM issue")
             let latest: Int64? = store?[1]
-            return IssueList(query: query, now: now, seriesStart: buckets.seriesStart, totals: totals,
-                             issues: summaries, storeEvents: store?[0] ?? 0, latestEvent: latest.map(Timestamp.init(millis:)))
+            var list = IssueList(query: query, now: now, seriesStart: buckets.seriesStart, totals: totals,
+                                 issues: summaries, storeEvents: store?[0] ?? 0, latestEvent: latest.map(Timestamp.init(millis:)))
+            list.unmatched = try TriageStore.unmatched(db, search.dimensionTerms)
+            return list
         }
     }
 
@@ -326,6 +328,11 @@ extension TriageStore {
 }
 
 extension TriageStore {
+    /// Whether any chain in the store has a link of this domain.
+    public func knowsDomain(_ domain: String) throws(StoreError) -> Bool {
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM domain_short WHERE domain = ?", arguments: [domain]) ?? 0 > 0 }
+    }
+
     /// The root-cause pivot of every issue a query lets through (its `top` aside): issues grouped by
     /// the link a layer picks, ranked by the query's mode, and the list they were grouped from.
     public func layerPivot(_ query: IssueQuery, by layer: Layer, now: Timestamp) throws(StoreError) -> (groups: [LayerGroup], list: IssueList) {

@@ -89,6 +89,27 @@ extension TriageStore {
         return known.filter { term.admitsDimension($0) != term.negated }
     }
 
+    /// A sentence for each term that lets no stored value through, with a prefix it may have meant
+    /// (`os:17` where the store holds `iOS 17.4`: `os:17*`) or a few values the store does hold.
+    static func unmatched(_ db: Database, _ terms: [SearchTerm]) throws -> [String] {
+        var sentences: [String] = []
+        for term in terms where !term.negated {
+            guard let field = term.field, try matchingValues(db, term).isEmpty else { continue }
+            let asked = term.values.map(\.text).joined(separator: "|")
+            var prefixed = term
+            prefixed.values = term.values.map { SearchValue($0.text, comparison: $0.comparison, isPrefix: true) }
+            if !term.values.contains(where: \.isPrefix), term.values.allSatisfy({ $0.comparison == .equal }),
+               !(try matchingValues(db, prefixed)).isEmpty {
+                sentences.append("no \(field.rawValue) is \"\(asked)\"; did you mean \(prefixed.description)?")
+                continue
+            }
+            let known = try matchingValues(db, SearchTerm(field: field, values: [SearchValue("", isPrefix: true)])).sorted()
+            let some = known.prefix(3).joined(separator: ", ") + (known.count > 3 ? ", …" : "")
+            sentences.append("no \(field.rawValue) is \"\(asked)\"" + (known.isEmpty ? " (the store holds none)." : " (the store holds \(some))."))
+        }
+        return sentences
+    }
+
     /// SQL over the event table for the events dimension terms let through, with its arguments
     /// and each term's matching values.
     static func eventCondition(_ db: Database, _ terms: [SearchTerm]) throws -> (String, StatementArguments, [[String]]) {

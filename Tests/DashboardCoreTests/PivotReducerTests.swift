@@ -136,3 +136,16 @@ import TriageModel
         #expect(state.query.scope != nil)
     }
 }
+
+/// A domain pivot on a domain no chain has says the store does not know it, not that the window lacks it.
+@Suite struct UnknownDomainPivotTests {
+    @Test func anUnknownDomainIsNamedAsUnknown() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.char("p")))
+        state.pivot.layer = .domain("NoSuchDomain")
+        _ = reduce(&state, .pivotLoaded(layer: .domain("NoSuchDomain"), query: state.query, groups: [], unknownDomain: true))
+        #expect(render(state, size: state.size).lines.joined(separator: "\n").contains("No chain in the store has the domain NoSuchDomain."))
+        _ = reduce(&state, .pivotLoaded(layer: .domain("NoSuchDomain"), query: state.query, groups: []))
+        #expect(render(state, size: state.size).lines.joined(separator: "\n").contains("No issue in this window passes through"))
+    }
+}

@@ -115,3 +115,37 @@ import TriageModel
         #expect(open.issues.map(\.key) == ["US14-LO43-AP7-NE8"])
     }
 }
+
+/// A term that matches no value the store holds says why the list is empty, and the way out.
+@Suite struct UnmatchedTermTests {
+    static let now = TemporaryStore.sampleEnd
+
+    static func list(_ f: TemporaryStore, _ text: String) throws -> IssueList {
+        try f.store.issueList(IssueQuery(window: .all, text: text), now: now)
+    }
+
+    @Test func anExactValueThatIsOnlyAPrefixOfStoredOnesSuggestsThePrefix() throws {
+        let f = try TemporaryStore()
+        try f.ingest(lines: [#"{"event_id":"a","timestamp":"2026-11-20T10:00:00Z","codes":"US14-LO43","os":{"name":"iOS","version":"17.4.1"}}"#])
+        let list = try Self.list(f, "os:17")
+        #expect(list.issues.isEmpty)
+        #expect(list.unmatched == [#"no os is "17"; did you mean os:17*?"#])
+        #expect(try Self.list(f, "os:17*").unmatched.isEmpty)
+    }
+
+    @Test func aValueNothingStartsWithNamesSomeValuesTheStoreHolds() throws {
+        let f = try TemporaryStore()
+        try f.ingest(lines: [#"{"event_id":"a","timestamp":"2026-11-20T10:00:00Z","codes":"US14-LO43","network":"wifi"}"#,
+                             #"{"event_id":"b","timestamp":"2026-11-20T11:00:00Z","codes":"US14-LO43","network":"cellular"}"#])
+        #expect(try Self.list(f, "network:satellite").unmatched == [#"no network is "satellite" (the store holds cellular, wifi)."#])
+        #expect(try Self.list(f, "-network:satellite").unmatched.isEmpty)
+        #expect(try Self.list(f, "network:wifi").unmatched.isEmpty)
+    }
+
+    @Test func aDomainPivotTellsADomainNoChainHasFromOneThisWindowLacks() throws {
+        let f = try TemporaryStore()
+        try f.ingest(lines: [#"{"event_id":"a","timestamp":"2026-11-20T10:00:00Z","codes":"US14-LO43","chain":"UserError.shown - LogicError.failed"}"#])
+        #expect(try f.store.knowsDomain("NoSuchDomain") == false)
+        #expect(try f.store.knowsDomain("LogicError"))
+    }
+}
