@@ -11,11 +11,9 @@ enum PivotView {
     static func render(_ state: DashboardState, into buffer: inout ScreenBuffer) {
         let layout = ListLayout(size: buffer.size)
         let width = buffer.size.cols
-        let dot = state.unicode ? " · " : " | "
         buffer.fill(row: layout.headerRow, style: .header)
-        var header = " \(state.storeName)\(dot)Pivot by \(state.pivot.layer.label)\(dot)\(state.query.window.rawValue)"
-        if let list = state.list { header += " to \(list.now.minuteText)" }
-        buffer.write(header, row: layout.headerRow, col: 0, style: .header)
+        _ = buffer.write(ScreenHeader.spans(state, title: "Pivot by \(state.pivot.layer.label)", window: state.query.window.rawValue, width: width),
+                         row: layout.headerRow, col: 0, width: width)
 
         var controls = [Span(" layer: ", .dim), Span(state.pivot.layer.label, .ranked),
                         Span("  rank: ", .dim), Span(state.query.mode.rawValue),

@@ -44,11 +44,10 @@ enum ReleaseView {
         let width = buffer.size.cols
         let dot = state.unicode ? " · " : " | "
         buffer.fill(row: layout.headerRow, style: .header)
-        var header = " \(state.storeName)\(dot)Release"
-        if let c = state.release.comparison { header += " \(c.version)" + (c.previous.map { " against \($0)" } ?? "") }
-        header += "\(dot)\(state.release.window.rawValue)"
-        if let list = state.list { header += " to \(list.now.minuteText)" }
-        buffer.write(header, row: layout.headerRow, col: 0, style: .header)
+        var title = "Release"
+        if let c = state.release.comparison { title += " \(c.version)" + (c.previous.map { " against \($0)" } ?? "") }
+        _ = buffer.write(ScreenHeader.spans(state, title: title, window: state.release.window.rawValue, width: width),
+                         row: layout.headerRow, col: 0, width: width)
         defer { StatusBar.render(state, row: layout.statusRow, into: &buffer) }
 
         guard state.release.loaded else {

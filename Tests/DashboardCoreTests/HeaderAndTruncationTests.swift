@@ -123,3 +123,15 @@ import TriageModel
         expectSnapshot(render(Self.state(size), size: size), "list-twins-200x60")
     }
 }
+
+/// The screens over the list say where the data stops too, and give way whole rather than cut a date.
+@Suite struct OverListHeaderTests {
+    @Test func thePivotsHeaderSaysWhenTheLastEventWasAndDropsTheStoreBeforeCuttingADate() {
+        var state = DataEndTests.staleState(Size(rows: 24, cols: 80))
+        _ = reduce(&state, .key(.char("p")))
+        let header = render(state, size: state.size).lines[0]
+        #expect(header.contains("Pivot by root cause · 7d to 2026-10-08 23:30 · last event 4d ago"), "\(header)")
+        let narrow = render(state, size: Size(rows: 12, cols: 40)).lines[0]
+        #expect(narrow.contains("Pivot by root cause · 7d") && !narrow.contains("…"), "\(narrow)")
+    }
+}
