@@ -142,6 +142,30 @@ struct Show: ParsableCommand {
     }
 }
 
+/// `errtriage history KEY`: an identifier's whole life, month by month.
+struct History: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show an issue's whole life month by month: events, users, complaints, versions, every status change and merge.")
+
+    @OptionGroup var options: StoreOptions
+
+    @Argument(help: "The issue's short key, e.g. US14-LO43-AP7-NE8.", transform: ShortKeyArgument.parse)
+    var key: ShortKeyArgument
+
+    @Option(help: "text or json.")
+    var format: OutputFormat = .text
+
+    func run() throws {
+        try runReporting {
+            let history = try options.openForReading(now: options.nowTimestamp()).history(key: key.canonical)
+            switch format {
+            case .json: print(HistoryText.json(history).serialized)
+            case .text, .markdown: print(HistoryText.render(history), terminator: "")
+            }
+        }
+    }
+}
+
 /// `errtriage decode CODE`: what a support agent needs from a code a user quoted.
 struct Decode: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Decode a short key into its full chain, one link per line.")
