@@ -119,11 +119,7 @@ public final class IngestWriter {
                 try revalidate(db)
                 while var batch = next() {
                     if batch.keys.count != batch.events.count { batch.prepare() }
-                    if db.isPostgres {
-                        try addSetBased(db, batch, counts: &counts, rollups: &rollups, partitions: &partitions)
-                    } else {
-                        try add(db, batch, counts: &counts, rollups: &rollups, partitions: &partitions)
-                    }
+                    try db.connection.add(batch, to: self, db, counts: &counts, rollups: &rollups, partitions: &partitions)
                 }
                 try finish(db, rollups: &rollups)
                 return counts
@@ -202,8 +198,8 @@ public final class IngestWriter {
         knownRevision = current + 1
     }
 
-    private func add(_ db: Database, _ batch: Batch, counts: inout IngestCounts, rollups: inout Rollups,
-                     partitions: inout Set<Int64>) throws {
+    func add(_ db: Database, _ batch: Batch, counts: inout IngestCounts, rollups: inout Rollups,
+             partitions: inout Set<Int64>) throws {
         counts.adoptionRows += try TriageStore.writeAdoption(db, batch.adoption)
         let columns = TriageStore.eventInsertColumns
         var insertEvent = try BoundStatement(db, sql: """
@@ -211,7 +207,7 @@ public final class IngestWriter {
             ON CONFLICT DO NOTHING
             """)
         let termIDs = try termIDs(batch, db: db)
-        try TriageStore.preparePartitions(db, times: batch.events.lazy.map(\.timestamp.millis), made: &partitions)
+        try db.connection.preparePartitions(times: batch.events.map(\.timestamp.millis), made: &partitions)
         for (i, raw) in batch.events.enumerated() {
             let issue: IssueState
             var chain = raw.chain

@@ -45,7 +45,11 @@ struct Rollups {
         for version in versions {
             try db.execute(sql: "INSERT INTO app_version (version) VALUES (?) ON CONFLICT DO NOTHING", arguments: [version])
         }
-        if db.isPostgres { return try flushSetBased(db) }
+        try db.connection.flush(&self, db)
+    }
+
+    /// The row-by-row flush (SQLite's, where a statement costs microseconds).
+    mutating func flushRowByRow(_ db: Database) throws {
         try moveUsers(db)
         try write(db)
     }

@@ -45,15 +45,7 @@ extension TriageStore {
                         INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value
                         """, arguments: [row[0] as String, row[1] as Int64])
                 }
-                if db.isPostgres {
-                    // Identity columns go on from the highest id copied.
-                    for table in PGSchema.identityTables {
-                        try db.execute(sql: """
-                            SELECT setval(pg_get_serial_sequence('\(table)', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM \(table)
-                            """)
-                    }
-                    try db.execute(sql: "SELECT setval('event_id_seq', COALESCE(MAX(id), 0) + 1, false) FROM event_row")
-                }
+                try db.connection.finishCopy()
                 return counts
             }
         }
@@ -68,34 +60,16 @@ extension TriageStore {
         func flush() throws {
             guard !batch.isEmpty else { return }
             if table == "event_row", let ts = columns.firstIndex(of: "ts") {
-                try preparePartitions(db, times: batch.compactMap { Int64.from($0.values[ts]) }, made: &partitions)
+                try db.connection.preparePartitions(times: batch.compactMap { Int64.from($0.values[ts]) }, made: &partitions)
             }
-            let quoted = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+            // An issue's group refers to an issue written later: set after every issue is in.
             let group = columns.firstIndex(of: "group_id")
-            func values(_ row: Row) -> [SQLValue] {
-                // An issue's group refers to an issue written later: set after every issue is in.
+            try db.connection.insertCopied(table: table, columns: columns, rows: batch.map { row in
                 guard let group else { return row.values }
                 var values = row.values
                 values[group] = .null
                 return values
-            }
-            if case .postgres(let session) = db.backend {
-                try session.connection.copyIn("COPY \(table) (\(quoted)) FROM STDIN") { writer in
-                    for row in batch { try writer.row(values(row).map(\.postgresText)) }
-                }
-            } else {
-                let marks = "(" + databaseQuestionMarks(count: columns.count) + ")"
-                let perStatement = max(1, 900 / max(1, columns.count))
-                var start = 0
-                while start < batch.count {
-                    let slice = batch[start..<min(batch.count, start + perStatement)]
-                    var arguments = StatementArguments()
-                    for row in slice { arguments.values += values(row) }
-                    try db.execute(sql: "INSERT INTO \(table) (\(quoted)) VALUES " + Array(repeating: marks, count: slice.count).joined(separator: ", "),
-                                   arguments: arguments)
-                    start += perStatement
-                }
-            }
+            })
             copied += batch.count
             batch.removeAll(keepingCapacity: true)
         }

@@ -138,7 +138,7 @@ extension TriageStore {
         // detail) reads its own range of the table.
         // (The unary `+` is SQLite's way to keep its planner off an index; PostgreSQL's planner
         // picks the scan by its statistics, and the `+` would only spoil its estimate.)
-        let column = !buckets.hourly && buckets.count > 14 && !db.isPostgres ? "+" + buckets.column : buckets.column
+        let column = !buckets.hourly && buckets.count > 14 ? db.dialect.indexAvoidance + buckets.column : buckets.column
         let one = only.map { _ in "issue_id = ? AND " } ?? ""
         try db.forEachIntegers(sql: """
             SELECT issue_id, SUM(events), SUM(complaints), SUM(users) FROM \(buckets.table)
@@ -253,7 +253,7 @@ extension TriageStore {
     /// parameters is a linear search per row there (11 ms of a 400-issue list's 192 hours at 1M
     /// events, against 2 ms for the range), and the ids as one array (`= ANY`) measured slower still.
     static func idFilter(_ ids: [Int64], _ db: Database) -> (sql: String, arguments: StatementArguments) {
-        guard ids.count > (db.isPostgres ? 32 : 2_000) else {
+        guard ids.count > db.dialect.maxIDsInList else {
             return ("issue_id IN (\(databaseQuestionMarks(count: ids.count))) AND ", StatementArguments(ids))
         }
         return ("", [])

@@ -28,13 +28,10 @@ extension TriageStore {
         return try read { db in
             var check = StoreCheck()
             func problem(_ text: String) { if check.problems.count < limit { check.problems.append(text) } }
-            // Each recount scans the events: mapped, the file is read in place instead of copied
-            // page by page through a 2 MiB cache (a third of the time of `check`, all of it system
-            // time). Readers map the first GiB; this one maps all of the store, and is set back after.
-            if !db.isPostgres { try db.execute(sql: "PRAGMA mmap_size = \(TriageStore.checkMapBytes)") }
-            defer { if !db.isPostgres { try? db.execute(sql: "PRAGMA mmap_size = \(TriageStore.readerMapBytes)") } }
+            try db.connection.beginCheck()
+            defer { db.connection.endCheck() }
 
-            if !db.isPostgres, try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") != nil {
+            if try db.connection.hasDanglingReferences() {
                 problem("a row refers to a missing issue or complaint")
             }
 

@@ -182,7 +182,7 @@ public final class TriageStore: @unchecked Sendable {
             do {
                 return try session.exclusive {
                     if session.notified(channel: TriageStore.channel) == false, let known = session.knownRevision { return known }
-                    let value = try TriageStore.storedRevision(Database(.postgres(session)))
+                    let value = try TriageStore.storedRevision(Database(session))
                     session.knownRevision = value
                     return value
                 }
@@ -204,11 +204,11 @@ public final class TriageStore: @unchecked Sendable {
         do {
             switch engine {
             case .sqlite(let pool):
-                return try pool.read { db in try body(Database(.sqlite(db))) }
+                return try pool.read { db in try body(Database(SQLiteConnection(db))) }
             case .postgres(let session):
                 return try session.exclusive {
                     try session.connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
-                        try body(Database(.postgres(session)))
+                        try body(Database(session))
                     }
                 }
             }
@@ -226,7 +226,7 @@ public final class TriageStore: @unchecked Sendable {
             switch engine {
             case .sqlite(let pool):
                 return try pool.write { grdb in
-                    let db = Database(.sqlite(grdb))
+                    let db = Database(SQLiteConnection(grdb))
                     let result = try body(db)
                     try db.execute(sql: "UPDATE meta SET value = value + 1 WHERE key = 'revision'")
                     return result
@@ -235,7 +235,7 @@ public final class TriageStore: @unchecked Sendable {
                 return try session.exclusive {
                     try session.connection.transaction {
                         try session.takeWriterLock()
-                        let result = try body(Database(.postgres(session)))
+                        let result = try body(Database(session))
                         try session.run("UPDATE meta SET value = value + 1 WHERE key = 'revision'", [])
                         try session.run("NOTIFY \(TriageStore.channel)", [])
                         return result
@@ -305,19 +305,10 @@ extension TriageStore {
     }
 
     /// The schema version the store records: SQLite's `user_version`, PostgreSQL's `meta.schema`.
-    static func storedSchemaVersion(_ db: Database) throws -> Int {
-        db.isPostgres ? try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'schema'") ?? 0
-            : try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-    }
+    static func storedSchemaVersion(_ db: Database) throws -> Int { try db.connection.schemaVersion() }
 
     /// Sets the recorded schema version (tests make a store from a newer errtriage with it).
-    static func setStoredSchemaVersion(_ db: Database, _ version: Int) throws {
-        if db.isPostgres {
-            try db.execute(sql: "UPDATE meta SET value = ? WHERE key = 'schema'", arguments: [version])
-        } else {
-            try db.execute(sql: "PRAGMA user_version = \(version)")
-        }
-    }
+    static func setStoredSchemaVersion(_ db: Database, _ version: Int) throws { try db.connection.setSchemaVersion(version) }
 }
 
 extension TriageStore {

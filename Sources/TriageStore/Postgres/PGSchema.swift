@@ -285,13 +285,13 @@ extension TriageStore {
         do {
             return try session.exclusive {
                 func version() throws -> Int? {
-                    guard try Bool.fetchOne(Database(.postgres(session)), sql: "SELECT to_regclass('meta') IS NOT NULL") == true
+                    guard try Bool.fetchOne(Database(session), sql: "SELECT to_regclass('meta') IS NOT NULL") == true
                     else { return nil }
-                    return try Int.fetchOne(Database(.postgres(session)), sql: "SELECT value FROM meta WHERE key = 'schema'") ?? 0
+                    return try Int.fetchOne(Database(session), sql: "SELECT value FROM meta WHERE key = 'schema'") ?? 0
                 }
                 if let found = try version() {
                     guard found <= schemaVersion else { throw StoreError.newerSchema(session.target, found) }
-                    let canWrite = try Bool.fetchOne(Database(.postgres(session)),
+                    let canWrite = try Bool.fetchOne(Database(session),
                                                      sql: "SELECT has_table_privilege('meta', 'UPDATE')") ?? false
                     guard found < schemaVersion else { return (canWrite, found) }
                     // As a reading command upgrades an older SQLite file it may write, so here: when the role may.
@@ -319,19 +319,6 @@ extension TriageStore {
             }
         } catch {
             throw StoreError.describing(error, path: session.target)
-        }
-    }
-
-    /// Makes the month partitions of the events about to be written (PostgreSQL only; a no-op on
-    /// SQLite). `made` remembers, for this transaction, the months already made.
-    static func preparePartitions(_ db: Database, times: some Sequence<Int64>, made: inout Set<Int64>) throws {
-        guard db.isPostgres else { return }
-        for millis in times {
-            let part = PGSchema.partition(holding: millis)
-            guard made.insert(part.from).inserted else { continue }
-            try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS \(part.name) PARTITION OF event_row FOR VALUES FROM (\(part.from)) TO (\(part.to))
-                """)
         }
     }
 }

@@ -1,68 +1,30 @@
-import GRDB
-import GRDBSQLite
-
 /// One connection inside one transaction, on either engine: what every query and write of the
 /// store is written against. The SQL is written once, in the dialect both engines run (`?`
-/// placeholders, `ON CONFLICT`, `RETURNING`, `COALESCE`); PostgreSQL's session turns `?` into `$n`.
+/// placeholders, `ON CONFLICT`, `RETURNING`, `COALESCE`); what the engines do differently is
+/// behind `SQLConnection`, implemented once per engine (`SQLite/SQLiteConnection.swift`,
+/// `Postgres/PGSession+Connection.swift`), so no code here asks which engine it runs on.
 final class Database {
-    enum Backend {
-        case sqlite(GRDB.Database)
-        case postgres(PGSession)
-    }
+    let connection: any SQLConnection
 
-    let backend: Backend
+    init(_ connection: any SQLConnection) { self.connection = connection }
 
-    init(_ backend: Backend) { self.backend = backend }
-
-    var isPostgres: Bool {
-        if case .postgres = backend { return true }
-        return false
-    }
+    /// The facts of the engine's SQL the shared queries adapt to.
+    var dialect: SQLDialect { connection.dialect }
 
     /// Rows changed by the last write statement.
-    var changesCount: Int {
-        switch backend {
-        case .sqlite(let db): db.changesCount
-        case .postgres(let session): session.lastChanges
-        }
-    }
+    var changesCount: Int { connection.changesCount }
 
     func execute(sql: String, arguments: StatementArguments = []) throws {
-        switch backend {
-        case .sqlite(let db):
-            try db.execute(sql: sql, arguments: arguments.grdb)
-        case .postgres(let session):
-            try session.run(sql, arguments)
-        }
+        try connection.execute(sql: sql, arguments: arguments)
     }
 
     /// Runs an INSERT and returns the `id` of the row it added.
     func insertID(sql: String, arguments: StatementArguments = []) throws -> Int64 {
-        switch backend {
-        case .sqlite(let db):
-            try db.execute(sql: sql, arguments: arguments.grdb)
-            return db.lastInsertedRowID
-        case .postgres(let session):
-            let rows = try session.run(sql + " RETURNING id", arguments)
-            guard let first = rows.first, let id = Int64.from(first.values[0]) else {
-                throw PGError("\(session.target): the INSERT added no row")
-            }
-            return id
-        }
+        try connection.insertID(sql: sql, arguments: arguments)
     }
 
     func rows(sql: String, arguments: StatementArguments = []) throws -> [Row] {
-        switch backend {
-        case .sqlite(let db):
-            let statement = try db.cachedStatement(sql: sql)
-            try statement.setArguments(arguments.grdb)
-            let columns = Row.ColumnNames(statement.columnNames)
-            var rows: [Row] = []
-            try SQLiteSteps.each(statement, in: db) { rows.append(Row(columns: columns, values: SQLiteSteps.values(of: $0))) }
-            return rows
-        case .postgres(let session):
-            return try session.run(sql, arguments)
-        }
+        try connection.rows(sql: sql, arguments: arguments)
     }
 
     /// Runs a query whose every column is an integer (NULL reads as 0) and hands each row's values
@@ -72,127 +34,90 @@ final class Database {
                          _ body: (UnsafeBufferPointer<Int64>) throws -> Void) throws {
         let buffer = UnsafeMutableBufferPointer<Int64>.allocate(capacity: columns)
         defer { buffer.deallocate() }
-        switch backend {
-        case .sqlite(let db):
-            // Stepped with SQLite's own calls: GRDB's row values cost a retain and a release each.
-            let statement = try db.cachedStatement(sql: sql)
-            try statement.setArguments(arguments.grdb)
-            try SQLiteSteps.each(statement, in: db) { handle in
-                for i in 0..<columns { buffer[i] = sqlite3_column_int64(handle, Int32(i)) }
-                try body(UnsafeBufferPointer(buffer))
-            }
-        case .postgres(let session):
-            try session.forEachIntegers(sql, arguments, columns: columns, body)
-        }
+        try connection.forEachIntegers(sql: sql, arguments: arguments, into: buffer, body)
     }
 
     /// The number of columns `sql` returns, without running it to the end.
-    func columnCount(sql: String) throws -> Int {
-        switch backend {
-        case .sqlite(let db): return try db.makeStatement(sql: sql).columnCount
-        case .postgres(let session): return try session.columns(of: sql)
-        }
-    }
+    func columnCount(sql: String) throws -> Int { try connection.columnCount(sql: sql) }
 }
 
-/// A SQLite statement stepped with SQLite's own calls and its values read straight into
-/// `SQLValue`s: GRDB's rows copy every value into a `DatabaseValue` first, and a list's reads
-/// spent most of their time there.
-enum SQLiteSteps {
-    /// Steps `statement` (its arguments set) to its end, handing each row to `body`; resets it after.
-    static func each(_ statement: GRDB.Statement, in db: GRDB.Database, _ body: (OpaquePointer) throws -> Void) throws {
-        let handle = statement.sqliteStatement
-        defer { sqlite3_reset(handle) }
-        while let row = try step(statement, in: db) { try body(row) }
-    }
+/// What an engine's connection does: run SQL, and the few things the engines do their own way.
+protocol SQLConnection: AnyObject {
+    var dialect: SQLDialect { get }
+    var changesCount: Int { get }
+    func execute(sql: String, arguments: StatementArguments) throws
+    func insertID(sql: String, arguments: StatementArguments) throws -> Int64
+    func rows(sql: String, arguments: StatementArguments) throws -> [Row]
+    /// Each row's integers into `buffer` (as many as it holds), then `body`.
+    func forEachIntegers(sql: String, arguments: StatementArguments, into buffer: UnsafeMutableBufferPointer<Int64>,
+                         _ body: (UnsafeBufferPointer<Int64>) throws -> Void) throws
+    func columnCount(sql: String) throws -> Int
+    /// Rows read one at a time, while other statements run on the connection.
+    func cursor(sql: String, arguments: StatementArguments) throws -> any RowSource
+    /// A statement prepared once and run many times with values bound one by one (`BoundStatement`).
+    func statement(sql: String) throws -> any StatementDriver
 
-    /// The statement's next row, or nil at its end.
-    static func step(_ statement: GRDB.Statement, in db: GRDB.Database) throws -> OpaquePointer? {
-        let handle = statement.sqliteStatement
-        let code = sqlite3_step(handle)
-        if code == SQLITE_DONE { return nil }
-        guard code == SQLITE_ROW else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code),
-                                message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
-        }
-        return handle
-    }
+    /// The schema version the store records (SQLite's `user_version`, PostgreSQL's `meta.schema`).
+    func schemaVersion() throws -> Int
+    func setSchemaVersion(_ version: Int) throws
 
-    /// The current row's values.
-    static func values(of handle: OpaquePointer) -> [SQLValue] {
-        let count = sqlite3_column_count(handle)
-        var values: [SQLValue] = []
-        values.reserveCapacity(Int(count))
-        for i in 0..<count {
-            switch sqlite3_column_type(handle, i) {
-            case SQLITE_NULL: values.append(.null)
-            case SQLITE_INTEGER: values.append(.integer(sqlite3_column_int64(handle, i)))
-            case SQLITE_FLOAT: values.append(.real(sqlite3_column_double(handle, i)))
-            default:
-                // Text, and a blob read as UTF-8 text (the store writes none). The text first, then
-                // its length, in the order SQLite's documentation gives.
-                if let text = sqlite3_column_text(handle, i) {
-                    let bytes = Int(sqlite3_column_bytes(handle, i))
-                    values.append(.text(String(decoding: UnsafeBufferPointer(start: text, count: bytes), as: UTF8.self)))
-                } else {
-                    values.append(.text(""))
-                }
-            }
-        }
-        return values
-    }
+    /// Writes one batch of ingest: row by row where a statement costs microseconds (SQLite), in
+    /// bulk where each costs a round trip (PostgreSQL).
+    func add(_ batch: IngestWriter.Batch, to writer: IngestWriter, _ db: Database, counts: inout IngestCounts,
+             rollups: inout Rollups, partitions: inout Set<Int64>) throws
+    /// Writes a transaction's summed rollups, after their versions.
+    func flush(_ rollups: inout Rollups, _ db: Database) throws
+    /// Makes room for events at these times (PostgreSQL's month partitions); nothing where none is needed.
+    func preparePartitions(times: [Int64], made: inout Set<Int64>) throws
+
+    /// Writes copied rows into a table (`copy`).
+    func insertCopied(table: String, columns: [String], rows: [[SQLValue]]) throws
+    /// After a copy: generated ids go on from the highest one copied.
+    func finishCopy() throws
+
+    /// Sets the connection up for `check`'s reads over every event, and back after.
+    func beginCheck() throws
+    func endCheck()
+    /// Whether a row refers to one that is missing, where the engine lets that happen (SQLite's
+    /// foreign keys are checked as rows are written only when switched on).
+    func hasDanglingReferences() throws -> Bool
+}
+
+/// The facts of an engine's SQL that the shared queries adapt to.
+struct SQLDialect {
+    /// Written before a column to keep the planner off its index (SQLite's unary `+`); empty where
+    /// the planner picks by its statistics and the hint would only spoil its estimate.
+    var indexAvoidance: String
+    /// The most issue ids a rollup read names in an `IN` list before it reads every issue's rows
+    /// and keeps the listed ones in Swift (on PostgreSQL a long list costs a linear search per row).
+    var maxIDsInList: Int
+}
+
+/// Rows of a query read one at a time.
+protocol RowSource: AnyObject {
+    func next() throws -> Row?
+}
+
+/// A prepared statement's engine side: values bound in order, then run.
+protocol StatementDriver: AnyObject {
+    func bind(_ value: Int64)
+    func bind(_ value: String)
+    func bindNull()
+    /// Runs a statement that returns no rows; the parameters are then bound afresh.
+    func execute() throws
+    /// Runs a query for the first column of its first row, as an integer (nil: no row, or NULL).
+    func fetchInt64() throws -> Int64?
 }
 
 /// Rows read one at a time: the export streams millions of events through it.
 final class RowCursor {
-    private enum Source {
-        case sqlite(GRDB.Statement, GRDB.Database, Row.ColumnNames)
-        case postgres(PGSession, name: String)
-    }
-
-    private let source: Source
-    private var buffered: [Row] = []
-    private var position = 0
-    private var finished = false
+    private let source: any RowSource
 
     init(_ db: Database, sql: String, arguments: StatementArguments) throws {
-        switch db.backend {
-        case .sqlite(let grdb):
-            // Its own statement (not the cache's): the caller may run other queries while it reads.
-            let statement = try grdb.makeStatement(sql: sql)
-            try statement.setArguments(arguments.grdb)
-            source = .sqlite(statement, grdb, Row.ColumnNames(statement.columnNames))
-        case .postgres(let session):
-            let name = session.cursorName()
-            try session.run("DECLARE \(name) NO SCROLL CURSOR FOR " + sql, arguments)
-            source = .postgres(session, name: name)
-        }
+        source = try db.connection.cursor(sql: sql, arguments: arguments)
     }
 
-    func next() throws -> Row? {
-        switch source {
-        case .sqlite(let statement, let db, let columns):
-            guard !finished else { return nil }
-            guard let handle = try SQLiteSteps.step(statement, in: db) else {
-                finished = true
-                return nil
-            }
-            return Row(columns: columns, values: SQLiteSteps.values(of: handle))
-        case .postgres(let session, let name):
-            if position == buffered.count {
-                guard !finished else { return nil }
-                buffered = try session.run("FETCH FORWARD 2000 FROM \(name)", [])
-                position = 0
-                if buffered.count < 2000 {
-                    finished = true
-                    try session.run("CLOSE \(name)", [])
-                }
-                guard !buffered.isEmpty else { return nil }
-            }
-            defer { position += 1 }
-            return buffered[position]
-        }
-    }
+    func next() throws -> Row? { try source.next() }
 }
 
 extension Row {
@@ -225,18 +150,5 @@ extension SQLConvertible {
         if case .null = value { return nil }
         guard let converted = from(value) else { fatalError("\(value) is not \(Self.self)") }
         return converted
-    }
-}
-
-extension StatementArguments {
-    var grdb: GRDB.StatementArguments {
-        GRDB.StatementArguments(values.map { value -> DatabaseValue in
-            switch value {
-            case .null: .null
-            case .integer(let i): i.databaseValue
-            case .real(let d): d.databaseValue
-            case .text(let s): s.databaseValue
-            }
-        })
     }
 }

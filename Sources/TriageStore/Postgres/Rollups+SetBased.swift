@@ -4,8 +4,7 @@ import TriageModel
 /// with one `INSERT … SELECT … ON CONFLICT DO UPDATE`, the same upserts the row-by-row flush
 /// runs once per row (one round trip each, which a server over a network makes slow).
 extension Rollups {
-    mutating func flushSetBased(_ db: Database) throws {
-        guard case .postgres(let session) = db.backend else { return }
+    mutating func flushSetBased(_ db: Database, session: PGSession) throws {
         func stage(_ table: String, like source: String, _ rows: [[String?]]) throws {
             try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS \(table) (LIKE \(source)) ON COMMIT DELETE ROWS")
             try db.execute(sql: "TRUNCATE \(table)")

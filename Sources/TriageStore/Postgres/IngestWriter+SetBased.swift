@@ -11,11 +11,10 @@ import TriageModel
 extension IngestWriter {
     struct EventKey: Hashable { var issue: Int64; var ts: Int64; var eventID: String }
 
-    func addSetBased(_ db: Database, _ batch: Batch, counts: inout IngestCounts, rollups: inout Rollups,
+    func addSetBased(_ db: Database, session: PGSession, _ batch: Batch, counts: inout IngestCounts, rollups: inout Rollups,
                      partitions: inout Set<Int64>) throws {
-        guard case .postgres(let session) = db.backend else { return }
         counts.adoptionRows += try TriageStore.writeAdoption(db, batch.adoption)
-        try TriageStore.preparePartitions(db, times: batch.events.lazy.map(\.timestamp.millis), made: &partitions)
+        try db.connection.preparePartitions(times: batch.events.map(\.timestamp.millis), made: &partitions)
 
         // Each event's issue, as the row-by-row path finds it; issues new to this batch are
         // remembered until their first event lands.
@@ -78,14 +77,14 @@ extension IngestWriter {
             }
             try land(raw, in: issue, key: key, chain: chain, db: db, counts: &counts, rollups: &rollups)
         }
-        try addComplaintsSetBased(db, batch.complaints, counts: &counts, rollups: &rollups)
+        try addComplaintsSetBased(db, session: session, batch.complaints, counts: &counts, rollups: &rollups)
     }
 
     /// The complaints of a batch in one COPY and one INSERT (RETURNING the new ones), their codes
     /// in another, with the same counts as the row-by-row `addComplaints`.
-    func addComplaintsSetBased(_ db: Database, _ complaints: [Complaint], counts: inout IngestCounts,
+    func addComplaintsSetBased(_ db: Database, session: PGSession, _ complaints: [Complaint], counts: inout IngestCounts,
                                rollups: inout Rollups) throws {
-        guard !complaints.isEmpty, case .postgres(let session) = db.backend else { return }
+        guard !complaints.isEmpty else { return }
         try db.execute(sql: """
             CREATE TEMP TABLE IF NOT EXISTS complaint_stage (
                 n BIGINT, complaint_id TEXT, ts BIGINT, channel TEXT, category TEXT, subject TEXT, text TEXT,
