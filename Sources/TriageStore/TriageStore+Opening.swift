@@ -27,7 +27,7 @@ extension TriageStore {
     /// Opens the store at `location` (an SQLite file or a `postgres://` URI) as `access` needs it.
     /// `maxPages` caps an SQLite file at that many 4 KiB pages (writes beyond fail as on a full disk).
     public static func open(_ location: String, for access: StoreAccess, maxPages: Int? = nil) throws(StoreError) -> TriageStore {
-        let postgres = isPostgres(location)
+        let postgres = isTeamStore(location)
         let exists = postgres || access_(location)
         switch access {
         case .reading(let now, let forMarks):
@@ -52,7 +52,7 @@ extension TriageStore {
     /// unless a mute has come due); on SQLite read-only unless due mutes, marks or an upgrade need
     /// the file written and it may be.
     static func openForReading(_ location: String, now: Timestamp, forMarks: Bool, maxPages: Int?) throws(StoreError) -> TriageStore {
-        if isPostgres(location) {
+        if isTeamStore(location) {
             let store = try openChecked(location, readOnly: false, maxPages: maxPages, create: false)
             try store.applyDueMutes(now: now)
             return store
@@ -69,7 +69,7 @@ extension TriageStore {
 
     /// Opens the store; a write is refused on a read-only file before SQLite is asked.
     static func openChecked(_ location: String, readOnly: Bool, maxPages: Int?, create: Bool = true) throws(StoreError) -> TriageStore {
-        if !readOnly, !isPostgres(location), access_(location), !isWritable(location) {
+        if !readOnly, !isTeamStore(location), access_(location), !isWritable(location) {
             throw StoreError("\(location) is read-only; nothing can be written (ingest, marks and notes need write permission)")
         }
         return try TriageStore(path: location, readOnly: readOnly, maxPages: maxPages, create: create)
@@ -89,15 +89,9 @@ extension TriageStore {
 
     /// Where `ingest` copies the lines it rejects: beside an SQLite file; a team store has no
     /// folder of its own, so the current folder, by the database's name.
-    public var rejectsPath: String {
-        guard case .postgres = engine else { return target + ".rejects" }
-        return "errtriage-\(target.split(separator: "/").last.map(String.init) ?? "store").rejects"
-    }
+    public var rejectsPath: String { engine.rejectsPath }
 
     /// What `check` says of the engine's own integrity check where the store ran one: SQLite's
     /// runs on the file; a PostgreSQL server checks its own pages, and nothing is claimed.
-    public var integrityNote: String {
-        if case .sqlite = engine { return "integrity ok; " }
-        return ""
-    }
+    public var integrityNote: String { engine.integrityNote }
 }

@@ -19,8 +19,7 @@ extension TriageStore {
         // SQLite may list damage and then stop on it: keep the lines it gave and say it stopped.
         // Outside a transaction, whose commit would fail on the same damage.
         // (PostgreSQL checks its own pages and constraints as it writes.)
-        var integrity: [String] = ["ok"]
-        if case .sqlite(let pool) = engine { integrity = TriageStore.integrityCheck(pool) }
+        let integrity = engine.integrityCheck()
         if integrity != ["ok"] {
             // Counts over a damaged file would only add noise.
             return StoreCheck(problems: integrity.prefix(min(5, limit)).map { "SQLite integrity check: \($0)" })

@@ -21,11 +21,6 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         StoreError("\(path) was written by a newer errtriage (schema \(found), this one knows \(TriageStore.schemaVersion)); upgrade errtriage to open it")
     }
 
-    static func readOnly(_ path: String, postgres: Bool) -> StoreError {
-        postgres ? StoreError("\(path) is read-only for this role; nothing can be written (marks, notes and ingest need a role that may write)")
-            : StoreError("\(path) is open read-only; nothing can be written")
-    }
-
     static func unknownKey(_ key: String) -> StoreError {
         StoreError("no issue has the key \(key)", isUsageError: true)
     }
@@ -46,25 +41,12 @@ public final class TriageStore: @unchecked Sendable {
     public static let schemaVersion = 9
 
     /// How messages name the store: the file's path, or for PostgreSQL `host:port/dbname` (never the password).
-    public let target: String
+    public var target: String { engine.target }
     public let readOnly: Bool
-    let engine: Engine
+    let engine: any StoreEngine
 
-    enum Engine {
-        case sqlite(DatabasePool)
-        case postgres(PGSession)
-    }
-
-    /// Whether `location` names a PostgreSQL database (a `postgres://` or `postgresql://` URI)
-    /// rather than an SQLite file.
-    public static func isPostgres(_ location: String) -> Bool {
-        location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
-    }
-
-    public var isPostgres: Bool {
-        if case .postgres = engine { return true }
-        return false
-    }
+    /// Whether the store is a team store on PostgreSQL rather than an SQLite file.
+    public var isTeamStore: Bool { engine is PostgresEngine }
 
     /// How much of the file a reading connection maps.
     static let readerMapBytes: Int64 = 1 << 30
@@ -75,60 +57,8 @@ public final class TriageStore: @unchecked Sendable {
     /// disk, which is how the tests make one; it also keeps a store under a quota. `create: false`
     /// refuses a PostgreSQL database that holds no store yet (an SQLite caller looks for the file).
     public init(path: String, readOnly: Bool = false, maxPages: Int? = nil, create: Bool = true) throws(StoreError) {
-        if TriageStore.isPostgres(path) {
-            let session: PGSession
-            do { session = try PGSession(conninfo: path) } catch { throw StoreError.describing(error, path: path) }
-            self.target = session.target
-            self.engine = .postgres(session)
-            let (canWrite, found) = try TriageStore.openPostgres(session, create: create && !readOnly)
-            self.readOnly = readOnly || !canWrite
-            if found == 0 { throw StoreError("no store at \(session.target): add events with errtriage ingest FILE --store URI") }
-            return
-        }
-        self.target = path
-        self.readOnly = readOnly
-        var config = Configuration()
-        config.readonly = readOnly
-        config.busyMode = .timeout(10)
-        config.foreignKeysEnabled = true
-        config.label = "errtriage"
-        config.prepareDatabase { db in
-            if !db.configuration.readonly {
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
-                // Ingest updates the event index and the user rollups at random places: a writer's
-                // page cache of 16 MiB (SQLite's default is 2 MiB) keeps most of them in memory.
-                // Measured on 1M events: 8 MiB 49.7 s / 78 MB RSS, 16 MiB 39.6 s / 88 MB, 32 MiB
-                // 48.3 s / 106 MB. Readers keep the default, so the dashboard stays small.
-                try db.execute(sql: "PRAGMA cache_size = -16384")
-            }
-            if let maxPages { _ = try GRDB.Row.fetchOne(db, sql: "PRAGMA max_page_count = \(maxPages)") }
-            if db.configuration.readonly {
-                // Readers map the file (its first GiB) rather than copy each page through SQLite's
-                // small cache: the 24-hour detail reads a few thousand events scattered over the
-                // file, 29 ms copied and 17 ms mapped at 1M events. Only the pages read count in
-                // the process's memory (the dashboard's report stays at 40 MB). The writer does
-                // not: ingest touches most of the file, and its memory would count all of it.
-                _ = try GRDB.Row.fetchOne(db, sql: "PRAGMA mmap_size = \(TriageStore.readerMapBytes)")
-            }
-        }
-        do {
-            if !readOnly { try TriageStore.probe(path) }
-            let pool = try DatabasePool(path: path, configuration: config)
-            engine = .sqlite(pool)
-            let found = try pool.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
-            guard found <= TriageStore.schemaVersion else {
-                throw StoreError.newerSchema(path, found)
-            }
-            if !readOnly {
-                try TriageStore.migrator.migrate(pool)
-            } else if found < TriageStore.schemaVersion {
-                throw StoreError("\(path) needs a schema upgrade, which a read-only store cannot take")
-            }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError.describing(error, path: path)
-        }
+        engine = try TriageStore.openEngine(path, readOnly: readOnly, maxPages: maxPages, create: create)
+        self.readOnly = !engine.canWrite
     }
 
     /// Reads an existing file before anything opens it for writing (a writer's open already writes,
@@ -141,7 +71,7 @@ public final class TriageStore: @unchecked Sendable {
 
     /// The schema version of the file at `path`, read without writing it; nil when there is no file.
     static func storedVersion(_ path: String) throws -> Int? {
-        guard !isPostgres(path), access(path, F_OK) == 0 else { return nil }
+        guard !isTeamStore(path), access(path, F_OK) == 0 else { return nil }
         var config = Configuration()
         config.readonly = true
         let queue = try DatabaseQueue(path: path, configuration: config)
@@ -163,7 +93,7 @@ public final class TriageStore: @unchecked Sendable {
     /// Whether the file at `path` is a store whose creation was cut short before its first
     /// migration committed (schema 0, no table but the migrator's): a writer's open completes it.
     public static func isUnfinished(_ path: String) -> Bool {
-        guard !isPostgres(path), access(path, F_OK) == 0 else { return false }
+        guard !isTeamStore(path), access(path, F_OK) == 0 else { return false }
         var config = Configuration()
         config.readonly = true
         guard let queue = try? DatabaseQueue(path: path, configuration: config) else { return false }
@@ -178,20 +108,7 @@ public final class TriageStore: @unchecked Sendable {
     /// On PostgreSQL it is read again only when a commit was notified (LISTEN/NOTIFY), or when
     /// the notifications cannot be trusted (a listener just connected, or lost).
     public func revision() throws(StoreError) -> Int64 {
-        if case .postgres(let session) = engine {
-            do {
-                return try session.exclusive {
-                    if session.notified(channel: TriageStore.channel) == false, let known = session.knownRevision { return known }
-                    let value = try TriageStore.storedRevision(Database(session))
-                    session.knownRevision = value
-                    return value
-                }
-            } catch {
-                session.knownRevision = nil
-                throw StoreError.describing(error, path: target)
-            }
-        }
-        return try read(TriageStore.storedRevision)
+        do { return try engine.revision() } catch { throw StoreError.describing(error, path: target) }
     }
 
     /// The newest event's time, nil for an empty store.
@@ -201,47 +118,16 @@ public final class TriageStore: @unchecked Sendable {
 
     /// Runs `body` on one consistent snapshot of the store.
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do {
-            switch engine {
-            case .sqlite(let pool):
-                return try pool.read { db in try body(Database(SQLiteConnection(db))) }
-            case .postgres(let session):
-                return try session.exclusive {
-                    try session.connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
-                        try body(Database(session))
-                    }
-                }
-            }
-        } catch {
-            throw StoreError.describing(error, path: target)
-        }
+        do { return try engine.read(body) } catch { throw StoreError.describing(error, path: target) }
     }
 
     /// Runs `body` in one write transaction, which raises the revision (and, on PostgreSQL,
     /// tells every listening dashboard). Writers take turns: SQLite's lock, or on PostgreSQL an
     /// advisory lock taken first, so two ingests never interleave their batches.
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        guard !readOnly else { throw StoreError.readOnly(target, postgres: isPostgres) }
+        guard !readOnly else { throw engine.readOnlyError }
         do {
-            switch engine {
-            case .sqlite(let pool):
-                return try pool.write { grdb in
-                    let db = Database(SQLiteConnection(grdb))
-                    let result = try body(db)
-                    try db.execute(sql: "UPDATE meta SET value = value + 1 WHERE key = 'revision'")
-                    return result
-                }
-            case .postgres(let session):
-                return try session.exclusive {
-                    try session.connection.transaction {
-                        try session.takeWriterLock()
-                        let result = try body(Database(session))
-                        try session.run("UPDATE meta SET value = value + 1 WHERE key = 'revision'", [])
-                        try session.run("NOTIFY \(TriageStore.channel)", [])
-                        return result
-                    }
-                }
-            }
+            return try engine.write(body)
         } catch let error as StoreError {
             throw error
         } catch {
@@ -258,7 +144,9 @@ extension StoreError {
     static func describing(_ error: Error, path: String) -> StoreError {
         if let e = error as? StoreError { return e }
         if let pg = error as? PGError {
-            if pg.sqlState == "42501" { return StoreError.readOnly(path, postgres: true) }
+            if pg.sqlState == "42501" {
+                return StoreError("\(path) is read-only for this role; nothing can be written (marks, notes and ingest need a role that may write)")
+            }
             return StoreError(pg.message)
         }
         if let db = error as? DatabaseError {
@@ -283,18 +171,7 @@ extension TriageStore {
     /// a copy from one snapshot (`copy(to:)`). The caller makes sure `target` is a new file, and
     /// removes it if this throws.
     public func backup(to target: String) throws(StoreError) {
-        guard case .sqlite(let pool) = engine else {
-            _ = try copy(to: TriageStore(path: target))
-            return
-        }
-        do {
-            let copy = try DatabaseQueue(path: target)
-            try pool.backup(to: copy)
-            try copy.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
-            try copy.close()
-        } catch {
-            throw StoreError.describing(error, path: target)
-        }
+        try engine.backup(self, to: target)
     }
 }
 
@@ -314,15 +191,7 @@ extension TriageStore {
 extension TriageStore {
     /// The bytes the store takes: the file (with its WAL), or the PostgreSQL database.
     public func databaseBytes() throws(StoreError) -> Int64 {
-        if isPostgres {
-            return try read { db in try Int64.fetchOne(db, sql: "SELECT pg_database_size(current_database())") ?? 0 }
-        }
-        var total: Int64 = 0
-        for suffix in ["", "-wal"] {
-            var info = stat()
-            if stat(target + suffix, &info) == 0 { total += Int64(info.st_size) }
-        }
-        return total
+        do { return try engine.bytes() } catch { throw StoreError.describing(error, path: target) }
     }
 }
 
@@ -336,13 +205,7 @@ extension TriageStore {
     /// of an empty one). The events are left to autovacuum: only their counts in rollups are read.
     /// Nothing to do on SQLite, whose planner needs no statistics for these queries.
     public func refreshStatistics() throws(StoreError) {
-        guard case .postgres(let session) = engine, !readOnly else { return }
-        do {
-            _ = try session.exclusive {
-                try session.run("ANALYZE " + TriageStore.analyzedTables.joined(separator: ", "), [])
-            }
-        } catch {
-            throw StoreError.describing(error, path: target)
-        }
+        guard !readOnly else { return }
+        do { try engine.refreshStatistics(tables: TriageStore.analyzedTables) } catch { throw StoreError.describing(error, path: target) }
     }
 }

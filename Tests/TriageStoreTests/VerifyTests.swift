@@ -55,7 +55,7 @@ import TriageModel
     @Test func aTextStoredTwiceInTheTermDictionaryIsNamed() throws {
         let fixture = try ingested()
         let twice = "INSERT INTO term (value) SELECT value FROM term WHERE id = (SELECT MIN(id) FROM term)"
-        if fixture.store.isPostgres {
+        if fixture.store.isTeamStore {
             try fixture.store.write { db in try db.execute(sql: twice) }
             let check = try fixture.store.verify()
             #expect(check.problems.count == 1)

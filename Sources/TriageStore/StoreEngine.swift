@@ -1,0 +1,44 @@
+/// The engine a store runs on: how it opens, reads and writes in transactions, and the few things
+/// only one engine does. One implementation each (`SQLite/SQLiteEngine.swift`,
+/// `Postgres/PostgresEngine.swift`); the store asks these and never which engine it has.
+protocol StoreEngine: AnyObject, Sendable {
+    /// How messages name the store: a file's path, or `host:port/dbname`.
+    var target: String { get }
+    /// Whether this connection may write (a read-only open, or a role that may not).
+    var canWrite: Bool { get }
+
+    /// Runs `body` on one consistent snapshot.
+    func read<T>(_ body: (Database) throws -> T) throws -> T
+    /// Runs `body` in one write transaction that raises the revision and tells other processes.
+    func write<T>(_ body: (Database) throws -> T) throws -> T
+    /// The revision counter, read again only when it may have moved.
+    func revision() throws -> Int64
+    /// The engine's own integrity check of its pages: `["ok"]`, or what it found.
+    func integrityCheck() -> [String]
+    /// What `check` says of that check (SQLite's runs on the file; a server checks its own pages).
+    var integrityNote: String { get }
+    /// A consistent copy of `store` into a new SQLite file.
+    func backup(_ store: TriageStore, to path: String) throws(StoreError)
+    /// The planner's statistics after a bulk write, where the engine keeps them.
+    func refreshStatistics(tables: [String]) throws
+    /// Where `ingest` copies rejected lines.
+    var rejectsPath: String { get }
+    /// The bytes the store takes.
+    func bytes() throws -> Int64
+    /// The refusal of a write on a store that may not be written.
+    var readOnlyError: StoreError { get }
+}
+
+extension TriageStore {
+    /// Whether `location` names a team store on PostgreSQL (a `postgres://` or `postgresql://`
+    /// URI) rather than an SQLite file: the one place the store picks its engine.
+    public static func isTeamStore(_ location: String) -> Bool {
+        location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
+    }
+
+    /// Opens the engine at `location`, creating or upgrading its schema as the arguments allow.
+    static func openEngine(_ location: String, readOnly: Bool, maxPages: Int?, create: Bool) throws(StoreError) -> any StoreEngine {
+        isTeamStore(location) ? try PostgresEngine(uri: location, readOnly: readOnly, create: create)
+            : try SQLiteEngine(path: location, readOnly: readOnly, maxPages: maxPages)
+    }
+}
