@@ -1,6 +1,7 @@
 import ArgumentParser
 import CSV
 import Foundation
+import Presentation
 import TriageImport
 import TriageModel
 import TriageStore
@@ -29,10 +30,6 @@ struct Export: ParsableCommand {
     @Option(help: "The output file; - for standard output.")
     var out: String = "-"
 
-    static let csvHeader = ["event_id", "timestamp", "key", "chain", "app_version", "app_build", "platform", "os_name", "os_version",
-                            "device_model", "network", "orientation", "app_state", "free_ram", "free_disk", "jailbroken", "user_id",
-                            "session_id", "environment", "message", "source", "keys", "kind"]
-
     func run() throws {
         try runReporting {
             let canonical = key?.canonical
@@ -48,18 +45,10 @@ struct Export: ParsableCommand {
                     throw CLIError.usage("cannot write \(out)")
                 }
                 let writer = try CSVWriter(stream: stream)
-                try writer.write(row: Export.csvHeader)
-                try store.exportEvents(window: window, now: now, key: canonical, search: query?.query ?? SearchQuery()) { try writer.write(row: Export.csvRow($0)) }
+                try writer.write(row: ExportCSV.header)
+                try store.exportEvents(window: window, now: now, key: canonical, search: query?.query ?? SearchQuery()) { try writer.write(row: ExportCSV.row($0)) }
                 writer.stream.close()
             }
         }
-    }
-
-    static func csvRow(_ e: ErrorEvent) -> [String] {
-        [e.eventID, e.timestamp.iso8601, e.chain.shortKey, e.chain.fullForm, e.appVersion ?? "", e.appBuild ?? "", e.platform ?? "",
-         e.osName ?? "", e.osVersion ?? "", e.deviceModel ?? "", e.network ?? "", e.orientation ?? "", e.appState ?? "",
-         e.freeRAM.map(String.init) ?? "", e.freeDisk.map(String.init) ?? "", e.jailbroken.map { $0 ? "true" : "false" } ?? "",
-         e.userID ?? "", e.sessionID ?? "", e.environment ?? "", e.message ?? "", e.source,
-         JSONValue.object(e.customKeys.map { ($0.key, .string($0.value)) }).serialized, e.kind?.rawValue ?? ""]
     }
 }
