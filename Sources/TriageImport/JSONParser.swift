@@ -72,41 +72,61 @@ public struct JSONParser {
     }
 
     mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
-        i += 1
         var members: [(String, JSONValue)] = []
+        try object(names: true) { (p: inout JSONParser, name: String?) throws(JSONParseError) in
+            members.append((name!, try p.parseValue(depth: depth + 1)))
+        }
+        return .object(members)
+    }
+
+    mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+        var elements: [JSONValue] = []
+        try array { (p: inout JSONParser) throws(JSONParseError) in elements.append(try p.parseValue(depth: depth + 1)) }
+        return .array(elements)
+    }
+
+    /// An object's grammar, written once for every reader (the whole tree, the sparse one, the
+    /// skip): `{`, then `"name": value` pairs separated by `,`, then `}`. `value` reads each value,
+    /// the parser standing on it; it gets the name when `names` is true (otherwise the name is
+    /// checked and skipped).
+    @inline(__always)
+    mutating func object(names: Bool, _ value: (inout JSONParser, String?) throws(JSONParseError) -> Void) throws(JSONParseError) {
+        i += 1
         skipWhitespace()
-        if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return }
         while true {
             skipWhitespace()
             guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
             guard bytes[i] == UInt8(ascii: "\"") else { throw error("expected a member name") }
-            let key = try parseString()
+            var name: String?
+            if names { name = try parseString() } else { try skipString() }
             skipWhitespace()
             guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
             guard bytes[i] == UInt8(ascii: ":") else { throw error("expected ':'") }
             i += 1
             skipWhitespace()
-            members.append((key, try parseValue(depth: depth + 1)))
+            try value(&self, name)
             skipWhitespace()
             guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+            if bytes[i] == UInt8(ascii: "}") { i += 1; return }
             throw error("expected ',' or '}'")
         }
     }
 
-    mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+    /// An array's grammar, written once: `[`, values separated by `,`, `]`; `element` reads each.
+    @inline(__always)
+    mutating func array(_ element: (inout JSONParser) throws(JSONParseError) -> Void) throws(JSONParseError) {
         i += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
-        if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(elements) }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return }
         while true {
             skipWhitespace()
-            elements.append(try parseValue(depth: depth + 1))
+            try element(&self)
             skipWhitespace()
             guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(elements) }
+            if bytes[i] == UInt8(ascii: "]") { i += 1; return }
             throw error("expected ',' or ']'")
         }
     }

@@ -46,47 +46,22 @@ extension JSONParser {
         guard i < bytes.count else { throw error(i == 0 ? "empty line" : "unexpected end of line (truncated JSON?)") }
         switch bytes[i] {
         case UInt8(ascii: "{"):
-            i += 1
             var members: [(String, JSONValue)] = []
-            skipWhitespace()
-            if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
-            while true {
-                skipWhitespace()
-                guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
-                guard bytes[i] == UInt8(ascii: "\"") else { throw error("expected a member name") }
-                let key = try parseString()
-                skipWhitespace()
-                guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
-                guard bytes[i] == UInt8(ascii: ":") else { throw error("expected ':'") }
-                i += 1
-                skipWhitespace()
+            try object(names: true) { (p: inout JSONParser, name: String?) throws(JSONParseError) in
+                let key = name!
                 switch keep.members[key] {
-                case .some(.some(let inner)): members.append((key, try parseValue(depth: depth + 1, keeping: inner)))
-                case .some(.none): members.append((key, try parseValue(depth: depth + 1)))
+                case .some(.some(let inner)): members.append((key, try p.parseValue(depth: depth + 1, keeping: inner)))
+                case .some(.none): members.append((key, try p.parseValue(depth: depth + 1)))
                 case .none:
-                    try skipValue(depth: depth + 1)
+                    try p.skipValue(depth: depth + 1)
                     members.append((key, .null))
                 }
-                skipWhitespace()
-                guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
-                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-                if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
-                throw error("expected ',' or '}'")
             }
+            return .object(members)
         case UInt8(ascii: "["):
-            i += 1
             var elements: [JSONValue] = []
-            skipWhitespace()
-            if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(elements) }
-            while true {
-                skipWhitespace()
-                elements.append(try parseValue(depth: depth + 1, keeping: keep))
-                skipWhitespace()
-                guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
-                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-                if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(elements) }
-                throw error("expected ',' or ']'")
-            }
+            try array { (p: inout JSONParser) throws(JSONParseError) in elements.append(try p.parseValue(depth: depth + 1, keeping: keep)) }
+            return .array(elements)
         default:
             return try parseValue(depth: depth)
         }
@@ -98,39 +73,9 @@ extension JSONParser {
         guard i < bytes.count else { throw error(i == 0 ? "empty line" : "unexpected end of line (truncated JSON?)") }
         switch bytes[i] {
         case UInt8(ascii: "{"):
-            i += 1
-            skipWhitespace()
-            if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return }
-            while true {
-                skipWhitespace()
-                guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
-                guard bytes[i] == UInt8(ascii: "\"") else { throw error("expected a member name") }
-                try skipString()
-                skipWhitespace()
-                guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
-                guard bytes[i] == UInt8(ascii: ":") else { throw error("expected ':'") }
-                i += 1
-                skipWhitespace()
-                try skipValue(depth: depth + 1)
-                skipWhitespace()
-                guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
-                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-                if bytes[i] == UInt8(ascii: "}") { i += 1; return }
-                throw error("expected ',' or '}'")
-            }
+            try object(names: false) { (p: inout JSONParser, _: String?) throws(JSONParseError) in try p.skipValue(depth: depth + 1) }
         case UInt8(ascii: "["):
-            i += 1
-            skipWhitespace()
-            if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return }
-            while true {
-                skipWhitespace()
-                try skipValue(depth: depth + 1)
-                skipWhitespace()
-                guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
-                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-                if bytes[i] == UInt8(ascii: "]") { i += 1; return }
-                throw error("expected ',' or ']'")
-            }
+            try array { (p: inout JSONParser) throws(JSONParseError) in try p.skipValue(depth: depth + 1) }
         case UInt8(ascii: "\""): try skipString()
         case UInt8(ascii: "t"): try literal("true")
         case UInt8(ascii: "f"): try literal("false")
