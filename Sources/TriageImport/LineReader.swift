@@ -90,7 +90,7 @@ public final class LineReader {
         }
     }
 
-    /// Reads lines from bytes in memory (a request's body), as from a file.
+    /// Reads lines from bytes in memory (a request's body, already decompressed), as from a file.
     public init(bytes: [UInt8], name: String) {
         path = name
         fd = -1
