@@ -54,7 +54,7 @@ test: setup
 	$(SWIFT) test --skip-build
 	# The contract pass: every store test and every CLI end-to-end test again, on a throwaway
 	# PostgreSQL cluster the tests start and stop themselves.
-	ERRTRIAGE_TEST_ENGINE=postgres $(SWIFT) test --skip-build --filter 'TriageStoreTests|EndToEndTests|DashboardRuntimeTests'
+	ERRTRIAGE_TEST_ENGINE=postgres $(SWIFT) test --skip-build --filter 'TriageStoreTests|EndToEndTests|DashboardRuntimeTests|TriageIngestTests'
 
 ## demo: the dashboard on the sample data
 demo: release
