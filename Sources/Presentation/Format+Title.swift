@@ -28,7 +28,10 @@ extension Format {
 extension Format {
     /// A link's code as `show` and `decode` print it: `8`, or `8, from the message` where the
     /// source did not state it.
-    public static func code(of link: ChainLink) -> String {
-        "\(link.code)" + (link.origin.map { $0 == .stated ? "" : ", \($0.label)" } ?? "")
+    public static func code(of link: ChainLink) -> String { code(link.code, origin: link.origin) }
+
+    /// A code and where it came from, as `code(of:)` prints a link's.
+    public static func code(_ code: Int, origin: CodeOrigin?) -> String {
+        "\(code)" + (origin.map { $0 == .stated ? "" : ", \($0.label)" } ?? "")
     }
 }

@@ -28,7 +28,7 @@ extension TriageStore {
     /// `maxPages` caps an SQLite file at that many 4 KiB pages (writes beyond fail as on a full disk).
     public static func open(_ location: String, for access: StoreAccess, maxPages: Int? = nil) throws(StoreError) -> TriageStore {
         let postgres = isTeamStore(location)
-        let exists = postgres || access_(location)
+        let exists = postgres || fileExists(location)
         switch access {
         case .reading(let now, let forMarks):
             guard exists else { throw StoreError("no store at \(location): add events with errtriage ingest FILE, or try errtriage demo") }
@@ -69,7 +69,7 @@ extension TriageStore {
 
     /// Opens the store; a write is refused on a read-only file before SQLite is asked.
     static func openChecked(_ location: String, readOnly: Bool, maxPages: Int?, create: Bool = true) throws(StoreError) -> TriageStore {
-        if !readOnly, !isTeamStore(location), access_(location), !isWritable(location) {
+        if !readOnly, !isTeamStore(location), fileExists(location), !isWritable(location) {
             throw StoreError("\(location) is read-only; nothing can be written (ingest, marks and notes need write permission)")
         }
         return try TriageStore(path: location, readOnly: readOnly, maxPages: maxPages, create: create)
@@ -85,7 +85,7 @@ extension TriageStore {
     }
 
     /// Whether a file is there.
-    static func access_(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    static func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     /// Where `ingest` copies the lines it rejects: beside an SQLite file; a team store has no
     /// folder of its own, so the current folder, by the database's name.

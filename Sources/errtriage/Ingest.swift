@@ -53,6 +53,7 @@ struct Ingestion {
 
     let pipeline: IngestPipeline
     let rejectsPath: String
+    let progress: ProgressBox
     var counts: IngestCounts { pipeline.summary.counts }
     var rejected: Int { pipeline.summary.rejected }
 
@@ -61,6 +62,7 @@ struct Ingestion {
         self.rejectsPath = rejectsPath
         let rejects = RejectsFile(path: rejectsPath)
         let progress = ProgressBox()
+        self.progress = progress
         do {
             pipeline = try IngestPipeline(store: store, onReject: { rejection in
                 rejects.write(rejection)
@@ -78,7 +80,7 @@ struct Ingestion {
             throw CLIError.store("\(failure.error.message); the \(failure.committed.counts.eventsAdded) events and \(failure.committed.counts.complaintsAdded) "
                                  + "complaints committed before it are kept, and running the same ingest again adds only what is missing")
         }
-        Progress.finish()
+        progress.finish()
     }
 
     func summary(files: Int) -> String {
@@ -133,6 +135,7 @@ final class ProgressBox {
     private var started: Date?
     private var input = ""
     private let enabled = isatty(2) != 0
+    private var shown = false
 
     func update(_ progress: IngestProgress) {
         guard enabled else { return }
@@ -153,13 +156,12 @@ final class ProgressBox {
             line += ", \(progress.bytesRead >> 20) MiB read"
         }
         Stderr.write(line)
+        shown = true
     }
-}
 
-enum Progress {
     /// Clears the progress line, where one was drawn.
-    static func finish() {
-        if isatty(2) != 0 { Stderr.write("\r\u{1B}[K") }
+    func finish() {
+        if shown { Stderr.write("\r\u{1B}[K") }
+        shown = false
     }
 }
-

@@ -185,8 +185,7 @@ struct Decode: ParsableCommand {
                 let role = i == 0 ? "  (what the user saw)" : i == links.count - 1 ? "  (root cause)" : ""
                 let name = link.name.map { "\($0.domain).\($0.name)" } ?? "unknown"
                 let code = link.code.short + ShortKey.encode(code: link.code.code)
-                let stated = ChainLink(short: link.code.short, code: link.code.code, origin: link.origin)
-                print("\(String(repeating: "  ", count: i))\(code)  \(TextSanitizer.sanitize(name))  [\(Format.code(of: stated))]\(role)")
+                print("\(String(repeating: "  ", count: i))\(code)  \(TextSanitizer.sanitize(name))  [\(Format.code(link.code.code, origin: link.origin))]\(role)")
             }
         }
     }
