@@ -1,5 +1,3 @@
-import TriageModel
-
 /// A parsed JSON value. Numbers keep their source text so that 64-bit integers stay exact.
 public enum JSONValue: Equatable, Sendable {
     case null
