@@ -8,7 +8,7 @@ enum BreakdownPane {
         let countWidth = max(5, detail.breakdowns.flatMap(\.rows).map { Format.count($0.count).count }.max() ?? 5)
         let barWidth = max(0, min(40, width - valueWidth - countWidth - 6 - 4))
         var lines: [[Span]] = []
-        for dimension in Dimension.allCases {
+        for dimension in detail.shownDimensions {
             if !lines.isEmpty { lines.append([]) }
             lines.append([Span(dimension.label, .heading)])
             let rows = detail.breakdown(dimension).rows

@@ -26,6 +26,7 @@ struct NativeFields {
     var message: JSONValue?
     var keys: JSONValue?
     var kind: JSONValue?
+    var project: JSONValue?
 
     init() {}
 
@@ -54,6 +55,7 @@ struct NativeFields {
         message = v["message"]
         keys = v["keys"]
         kind = v["kind"]
+        project = v["project"]
     }
 
     /// The event these members make, or the first reason to reject the line; `chain` reads the
@@ -87,6 +89,7 @@ struct NativeFields {
             sessionID: try optionalText(sessionID, field: "session_id"),
             environment: try optionalText(environment, field: "environment"),
             message: try optionalText(message, field: "message"),
-            customKeys: customKeys, source: source, kind: try NativeDecoder.kind(kind))
+            customKeys: customKeys, source: source, kind: try NativeDecoder.kind(kind),
+            project: try optionalText(project, field: "project"))
     }
 }

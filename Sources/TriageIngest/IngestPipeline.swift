@@ -79,26 +79,27 @@ public final class IngestPipeline {
     /// Stops the input being read at the next batch; what was committed stays. Safe from any thread.
     public func cancel() { cancelled.set() }
 
-    /// Reads one file (or `-` for standard input).
+    /// Reads one file (or `-` for standard input). `project`: the project of every event that names none.
     @discardableResult
-    public func ingest(file: String, source: SourceKind? = nil) throws -> IngestSummary {
-        try ingest(try RecordReader(path: file, source: source))
+    public func ingest(file: String, source: SourceKind? = nil, project: String? = nil) throws -> IngestSummary {
+        try ingest(try RecordReader(path: file, source: source), project: project)
     }
 
-    /// Reads bytes in memory under a name (a request's body).
+    /// Reads bytes in memory under a name (a request's body). `project`: the project of every event that names none.
     @discardableResult
-    public func ingest(bytes: [UInt8], name: String, source: SourceKind? = nil) throws -> IngestSummary {
-        try ingest(try RecordReader(bytes: bytes, name: name, source: source))
+    public func ingest(bytes: [UInt8], name: String, source: SourceKind? = nil, project: String? = nil) throws -> IngestSummary {
+        try ingest(try RecordReader(bytes: bytes, name: name, source: source), project: project)
     }
 
-    /// Reads one input to its end (or until cancelled); returns what it gave.
+    /// Reads one input to its end (or until cancelled); returns what it gave. `project`: the
+    /// project of every event that names none (`ingest --project`, or the key a request came with).
     /// Throws `InputError` when the input cannot be read, `IngestStoreFailure` when the store fails.
-    public func ingest(_ reader: RecordReader) throws -> IngestSummary {
+    public func ingest(_ reader: RecordReader, project: String? = nil) throws -> IngestSummary {
         var this = IngestSummary()
         let channel = BatchChannel(capacity: DecodedBatch.inFlight)
         let done = DispatchSemaphore(value: 0)
         let decoding = Thread { [box = UncheckedBox(reader), cancelled, batchRecords] in
-            DecodedBatch.produce(from: box.value, size: batchRecords, into: channel, cancelled: cancelled)
+            DecodedBatch.produce(from: box.value, size: batchRecords, project: project, into: channel, cancelled: cancelled)
             done.signal()
         }
         decoding.stackSize = 8 << 20  // the JSON parser recurses up to its depth limit
@@ -171,12 +172,16 @@ public struct DecodedBatch: Sendable {
     }
 
     /// Reads and decodes a whole input in batches of `size` records, each prepared for the writer;
-    /// `body` returns false to stop. The decoding thread's work, alone.
-    public static func each(from reader: RecordReader, size: Int = IngestPipeline.batchSize, _ body: (DecodedBatch) throws -> Bool) throws {
+    /// `body` returns false to stop; `project` is given to every event that names none. The
+    /// decoding thread's work, alone.
+    public static func each(from reader: RecordReader, size: Int = IngestPipeline.batchSize, project: String? = nil,
+                            _ body: (DecodedBatch) throws -> Bool) throws {
         var batch = DecodedBatch()
         while let result = try reader.next() {
             switch result {
-            case .record(_, .event(let e)): batch.records.events.append(e)
+            case .record(_, .event(var e)):
+                if e.project == nil { e.project = project }
+                batch.records.events.append(e)
             case .record(_, .complaint(let c)): batch.records.complaints.append(c)
             case .record(_, .adoption(let a)): batch.records.adoption.append(a)
             case .rejected(let line, let reason, let raw): batch.rejects.append((line, reason, raw))
@@ -197,9 +202,9 @@ public struct DecodedBatch: Sendable {
     }
 
     /// Decodes the whole input into the channel, then closes it; stops early when the writer goes or the pipeline is cancelled.
-    static func produce(from reader: RecordReader, size: Int, into channel: BatchChannel, cancelled: Flag) {
+    static func produce(from reader: RecordReader, size: Int, project: String?, into channel: BatchChannel, cancelled: Flag) {
         do {
-            try each(from: reader, size: size) { batch in !cancelled.isSet && channel.put(.batch(batch)) }
+            try each(from: reader, size: size, project: project) { batch in !cancelled.isSet && channel.put(.batch(batch)) }
         } catch let error as InputError {
             _ = channel.put(.failed(error))
         } catch {

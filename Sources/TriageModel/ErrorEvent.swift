@@ -26,6 +26,8 @@ public struct ErrorEvent: Hashable, Sendable {
     public var source: String
     /// A crash, a handled (non-fatal) error or an ANR; nil when the source does not say.
     public var kind: EventKind?
+    /// The name of the project the event was sent to (a key's project, or `ingest --project`); nil when none.
+    public var project: String?
 
     public init(eventID: String, timestamp: Timestamp, chain: ErrorChain, appVersion: String? = nil,
                 appBuild: String? = nil, platform: String? = nil, osName: String? = nil, osVersion: String? = nil,
@@ -33,7 +35,7 @@ public struct ErrorEvent: Hashable, Sendable {
                 appState: String? = nil, freeRAM: Int64? = nil, freeDisk: Int64? = nil, jailbroken: Bool? = nil,
                 userID: String? = nil, sessionID: String? = nil, environment: String? = nil,
                 message: String? = nil, customKeys: [(key: String, value: String)] = [], source: String = "native",
-                kind: EventKind? = nil) {
+                kind: EventKind? = nil, project: String? = nil) {
         self.eventID = eventID
         self.timestamp = timestamp
         self.chain = chain
@@ -56,6 +58,7 @@ public struct ErrorEvent: Hashable, Sendable {
         self.customKeys = customKeys
         self.source = source
         self.kind = kind
+        self.project = project
     }
 
     public static func == (a: ErrorEvent, b: ErrorEvent) -> Bool {
@@ -65,7 +68,7 @@ public struct ErrorEvent: Hashable, Sendable {
             && a.network == b.network && a.orientation == b.orientation && a.appState == b.appState
             && a.freeRAM == b.freeRAM && a.freeDisk == b.freeDisk && a.jailbroken == b.jailbroken
             && a.userID == b.userID && a.sessionID == b.sessionID && a.environment == b.environment
-            && a.message == b.message && a.source == b.source && a.kind == b.kind
+            && a.message == b.message && a.source == b.source && a.kind == b.kind && a.project == b.project
             && a.customKeys.map(\.key) == b.customKeys.map(\.key) && a.customKeys.map(\.value) == b.customKeys.map(\.value)
     }
 

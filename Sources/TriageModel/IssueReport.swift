@@ -158,7 +158,7 @@ public struct IssueList: Hashable, Sendable {
 
 /// A dimension that issue detail breaks events down by.
 public enum Dimension: String, CaseIterable, Sendable, Codable {
-    case device, os, appVersion = "app_version", network, orientation, appState = "app_state", kind
+    case device, os, appVersion = "app_version", network, orientation, appState = "app_state", kind, project
 
     /// A heading for people.
     public var label: String {
@@ -170,6 +170,7 @@ public enum Dimension: String, CaseIterable, Sendable, Codable {
         case .orientation: "Orientation"
         case .appState: "App state"
         case .kind: "Kind"
+        case .project: "Project"
         }
     }
 
@@ -183,8 +184,13 @@ public enum Dimension: String, CaseIterable, Sendable, Codable {
         case .orientation: event.orientation
         case .appState: event.appState
         case .kind: event.kind?.rawValue
+        case .project: event.project
         }
     }
+
+    /// Whether a breakdown along this dimension is shown when no event has a value: every
+    /// dimension but the project, which a store fed from files alone never has.
+    public var isShownWhenUnknown: Bool { self != .project }
 }
 
 /// One value of a breakdown with its share.
@@ -281,6 +287,12 @@ public struct IssueDetail: Hashable, Sendable {
     /// The breakdown of one dimension (empty when nothing was counted).
     public func breakdown(_ dimension: Dimension) -> Breakdown {
         breakdowns.first { $0.dimension == dimension } ?? Breakdown(dimension: dimension, rows: [])
+    }
+
+    /// The dimensions the detail shows, in order: each that `isShownWhenUnknown`, and the project
+    /// once an event in the window names one.
+    public var shownDimensions: [Dimension] {
+        Dimension.allCases.filter { d in d.isShownWhenUnknown || breakdown(d).rows.contains { $0.value != "unknown" } }
     }
 }
 

@@ -153,7 +153,7 @@ public final class IngestWriter {
         for (i, e) in batch.events.enumerated() {
             // In `termColumns`' order.
             for text in [e.appBuild, e.platform, e.osName, e.osVersion, e.deviceModel, e.network, e.orientation, e.appState,
-                         e.environment, e.message, batch.customKeys[i], e.source, e.kind?.rawValue] {
+                         e.environment, e.message, batch.customKeys[i], e.source, e.kind?.rawValue, e.project] {
                 if let text, let id = terms[text] {
                     result.ids.append(id)
                 } else {

@@ -17,12 +17,12 @@ extension TriageStore {
         "issue", "chain_link", "code_dictionary", "domain_short", "term", "event_row", "complaint", "complaint_code",
         "status_change", "note", "meeting", "issue_day", "issue_hour", "issue_day_dim", "issue_user", "user_seen",
         "total_hour", "total_day", "saved_view", "owner_rule", "alert_rule", "alert_fired", "adoption_day",
-        "adoption_session", "merge_change", "app_version",
+        "adoption_session", "merge_change", "app_version", "project", "project_key",
     ]
 
     /// Copies everything this store holds into `target`, which must be empty: events, complaints,
     /// issues and chains, the dictionary, statuses and their history, notes, links, mutes,
-    /// meetings, views, owners, alerts, adoption and merges, with their ids. The source is read
+    /// meetings, views, owners, alerts, adoption, merges, projects and their keys, with their ids. The source is read
     /// in one snapshot while others go on writing it; the target is written in one transaction,
     /// so a failed copy leaves it empty. Onto PostgreSQL the rows go by COPY.
     public func copy(to target: TriageStore) throws(StoreError) -> CopyCounts {

@@ -57,6 +57,7 @@ extension TriageStore {
         case .orientation: "COALESCE(orientation, 'unknown')"
         case .state: "COALESCE(app_state, 'unknown')"
         case .env: "COALESCE(environment, 'unknown')"
+        case .project: "COALESCE(project, 'unknown')"
         default: "COALESCE(kind, 'unknown')"
         }
     }
@@ -71,6 +72,7 @@ extension TriageStore {
         case .orientation: .orientation
         case .state: .appState
         case .kind: .kind
+        case .project: .project
         default: nil
         }
     }

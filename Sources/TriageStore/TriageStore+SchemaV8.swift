@@ -7,13 +7,21 @@ extension TriageStore {
     /// The app version stays text (it is short, and `event_by_version` reads it), and so do the
     /// event id, user and session (nearly one per event or per few events: interning them would
     /// store each twice).
-    static let termColumns = [
+    /// Since schema 10 also the project (`termColumnsV8` are those the v8 migrations name).
+    static let termColumns = termColumnsV8 + ["project"]
+
+    /// The term columns of schema 8, which its migrations made (they stay as they were released).
+    static let termColumnsV8 = [
         "app_build", "platform", "os_name", "os_version", "device_model", "network", "orientation", "app_state",
         "environment", "message", "custom_keys", "source", "kind",
     ]
 
     /// The columns of `event_row` in order: as `event`'s, with each term column's id in place of its text.
-    static let eventRowColumns = [
+    /// Schema 10 adds `project_term` at the end (`migrateToV10`).
+    static let eventRowColumns = eventRowColumnsV8 + ["project_term"]
+
+    /// The columns of `event_row` as schema 8 made it.
+    static let eventRowColumnsV8 = [
         "id", "event_id", "issue_id", "ts", "app_version", "app_build_term", "platform_term", "os_name_term",
         "os_version_term", "device_model_term", "network_term", "orientation_term", "app_state_term", "free_ram",
         "free_disk", "jailbroken", "user_id", "session_id", "environment_term", "message_term", "custom_keys_term",
@@ -49,10 +57,10 @@ extension TriageStore {
 
     /// `SELECT`'s columns (those of `event_row`, in order) and `FROM` of a read of events as text
     /// from `source` (aliased `e`, with `event`'s columns), each term column's text looked up as
-    /// its id in `term`: the text must be there already.
-    static func withTermIDs(from source: String) -> (columns: String, from: String) {
+    /// its id in `term`: the text must be there already. `rowColumns`: the columns of `event_row` written.
+    static func withTermIDs(from source: String, rowColumns: [String] = eventRowColumns) -> (columns: String, from: String) {
         var columns: [String] = [], joins: [String] = []
-        for column in eventRowColumns {
+        for column in rowColumns {
             guard column.hasSuffix("_term") else { columns.append("e.\(column)"); continue }
             let name = column.dropLast(5)
             columns.append("t_\(name).id")
@@ -62,9 +70,12 @@ extension TriageStore {
     }
 
     /// The `event` view: the event rows with their texts, in the columns and order of the table
-    /// it replaced, so that every read of events stays as it was.
-    static var eventView: String {
-        let read = withTerms(eventRowColumns.map { $0.hasSuffix("_term") ? String($0.dropLast(5)) : $0 }, from: "event_row")
+    /// it replaced, so that every read of events stays as it was (`project` at the end since schema 10).
+    static var eventView: String { eventView(of: eventRowColumns) }
+
+    /// The `event` view over the given columns of `event_row` (`eventRowColumnsV8` in the v8 migrations).
+    static func eventView(of rowColumns: [String]) -> String {
+        let read = withTerms(rowColumns.map { $0.hasSuffix("_term") ? String($0.dropLast(5)) : $0 }, from: "event_row")
         return "CREATE VIEW event AS SELECT \(read.columns) FROM \(read.from)"
     }
 
@@ -76,8 +87,8 @@ extension TriageStore {
     /// `term`, one row per distinct text, and `event_row` names them by id. The `event` view reads
     /// as the table did. And `complaint_code` keeps each complaint's time (`complaintCodeByTime`).
     static func migrateToV8(_ db: GRDB.Database) throws {
-        let distinct = termColumns.map { "SELECT \($0) FROM event WHERE \($0) IS NOT NULL" }.joined(separator: " UNION ")
-        let ids = withTermIDs(from: "event")
+        let distinct = termColumnsV8.map { "SELECT \($0) FROM event WHERE \($0) IS NOT NULL" }.joined(separator: " UNION ")
+        let ids = withTermIDs(from: "event", rowColumns: eventRowColumnsV8)
         try db.execute(sql: """
             CREATE TABLE term (id INTEGER PRIMARY KEY, value TEXT NOT NULL UNIQUE);
             INSERT INTO term (value) \(distinct);
@@ -96,7 +107,7 @@ extension TriageStore {
             );
             INSERT INTO event_row SELECT \(ids.columns) FROM \(ids.from) ORDER BY e.id;
             DROP TABLE event;
-            \(eventView);
+            \(eventView(of: eventRowColumnsV8));
             CREATE UNIQUE INDEX event_by_issue_time ON event_row(issue_id, ts, event_id);
             CREATE INDEX event_by_version ON event_row(app_version, ts, issue_id, user_id);
             ALTER TABLE complaint_code ADD COLUMN ts INTEGER NOT NULL DEFAULT 0;
@@ -109,7 +120,8 @@ extension TriageStore {
 
 extension TriageStore {
     /// The event columns the breakdowns read (`expression` of each dimension).
-    static let breakdownColumns = ["device_model", "os_name", "os_version", "app_version", "network", "orientation", "app_state", "kind"]
+    static let breakdownColumns = ["device_model", "os_name", "os_version", "app_version", "network", "orientation", "app_state", "kind",
+                                   "project"]
 
     /// Events counted per combination of their breakdown values: grouped by the columns as stored
     /// (ids, which compare as integers), each combination's texts then read once. Selects `keys`

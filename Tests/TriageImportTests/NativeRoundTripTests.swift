@@ -38,7 +38,8 @@ import TriageModel
             appVersion: fields[0], appBuild: fields[1], platform: fields[2], osName: fields[3], osVersion: fields[4],
             deviceModel: fields[5], network: fields[6], orientation: fields[7], appState: fields[8],
             freeRAM: device.0, freeDisk: device.1, jailbroken: device.2, userID: fields[9], sessionID: fields[10],
-            environment: fields[11], message: fields[12], customKeys: uniqueKeys, source: "native", kind: device.3)
+            environment: fields[11], message: fields[12], customKeys: uniqueKeys, source: "native", kind: device.3,
+            project: fields[13])
     }
 
     @Test func everyEventWrittenReadsBackAsTheSameEvent() async {

@@ -50,6 +50,16 @@ import Testing
         #expect(query.terms[1].values == [SearchValue("17", isPrefix: true)])
     }
 
+    @Test func aProjectTermIsADimensionTermOfNames() throws {
+        let query = try SearchQuery.parse("project:ios|android -project:web* NE8")
+        #expect(query.terms[0] == SearchTerm(field: .project, values: [SearchValue("ios"), SearchValue("android")]))
+        #expect(query.terms[1] == SearchTerm(field: .project, values: [SearchValue("web", isPrefix: true)], negated: true))
+        #expect(query.dimensionTerms.count == 2)
+        #expect(query.terms[0].admitsDimension("IOS") && !query.terms[0].admitsDimension("ios-beta"))
+        #expect(query.terms[1].admitsDimension("web-staging"))
+        #expect(query.description == "project:ios|android -project:web* NE8")
+    }
+
     @Test func aMinusNegatesAndQuotesKeepSpaces() throws {
         let query = try SearchQuery.parse(#"-status:muted "slow network" key:US14-*"#)
         #expect(query.terms[0] == SearchTerm(field: .status, values: [SearchValue("muted")], negated: true))

@@ -1,0 +1,100 @@
+import TriageModel
+
+extension TriageStore {
+    /// Every key of every project, revoked ones included, in the order they were made: what the
+    /// server checks a request's key against (it keeps them and asks again every few seconds).
+    /// One read of two small tables.
+    public func projectKeys() throws(StoreError) -> [ProjectKey] {
+        try read { db in try TriageStore.projectKeys(db) }
+    }
+
+    /// Every project with its keys (oldest first), by id: what `key list` shows.
+    public func projects() throws(StoreError) -> [ProjectKeys] {
+        try read { db in
+            let keys = Dictionary(grouping: try TriageStore.projectKeys(db), by: \.projectID)
+            return try Row.fetchAll(db, sql: "SELECT id, name, created_at FROM project ORDER BY id").map { row in
+                let project = Project(id: row[0], name: row[1], created: Timestamp(millis: row[2]))
+                return ProjectKeys(project: project, keys: keys[project.id] ?? [])
+            }
+        }
+    }
+
+    /// A new public key for the project `name`, which is made (with the next small id) when the
+    /// store has none of that name. A name `Project.problem(withName:)` refuses is a usage error.
+    public func addProjectKey(project name: String, at now: Timestamp) throws(StoreError) -> ProjectKey {
+        if let problem = Project.problem(withName: name) { throw StoreError.usage(problem) }
+        let publicKey = ProjectKey.newPublicKey()
+        return try write { db in
+            // Looked up before the insert (writers take turns): an insert that finds the name taken
+            // would still use up a number of PostgreSQL's sequence, and ids are meant to stay small.
+            let id = try Int64.fetchOne(db, sql: "SELECT id FROM project WHERE name = ?", arguments: [name])
+                ?? db.insertID(sql: "INSERT INTO project (name, created_at) VALUES (?, ?)", arguments: [name, now.millis])
+            try db.execute(sql: "INSERT INTO project_key (public_key, project_id, created_at) VALUES (?, ?, ?)",
+                           arguments: [publicKey, id, now.millis])
+            return ProjectKey(publicKey: publicKey, projectID: Int(id), projectName: name, revoked: false, created: now)
+        }
+    }
+
+    /// Revokes a key, or every active key of a project when `keyOrProject` names one (a key is
+    /// looked for first). The keys stay, marked revoked at `now`; returns those this call revoked
+    /// (none when they were revoked already). Neither a key nor a project: a usage error naming the projects.
+    public func revokeKeys(matching keyOrProject: String, at now: Timestamp) throws(StoreError) -> [ProjectKey] {
+        try write { db in
+            let all = try TriageStore.projectKeys(db)
+            var matched = all.filter { $0.publicKey == keyOrProject }
+            if matched.isEmpty { matched = all.filter { $0.projectName == keyOrProject } }
+            if matched.isEmpty {
+                let projects = try String.fetchAll(db, sql: "SELECT name FROM project ORDER BY id")
+                if projects.contains(keyOrProject) { return [] }
+                guard !ProjectKey.isPublicKey(keyOrProject) else {
+                    throw StoreError.usage("no project has the key \(keyOrProject) (errtriage key list shows the keys)")
+                }
+                throw StoreError.unknownName("project", keyOrProject, known: projects)
+            }
+            let revoked = matched.filter { !$0.revoked }
+            for key in revoked {
+                try db.execute(sql: "UPDATE project_key SET revoked_at = ? WHERE public_key = ?", arguments: [now.millis, key.publicKey])
+            }
+            return revoked.map { key in
+                var key = key
+                key.revoked = true
+                key.revokedAt = now
+                return key
+            }
+        }
+    }
+
+    /// The projects each issue's events came from (by name, sorted), by issue key, for the keys
+    /// given: a group's head counts its members' events too. Issues whose events name no project
+    /// are left out. Read from the project rollup, over the whole history.
+    public func projectNames(ofIssues keys: [String]) throws(StoreError) -> [String: [String]] {
+        guard !keys.isEmpty else { return [:] }
+        return try read { db in
+            var names: [String: Set<String>] = [:]
+            for slice in keys.slices(of: 500) {
+                let marks = databaseQuestionMarks(count: slice.count)
+                for row in try Row.fetchAll(db, sql: """
+                    SELECT COALESCE(h.key, i.key), d.value FROM issue i
+                    LEFT JOIN issue h ON h.id = i.group_id
+                    JOIN issue_day_dim d ON d.issue_id = i.id AND d.dim = ? AND d.value <> 'unknown'
+                    WHERE i.key IN (\(marks)) OR h.key IN (\(marks))
+                    GROUP BY 1, 2
+                    """, arguments: [Dimension.project.rawValue] + StatementArguments(slice) + StatementArguments(slice)) {
+                    names[row[0], default: []].insert(row[1])
+                }
+            }
+            return names.mapValues { $0.sorted() }
+        }
+    }
+
+    static func projectKeys(_ db: Database) throws -> [ProjectKey] {
+        try Row.fetchAll(db, sql: """
+            SELECT k.public_key, k.project_id, p.name, k.created_at, k.revoked_at
+            FROM project_key k JOIN project p ON p.id = k.project_id ORDER BY k.created_at, k.public_key
+            """).map { row in
+            let revokedAt = (row[4] as Int64?).map(Timestamp.init(millis:))
+            return ProjectKey(publicKey: row[0], projectID: row[1], projectName: row[2], revoked: revokedAt != nil,
+                              created: Timestamp(millis: row[3]), revokedAt: revokedAt)
+        }
+    }
+}
