@@ -2,8 +2,10 @@ import TriageModel
 
 /// The JSON of `report` and `show`: a contract scripts and tests rely on (README, "CLI").
 public enum ReportJSON {
-    /// `latestVersion` marks the issues first seen in it (`new_in`).
-    public static func list(_ list: IssueList, unlinked: UnlinkedComplaints, latestVersion: String? = nil) -> JSONValue {
+    /// `latestVersion` marks the issues first seen in it (`new_in`); `projects` are the projects
+    /// each issue's events came from, by key (`"projects"`, empty for an issue with none).
+    public static func list(_ list: IssueList, unlinked: UnlinkedComplaints, latestVersion: String? = nil,
+                            projects: [String: [String]] = [:]) -> JSONValue {
         .object([
             ("window", .string(list.query.window.rawValue)),
             ("now", .string(list.now.iso8601)),
@@ -16,7 +18,12 @@ public enum ReportJSON {
                 ("users", int(list.totals.users)), ("complaints", int(list.totals.complaints)),
                 ("daily", .array(list.totals.series.map(int))),
             ])),
-            ("issues", .array(list.issues.enumerated().map { summary($0.element, rank: $0.offset + 1, latestVersion: latestVersion) })),
+            ("issues", .array(list.issues.enumerated().map { item in
+                var members = summary(item.element, rank: item.offset + 1, latestVersion: latestVersion).members
+                let at = (members.firstIndex { $0.0 == "owner" } ?? members.count - 1) + 1
+                members.insert(("projects", .array((projects[item.element.key] ?? []).map(JSONValue.string))), at: at)
+                return .object(members)
+            })),
             ("unlinked_complaints", .object([
                 ("total", int(unlinked.total)),
                 ("by_category", .array(unlinked.groups.map { g in
@@ -65,7 +72,7 @@ public enum ReportJSON {
             ("resolved_version", d.resolvedVersion.map(JSONValue.string) ?? .null),
             ("series_unit", .string(d.window.isHourly ? "hour" : "day")),
             ("series_start", .string(d.seriesStart.iso8601)),
-            ("breakdowns", .object(d.breakdowns.map { b in
+            ("breakdowns", .object(d.shownDimensions.map(d.breakdown).map { b in
                 (b.dimension.rawValue, .array(b.rows.map { row in
                     var members: [(String, JSONValue)] = [("value", .string(row.value))]
                     if b.dimension == .device, let name = DeviceName.marketing(row.value) { members.append(("name", .string(name))) }
@@ -98,7 +105,7 @@ public enum ReportJSON {
             ("user_id", text(e.userID)), ("session_id", text(e.sessionID)), ("environment", text(e.environment)),
             ("message", text(e.message)), ("source", .string(e.source)), ("kind", text(e.kind?.rawValue)),
             ("keys", .object(e.customKeys.map { ($0.key, .string($0.value)) })),
-        ])
+        ] + (e.project.map { [("project", JSONValue.string($0))] } ?? []))
     }
 
     public static func complaint(_ c: Complaint) -> JSONValue {

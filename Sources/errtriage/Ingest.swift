@@ -22,17 +22,21 @@ struct Ingest: ParsableCommand {
     @Option(help: "Read every file as this source: native, crashlytics, sentry, elk, desk, adoption or sessions (default: a CSV file by its header, each JSON line by its own members).")
     var source: SourceKind?
 
+    @Option(help: "The project of every event that names none (letters, digits, '.', '_', '-'); events from files have none otherwise.")
+    var project: String?
+
     @Argument(help: "Files to read; - reads standard input.")
     var files: [String]
 
     func run() throws {
         try runReporting {
+            if let project, let problem = Project.problem(withName: project) { throw CLIError.usage("--project: \(problem)") }
             let store = try options.open()
             let ingestion = try Ingestion(store: store)
             var unreadable = 0
             for file in files {
                 do {
-                    try ingestion.ingest(file: file, source: source)
+                    try ingestion.ingest(file: file, source: source, project: project)
                 } catch let error as InputError {
                     Stderr.write("errtriage: \(error.description)\n")
                     unreadable += 1
@@ -73,9 +77,9 @@ struct Ingestion {
     }
 
     /// Reads one file into the store.
-    func ingest(file: String, source: SourceKind? = nil) throws {
+    func ingest(file: String, source: SourceKind? = nil, project: String? = nil) throws {
         do {
-            try pipeline.ingest(file: file, source: source)
+            try pipeline.ingest(file: file, source: source, project: project)
         } catch let failure as IngestStoreFailure {
             throw CLIError.store("\(failure.error.message); the \(failure.committed.counts.eventsAdded) events and \(failure.committed.counts.complaintsAdded) "
                                  + "complaints committed before it are kept, and running the same ingest again adds only what is missing")

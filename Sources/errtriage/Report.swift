@@ -106,7 +106,9 @@ struct Report: ParsableCommand {
             let list = try store.issueList(IssueQuery(window: window, mode: by, filter: status, text: queryText, top: top, kind: kind), now: now)
             let unlinked = try store.unlinkedComplaints(window: window, now: now)
             switch format {
-            case .json: print(ReportJSON.list(list, unlinked: unlinked, latestVersion: try store.versions().last).serialized)
+            case .json:
+                let projects = try store.projectNames(ofIssues: list.issues.map(\.key))
+                print(ReportJSON.list(list, unlinked: unlinked, latestVersion: try store.versions().last, projects: projects).serialized)
             case .text, .markdown: print(ReportText.list(list) + ReportText.unlinked(unlinked, window: window), terminator: "")
             }
         }

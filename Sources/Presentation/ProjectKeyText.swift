@@ -1,0 +1,56 @@
+import TriageModel
+
+/// Projects and their keys as text and JSON: `key add`, `key list`, `key revoke`.
+public enum ProjectKeyText {
+    /// What `key add` prints: the project, the key and the DSN to paste into an SDK's `init`.
+    public static func added(_ key: ProjectKey, base: DSNBase) -> String {
+        """
+        project \(key.projectName) (id \(key.projectID)): new key \(key.publicKey)
+        DSN: \(key.dsn(base: base))
+
+        """
+    }
+
+    /// Every project with its keys: a heading per project, a line per key (active or revoked,
+    /// when made, the DSN); a sentence when there are none.
+    public static func list(_ projects: [ProjectKeys], base: DSNBase) -> String {
+        guard !projects.isEmpty else { return "no projects (errtriage key add NAME makes one with its first key)\n" }
+        var text = ""
+        for p in projects {
+            text += "\(p.project.name) (id \(p.project.id), since \(p.project.created.iso8601))\n"
+            if p.keys.isEmpty { text += "  no keys\n" }
+            for k in p.keys {
+                let state = k.revokedAt.map { "revoked \($0.iso8601)" } ?? "active"
+                text += "  \(k.publicKey)  \(Format.left(state, 28, unicode: false))  created \(k.created.iso8601)  \(k.dsn(base: base))\n"
+            }
+        }
+        return text
+    }
+
+    /// `key list --format json`: `{"projects": [{"id", "name", "created", "keys": [{"key", "status",
+    /// "created", "revoked", "dsn"}]}]}`, revoked null while the key is active.
+    public static func json(_ projects: [ProjectKeys], base: DSNBase) -> JSONValue {
+        .object([("projects", .array(projects.map { p in
+            .object([
+                ("id", ReportJSON.int(p.project.id)), ("name", .string(p.project.name)),
+                ("created", .string(p.project.created.iso8601)),
+                ("keys", .array(p.keys.map { k in
+                    .object([
+                        ("key", .string(k.publicKey)), ("status", .string(k.revoked ? "revoked" : "active")),
+                        ("created", .string(k.created.iso8601)),
+                        ("revoked", k.revokedAt.map { .string($0.iso8601) } ?? .null),
+                        ("dsn", .string(k.dsn(base: base))),
+                    ])
+                })),
+            ])
+        }))])
+    }
+
+    /// What `key revoke` prints: a line per key it revoked, or why it revoked none.
+    public static func revoked(_ keys: [ProjectKey], asked: String) -> String {
+        guard !keys.isEmpty else {
+            return "nothing revoked: \(TextSanitizer.sanitize(asked)) has no active key (revoked already)\n"
+        }
+        return keys.map { "revoked \($0.publicKey) of project \($0.projectName) (id \($0.projectID))\n" }.joined()
+    }
+}
