@@ -106,13 +106,15 @@ public final class RecordReader {
         try self.init(lines: LineReader(path: path), source: source)
     }
 
-    /// Reads bytes in memory (a request's body) under a name that rejections give.
-    public convenience init(bytes: [UInt8], name: String, source: SourceKind?) throws(InputError) {
+    /// Reads bytes in memory (a request's body) under a name that rejections give. `envelopes`
+    /// reads them as Sentry envelopes whatever the first line looks like (a request to the
+    /// envelope endpoint: a header of only `event_id` is an envelope's there).
+    public convenience init(bytes: [UInt8], name: String, source: SourceKind?, envelopes: Bool = false) throws(InputError) {
         guard !bytes.isEmpty else { throw InputError(path: name, reason: "is empty") }
-        try self.init(lines: LineReader(bytes: bytes, name: name), source: source)
+        try self.init(lines: LineReader(bytes: bytes, name: name), source: source, envelopes: envelopes)
     }
 
-    init(lines: LineReader, source: SourceKind?) throws(InputError) {
+    init(lines: LineReader, source: SourceKind?, envelopes asEnvelopes: Bool = false) throws(InputError) {
         path = lines.path
         forced = source != nil
         self.lines = lines
@@ -134,8 +136,8 @@ public final class RecordReader {
             throw InputError(path: path, reason: "holds no data (only blank lines)")
         }
         let detected = SourceKind.detect(firstLine: first.bytes)
-        if source == nil || source == .sentry, first.bytes.first == UInt8(ascii: "{"),
-           let value = try? JSONParser.parse(first.bytes), EnvelopeReader.isHeader(value) {
+        if asEnvelopes || ((source == nil || source == .sentry) && first.bytes.first == UInt8(ascii: "{")
+            && (try? JSONParser.parse(first.bytes)).map(EnvelopeReader.isHeader) == true) {
             kind = .sentry
             csv = false
             envelopes = EnvelopeReader(lines: lines, first: [first])
