@@ -15,7 +15,7 @@ MANUAL := .build/manual/errtriage.1
 
 .PHONY: setup system-packages build release test demo sample-data clean fuzz bench install manual
 
-## setup: install the system packages (ncursesw, SQLite and its shell, zlib, tmux, pkg-config, and
+## setup: install the system packages (ncursesw, SQLite and its shell, zlib, brotli, tmux, pkg-config, and
 ## PostgreSQL's client library and server, which the team-store tests start) where missing, and the
 ## Python Sentry SDK the SDK tests report through, pinned, into a project-local .venv
 setup: system-packages .venv/requirements.txt
@@ -32,13 +32,14 @@ system-packages:
 	  command -v sqlite3 >/dev/null || brew install sqlite; \
 	  brew list ncurses >/dev/null 2>&1 || brew install ncurses; \
 	  brew list libpq >/dev/null 2>&1 || brew install libpq; \
+	  brew list brotli >/dev/null 2>&1 || brew install brotli; \
 	  command -v initdb >/dev/null || brew install postgresql@15; \
-	elif ! (pkg-config --exists ncursesw sqlite3 zlib libpq 2>/dev/null && command -v tmux >/dev/null \
+	elif ! (pkg-config --exists ncursesw sqlite3 zlib libpq libbrotlidec 2>/dev/null && command -v tmux >/dev/null \
 	        && command -v sqlite3 >/dev/null && [ -x "$$(pg_config --bindir 2>/dev/null)/initdb" ] \
 	        && python3 -c 'import venv, ensurepip' 2>/dev/null); then \
-	  echo "installing system packages: libncurses-dev libsqlite3-dev sqlite3 zlib1g-dev tmux pkg-config libpq-dev postgresql python3-venv"; \
+	  echo "installing system packages: libncurses-dev libsqlite3-dev sqlite3 zlib1g-dev libbrotli-dev tmux pkg-config libpq-dev postgresql python3-venv"; \
 	  $(SUDO) apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libncurses-dev libsqlite3-dev sqlite3 zlib1g-dev \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libncurses-dev libsqlite3-dev sqlite3 zlib1g-dev libbrotli-dev \
 	    tmux pkg-config libpq-dev postgresql python3 python3-venv; \
 	fi
 
@@ -54,7 +55,7 @@ test: setup
 	$(SWIFT) test --skip-build
 	# The contract pass: every store test and every CLI end-to-end test again, on a throwaway
 	# PostgreSQL cluster the tests start and stop themselves.
-	ERRTRIAGE_TEST_ENGINE=postgres $(SWIFT) test --skip-build --filter 'TriageStoreTests|EndToEndTests|DashboardRuntimeTests|TriageIngestTests'
+	ERRTRIAGE_TEST_ENGINE=postgres $(SWIFT) test --skip-build --filter 'TriageStoreTests|EndToEndTests|DashboardRuntimeTests|TriageIngestTests|TriageServerTests'
 
 ## demo: the dashboard on the sample data
 demo: release

@@ -15,6 +15,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
         .package(url: "https://github.com/yaslab/CSV.swift", exact: "2.5.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
     ],
     targets: [
         // Pure domain: chains, short keys, versions, timestamps, the value types every layer shares. No I/O.
@@ -52,8 +55,21 @@ let package = Package(
                        providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        // Brotli's decoder, for request bodies sent with `Content-Encoding: br`.
+        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlidec",
+                       providers: [.apt(["libbrotli-dev"]), .brew(["brotli"])]),
+        // `errtriage serve`: Sentry's intake protocol, the ELK reporter and native NDJSON over HTTP
+        // (Hummingbird), group commit into the store, rate limits, metrics and alerts as they happen.
+        .target(name: "TriageServer", dependencies: [
+            "TriageModel", "TriageImport", "TriageIngest", "TriageStore", "Presentation", "CZlib", "CBrotli",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            // The alerts' webhook (https, as chat tools require).
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
         .executableTarget(name: "errtriage", dependencies: [
-            "TriageModel", "TriageImport", "TriageIngest", "TriageStore", "SampleData", "Presentation", "DashboardCore", "DashboardRuntime", "Terminal",
+            "TriageModel", "TriageImport", "TriageIngest", "TriageStore", "TriageServer", "SampleData", "Presentation", "DashboardCore",
+            "DashboardRuntime", "Terminal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "CSV", package: "CSV.swift"),
         ]),
@@ -87,6 +103,10 @@ let package = Package(
         ]),
         .testTarget(name: "TriageStoreTests", dependencies: ["TriageModel", "TriageImport", "TriageStore", "SampleData", "TestSupport", "ThrowawayPostgres"]),
         .testTarget(name: "TriageIngestTests", dependencies: ["TriageIngest", "TriageImport", "TriageModel", "TriageStore", "TestSupport"]),
+        .testTarget(name: "TriageServerTests", dependencies: [
+            "TriageServer", "TriageIngest", "TriageImport", "TriageModel", "TriageStore", "TestSupport", "CZlib",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "TriageModel"]),
         .testTarget(name: "DashboardCoreTests", dependencies: ["DashboardCore", "Presentation", "TriageModel", "TestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "DashboardRuntimeTests", dependencies: [

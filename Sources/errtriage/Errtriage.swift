@@ -14,7 +14,7 @@ struct Errtriage: ParsableCommand {
             """,
         subcommands: [Dashboard.self, Ingest.self, Report.self, Show.self, History.self, Mark.self, Decode.self, Export.self, Meeting.self, Backup.self, Copy.self, Check.self,
                       Releases.self, Release.self, Merge.self, Unmerge.self, ViewCommand.self, Assign.self, OwnerCommand.self, Ticket.self, AlertCommand.self,
-                      Alerts.self, KeyCommand.self, Generate.self, Demo.self],
+                      Alerts.self, ServeCommand.self, KeyCommand.self, Generate.self, Demo.self],
         defaultSubcommand: Dashboard.self)
 
     /// Runs the command; a command line the parser refuses exits 1 like every other usage error

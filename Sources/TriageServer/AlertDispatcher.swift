@@ -1,0 +1,138 @@
+import Foundation
+import Presentation
+import TriageModel
+import TriageStore
+
+/// Alerts as they happen: after commits, the store's alert rules are run (as `errtriage alerts`
+/// runs them: each fires once per issue and condition, and new issues and regressions since the
+/// last run come with them); what fires goes to a command's standard input as JSON and/or to a
+/// chat tool's incoming webhook as `{"text": …}`.
+///
+/// Commits only signal; one thread runs the rules, at most every `minimumInterval` seconds, so a
+/// burst of commits costs one run.
+public final class AlertDispatcher: @unchecked Sendable {
+    public struct Targets: Sendable {
+        /// Run with `/bin/sh -c`, the alert's JSON on standard input.
+        public var command: String?
+        /// POSTed `{"text": …, "errtriage": {the alert's JSON}}`.
+        public var webhook: URL?
+        public init(command: String? = nil, webhook: URL? = nil) {
+            self.command = command
+            self.webhook = webhook
+        }
+        public var isEmpty: Bool { command == nil && webhook == nil }
+    }
+
+    private let open: @Sendable () throws -> TriageStore
+    private let targets: Targets
+    private let minimumInterval: Double
+    private let log: @Sendable (String) -> Void
+    private let post: @Sendable (URL, [UInt8]) async throws -> Int
+    private let condition = NSCondition()
+    private var signalled = false
+    private var stopping = false
+    private var finished = false
+    private var store: TriageStore?
+
+    public init(targets: Targets, minimumInterval: Double = 0.5, open: @escaping @Sendable () throws -> TriageStore,
+                post: @escaping @Sendable (URL, [UInt8]) async throws -> Int, log: @escaping @Sendable (String) -> Void) {
+        self.targets = targets
+        self.minimumInterval = minimumInterval
+        self.open = open
+        self.post = post
+        self.log = log
+        let thread = Thread { [unowned self] in self.run() }
+        thread.name = "errtriage alerts"
+        thread.start()
+    }
+
+    /// Something was committed: run the rules soon.
+    public func signal() {
+        condition.lock()
+        signalled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Runs what is signalled once more, then stops.
+    public func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        while !finished { condition.wait() }
+        condition.unlock()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while !signalled && !stopping { condition.wait() }
+            let work = signalled
+            signalled = false
+            let last = stopping
+            condition.unlock()
+            if work { evaluate() }
+            if last { break }
+            Thread.sleep(forTimeInterval: minimumInterval)
+        }
+        store = nil
+        condition.lock()
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func evaluate() {
+        let report: AlertReport
+        do {
+            if store == nil { store = try open() }
+            report = try store!.runAlerts(now: Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000)), dryRun: false)
+        } catch {
+            store = nil
+            log("alerts: cannot run the rules: \((error as? StoreError)?.message ?? "\(error)")")
+            return
+        }
+        guard !report.firings.isEmpty || !report.newIssues.isEmpty || !report.regressions.isEmpty else { return }
+        deliver(report)
+    }
+
+    private func deliver(_ report: AlertReport) {
+        let json = AlertJSON.report(report)
+        let summary = "\(report.firings.count) alert\(report.firings.count == 1 ? "" : "s"), \(report.newIssues.count) new issue\(report.newIssues.count == 1 ? "" : "s"), \(report.regressions.count) regression\(report.regressions.count == 1 ? "" : "s")"
+        if let command = targets.command {
+            let status = Self.runCommand(command, input: Array((json.serialized + "\n").utf8))
+            log("alerts: \(summary) → on-alert command " + (status == 0 ? "ran" : "exited \(status)"))
+        }
+        if let webhook = targets.webhook {
+            let text = AlertText.report(report).trimmingCharacters(in: .newlines)
+            let body = JSONValue.object([("text", .string(text)), ("errtriage", json)]).serialized
+            let done = DispatchSemaphore(value: 0)
+            let outcome = OutcomeBox()
+            let post = self.post
+            Task {
+                do { outcome.value = "answered \(try await post(webhook, Array(body.utf8)))" } catch {
+                    outcome.value = "failed: \(error)"
+                }
+                done.signal()
+            }
+            done.wait()
+            log("alerts: \(summary) → webhook \(outcome.value)")
+        }
+    }
+
+    /// Runs `/bin/sh -c command` with `input` on its standard input; its exit status.
+    static func runCommand(_ command: String, input: [UInt8]) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let pipe = Pipe()
+        process.standardInput = pipe
+        do { try process.run() } catch { return -1 }
+        pipe.fileHandleForWriting.write(Data(input))
+        try? pipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    private final class OutcomeBox: @unchecked Sendable { var value = "" }
+}

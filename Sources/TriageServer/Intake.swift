@@ -1,0 +1,113 @@
+import TriageImport
+import TriageIngest
+import TriageModel
+import TriageStore
+
+/// The endpoints that take errors, and what their bodies hold.
+public enum IntakeEndpoint: String, Sendable, CaseIterable {
+    /// `POST /api/ID/envelope/`: Sentry envelopes, as every current SDK sends.
+    case envelope
+    /// `POST /api/ID/store/`: one Sentry event as a JSON body (older SDKs).
+    case store
+    /// `POST /api/ID/elk`: the ELK-style reporter's JSON, one object or NDJSON lines.
+    case elk
+    /// `POST /api/ID/events`: errtriage's native NDJSON.
+    case events
+}
+
+/// One request's body read as records: what to commit, what was refused, and what to answer.
+public struct IntakeBatch: Sendable {
+    public var batch = IngestWriter.Batch(events: [], complaints: [])
+    /// Lines or items refused, in order: (line, reason).
+    public var rejects: [(line: Int, reason: String)] = []
+    /// Envelope items accepted and not stored, by type.
+    public var skippedItems: [String: Int] = [:]
+    /// The id SDKs expect back: the envelope's or the event's `event_id`.
+    public var eventID: String?
+
+    public var records: Int { batch.events.count + batch.complaints.count + batch.adoption.count }
+    /// Items the request carried, stored or not (the rate limit's cost).
+    public var items: Int { records + skippedItems.values.reduce(0, +) + rejects.count }
+    /// A refused item was over a size limit (413 rather than 400).
+    public var hasOversized: Bool { rejects.contains { $0.reason.contains("is over the limit") } }
+}
+
+/// Reads request bodies with the importers `errtriage ingest` uses: one decoder for files and requests.
+public enum Intake {
+    public enum Failure: Error, Equatable {
+        /// Nothing in the body could be read at all: 400 with this reason.
+        case malformed(String)
+    }
+
+    public static func decode(_ body: [UInt8], endpoint: IntakeEndpoint, project: String?) throws(Failure) -> IntakeBatch {
+        var result = IntakeBatch()
+        switch endpoint {
+        case .envelope:
+            guard let firstLine = body.split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false).first,
+                  let header = try? JSONParser.parse(Array(firstLine)), isObject(header) else {
+                throw .malformed("not a Sentry envelope: the first line must be the envelope's JSON header")
+            }
+            result.eventID = header["event_id"]?.nonEmptyText
+            try read(body, source: nil, envelopes: true, into: &result)
+        case .store:
+            // One event; SDKs send it as one JSON document, which may span lines.
+            let value: JSONValue
+            do { value = try JSONParser.parse(body) } catch {
+                throw .malformed("not valid JSON: \(error)")
+            }
+            guard isObject(value) else { throw .malformed("the body must be one JSON object (a Sentry event)") }
+            result.eventID = value["event_id"]?.nonEmptyText
+            guard body.count <= LineReader.maxLineBytes else {
+                result.rejects.append((1, "event of \(body.count) bytes is over the limit of \(LineReader.maxLineBytes) bytes for one record"))
+                break
+            }
+            do {
+                switch try SourceKind.sentry.decoder.decode(value) {
+                case .event(let e): result.batch.events.append(e)
+                case .complaint(let c): result.batch.complaints.append(c)
+                case .adoption(let a): result.batch.adoption.append(a)
+                }
+            } catch {
+                result.rejects.append((1, error.reason))
+            }
+        case .elk, .events:
+            let source: SourceKind = endpoint == .elk ? .elk : .native
+            // One JSON object over several lines, as a reporter may post it, or NDJSON.
+            if let value = try? JSONParser.parse(body), isObject(value), body.contains(0x0A) {
+                try read(Array(value.serialized.utf8), source: source, into: &result)
+            } else {
+                try read(body, source: source, into: &result)
+            }
+        }
+        if let project {
+            // The key's project wins: a body cannot file its events under another project.
+            for i in result.batch.events.indices { result.batch.events[i].project = project }
+        }
+        result.batch.prepare()
+        return result
+    }
+
+    static func isObject(_ value: JSONValue) -> Bool {
+        if case .object = value { return true }
+        return false
+    }
+
+    /// Reads lines (or envelopes) through the reader `ingest` uses.
+    static func read(_ body: [UInt8], source: SourceKind?, envelopes: Bool = false, into result: inout IntakeBatch) throws(Failure) {
+        do {
+            let reader = try RecordReader(bytes: body, name: "request", source: source, envelopes: envelopes)
+            try DecodedBatch.each(from: reader, size: .max) { decoded in
+                result.batch.events += decoded.records.events
+                result.batch.complaints += decoded.records.complaints
+                result.batch.adoption += decoded.records.adoption
+                result.rejects += decoded.rejects.map { ($0.line, $0.reason) }
+                return true
+            }
+            result.skippedItems.merge(reader.skippedItems, uniquingKeysWith: +)
+        } catch let error as InputError {
+            throw .malformed(error.reason)
+        } catch {
+            throw .malformed("\(error)")
+        }
+    }
+}
