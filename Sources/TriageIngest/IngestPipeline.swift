@@ -85,10 +85,11 @@ public final class IngestPipeline {
         try ingest(try RecordReader(path: file, source: source))
     }
 
-    /// Reads bytes in memory under a name (a request's body).
+    /// Reads bytes in memory under a name (a request's body), received at `receivedAt` (the time of
+    /// a user report whose envelope gives none).
     @discardableResult
-    public func ingest(bytes: [UInt8], name: String, source: SourceKind? = nil) throws -> IngestSummary {
-        try ingest(try RecordReader(bytes: bytes, name: name, source: source))
+    public func ingest(bytes: [UInt8], name: String, source: SourceKind? = nil, receivedAt: Timestamp? = nil) throws -> IngestSummary {
+        try ingest(try RecordReader(bytes: bytes, name: name, source: source, receivedAt: receivedAt))
     }
 
     /// Reads one input to its end (or until cancelled); returns what it gave.
