@@ -115,7 +115,17 @@ extension FuzzTarget {
         let truncated = header + "\n" + #"{"type":"event","length":\#(event.utf8.count + 50)}"# + "\n" + event + "\n" + #"{"type":"session"}"#
         let badLength = header + "\n" + #"{"type":"attachment","length":-7}"# + "\nabc\n" + #"{"type":"event","length":"12"}"# + "\n"
             + event + "\n" + #"{"type":"event","length":99999999999}"# + "\n" + event + "\n"
-        return [valid, truncated, badLength].map { Array($0.utf8) }
+        // What the store keeps besides events: release health and user feedback.
+        let health = header + "\n" + #"{"type":"session"}"# + "\n"
+            + #"{"sid":"c0ffee00-1234-4abc-8def-0123456789ab","init":true,"started":"2026-11-20T09:58:12.345678Z","status":"exited","did":"u1","attrs":{"release":"shop@1.4.0+12"}}"#
+            + "\n" + #"{"type":"sessions"}"# + "\n"
+            + #"{"attrs":{"release":"shop@1.4.0"},"aggregates":[{"started":"2026-11-20T10:01:00Z","exited":3},{"started":"2026-11-20T10:01:00Z","did":"u2","errored":1}]}"#
+            + "\n" + #"{"type":"user_report"}"# + "\n"
+            + #"{"event_id":"9ec79c33ec9942ab8353589fcb2e04dc","name":"J","email":"j@example.com","comments":"froze at US14-LO43"}"#
+            + "\n" + #"{"type":"feedback"}"# + "\n"
+            + #"{"event_id":"f00dfeed00000000000000000000beef","timestamp":1794305100.25,"contexts":{"feedback":{"message":"spins","associated_event_id":"9ec79c33ec9942ab8353589fcb2e04dc"}}}"#
+            + "\n"
+        return [valid, truncated, badLength, health].map { Array($0.utf8) }
     }
 
     static let versionSeeds = [
@@ -237,6 +247,33 @@ enum FuzzChecks {
             previous = line
             results += 1
             try fuzzCheck(results <= bytes.count + 1, "more items than bytes")
+        }
+        try envelopeRecords(bytes)
+    }
+
+    /// The same stream read into records: it ends, and every session and complaint is whole.
+    static func envelopeRecords(_ bytes: [UInt8]) throws(FuzzViolation) {
+        guard let reader = try? RecordReader(bytes: bytes, name: "fuzz", source: .sentry) else { return }
+        var records = 0
+        while true {
+            let result: RecordResult?
+            do {
+                result = try reader.next()
+            } catch {
+                return
+            }
+            guard let result else { break }
+            switch result {
+            case .record(let line, .adoption(.session(let id, _, let version, let installation))):
+                try fuzzCheck(!id.isEmpty && !version.isEmpty && !installation.isEmpty, "line \(line): a session without its id, version or user")
+            case .record(let line, .complaint(let complaint)):
+                try fuzzCheck(!complaint.text.isEmpty, "line \(line): a complaint without words")
+                try fuzzCheck(complaint.eventID.map { !$0.isEmpty } ?? true, "line \(line): a complaint about an empty event id")
+            default:
+                break
+            }
+            records += 1
+            try fuzzCheck(records <= bytes.count + 1, "more records than bytes")
         }
     }
 

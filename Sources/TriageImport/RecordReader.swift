@@ -90,10 +90,15 @@ public final class RecordReader {
     private var early: [RecordResult] = []
     /// Set when the file is a stream of Sentry envelopes.
     private var envelopes: EnvelopeReader?
-    /// Envelope items read and not stored, by type (sessions, attachments, client reports, …).
+    /// Envelope items read and not stored, by type (attachments, client reports, transactions, …).
     public private(set) var skippedItems: [String: Int] = [:]
     /// Envelopes read, where the file holds them.
     public var envelopeCount: Int { envelopes?.envelopes ?? 0 }
+    /// Records of one envelope item that gave several (a `sessions` item's users), not yet handed out.
+    private var queued: [RecordResult] = []
+    /// When the input was received (a request's time): the time of a user report whose envelope
+    /// gives none.
+    public var receivedAt: Timestamp?
 
     /// The longest CSV record (which may span lines) kept whole.
     static let maxRecordBytes = LineReader.maxLineBytes
@@ -106,12 +111,14 @@ public final class RecordReader {
         try self.init(lines: LineReader(path: path), source: source)
     }
 
-    /// Reads bytes in memory (a request's body) under a name that rejections give. `envelopes`
-    /// reads them as Sentry envelopes whatever the first line looks like (a request to the
-    /// envelope endpoint: a header of only `event_id` is an envelope's there).
-    public convenience init(bytes: [UInt8], name: String, source: SourceKind?, envelopes: Bool = false) throws(InputError) {
+    /// Reads bytes in memory (a request's body) under a name that rejections give, received at
+    /// `receivedAt` (the time of a user report whose envelope gives none). `envelopes` reads them as
+    /// Sentry envelopes whatever the first line looks like (a request to the envelope endpoint: a
+    /// header of only `event_id` is an envelope's there).
+    public convenience init(bytes: [UInt8], name: String, source: SourceKind?, receivedAt: Timestamp? = nil, envelopes: Bool = false) throws(InputError) {
         guard !bytes.isEmpty else { throw InputError(path: name, reason: "is empty") }
         try self.init(lines: LineReader(bytes: bytes, name: name), source: source, envelopes: envelopes)
+        self.receivedAt = receivedAt
     }
 
     init(lines: LineReader, source: SourceKind?, envelopes asEnvelopes: Bool = false) throws(InputError) {
@@ -173,25 +180,55 @@ public final class RecordReader {
                   raw: line.bytes)
     }
 
-    /// The next event of an envelope stream; other items are counted in `skippedItems`.
+    /// The next record of an envelope stream: an `event` item's event, a `session` or `sessions`
+    /// item's sessions (`SentrySessions`), a `user_report` or `feedback` item's complaint
+    /// (`SentryFeedback`); every other item (attachments, client reports, transactions, profiles,
+    /// replays, check-ins, …), and a `sessions` item that names no user, is counted in `skippedItems`.
     private func nextEnvelopeItem() throws(InputError) -> RecordResult? {
+        if !queued.isEmpty { return queued.removeFirst() }
         while let result = try envelopes?.next() {
             switch result {
             case .rejected(let line, let reason, let raw):
                 return .rejected(line: line, reason: reason, raw: raw)
             case .item(let item):
-                guard item.type == "event" else {
+                guard RecordReader.storedItems.contains(item.type) else {
                     skippedItems[item.type, default: 0] += 1
                     continue
                 }
                 do {
-                    return .record(line: item.line, try decoders[.sentry]!.decode(parseObject(line: item.payload)))
+                    let payload = try parseObject(line: item.payload)
+                    switch item.type {
+                    case "event":
+                        return .record(line: item.line, try decoders[.sentry]!.decode(payload))
+                    case "session":
+                        return .record(line: item.line, .adoption(try SentrySessions.session(payload)))
+                    case "sessions":
+                        let records = try SentrySessions.aggregates(payload)
+                        guard !records.isEmpty else {
+                            skippedItems[item.type, default: 0] += 1
+                            continue
+                        }
+                        queued = records.dropFirst().map { .record(line: item.line, .adoption($0)) }
+                        return .record(line: item.line, .adoption(records[0]))
+                    case "user_report":
+                        return .record(line: item.line, .complaint(try SentryFeedback.userReport(payload, fallbackTime: sentAt(item))))
+                    default:
+                        return .record(line: item.line, .complaint(try SentryFeedback.feedback(payload, fallbackTime: sentAt(item))))
+                    }
                 } catch {
                     return .rejected(line: item.line, reason: "\(item.label): \(error.reason)", raw: item.payload)
                 }
             }
         }
         return nil
+    }
+
+    /// The envelope items read into records; the rest are counted, not stored.
+    static let storedItems: Set<String> = ["event", "session", "sessions", "user_report", "feedback"]
+
+    /// When an item without a time of its own was sent: its envelope's `sent_at`, else when it was received.
+    private func sentAt(_ item: EnvelopeItem) -> Timestamp? {
+        item.envelopeHeader["sent_at"]?.nonEmptyText.flatMap(Timestamp.parse) ?? receivedAt
     }
 
     private func nextJSON() throws(InputError) -> RecordResult? {

@@ -85,10 +85,12 @@ public final class IngestPipeline {
         try ingest(try RecordReader(path: file, source: source), project: project)
     }
 
-    /// Reads bytes in memory under a name (a request's body). `project`: the project of every event that names none.
+    /// Reads bytes in memory under a name (a request's body), received at `receivedAt` (the time of
+    /// a user report whose envelope gives none). `project`: the project of every event that names none.
     @discardableResult
-    public func ingest(bytes: [UInt8], name: String, source: SourceKind? = nil, project: String? = nil) throws -> IngestSummary {
-        try ingest(try RecordReader(bytes: bytes, name: name, source: source), project: project)
+    public func ingest(bytes: [UInt8], name: String, source: SourceKind? = nil, project: String? = nil,
+                       receivedAt: Timestamp? = nil) throws -> IngestSummary {
+        try ingest(try RecordReader(bytes: bytes, name: name, source: source, receivedAt: receivedAt), project: project)
     }
 
     /// Reads one input to its end (or until cancelled); returns what it gave. `project`: the

@@ -96,9 +96,12 @@ public struct Complaint: Hashable, Sendable {
     public var userID: String?
     /// Short keys the complaint cites, canonical, each once.
     public var codes: [String]
+    /// The error event the complaint is about (a Sentry user report's or feedback's event id): the
+    /// store attaches the complaint to that event's issue, as if it cited its key.
+    public var eventID: String?
 
     public init(complaintID: String, timestamp: Timestamp, channel: String? = nil, category: String? = nil,
-                subject: String? = nil, text: String, userID: String? = nil, codes: [String]) {
+                subject: String? = nil, text: String, userID: String? = nil, codes: [String], eventID: String? = nil) {
         self.complaintID = complaintID
         self.timestamp = timestamp
         self.channel = channel
@@ -107,5 +110,6 @@ public struct Complaint: Hashable, Sendable {
         self.text = text
         self.userID = userID
         self.codes = codes
+        self.eventID = eventID
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import TriageImport
 import TriageIngest
 import TriageModel
@@ -39,7 +40,9 @@ public enum Intake {
         case malformed(String)
     }
 
-    public static func decode(_ body: [UInt8], endpoint: IntakeEndpoint, project: String?) throws(Failure) -> IntakeBatch {
+    /// `receivedAt`: when the request came (the time of a user report whose envelope gives none).
+    public static func decode(_ body: [UInt8], endpoint: IntakeEndpoint, project: String?,
+                              receivedAt: Timestamp = Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000))) throws(Failure) -> IntakeBatch {
         var result = IntakeBatch()
         switch endpoint {
         case .envelope:
@@ -48,7 +51,7 @@ public enum Intake {
                 throw .malformed("not a Sentry envelope: the first line must be the envelope's JSON header")
             }
             result.eventID = header["event_id"]?.nonEmptyText
-            try read(body, source: nil, envelopes: true, into: &result)
+            try read(body, source: nil, envelopes: true, receivedAt: receivedAt, into: &result)
         case .store:
             // One event; SDKs send it as one JSON document, which may span lines.
             let value: JSONValue
@@ -93,9 +96,10 @@ public enum Intake {
     }
 
     /// Reads lines (or envelopes) through the reader `ingest` uses.
-    static func read(_ body: [UInt8], source: SourceKind?, envelopes: Bool = false, into result: inout IntakeBatch) throws(Failure) {
+    static func read(_ body: [UInt8], source: SourceKind?, envelopes: Bool = false, receivedAt: Timestamp? = nil,
+                     into result: inout IntakeBatch) throws(Failure) {
         do {
-            let reader = try RecordReader(bytes: body, name: "request", source: source, envelopes: envelopes)
+            let reader = try RecordReader(bytes: body, name: "request", source: source, receivedAt: receivedAt, envelopes: envelopes)
             try DecodedBatch.each(from: reader, size: .max) { decoded in
                 result.batch.events += decoded.records.events
                 result.batch.complaints += decoded.records.complaints

@@ -10,6 +10,8 @@ public struct IngestCounts: Equatable, Sendable {
     public var regressions = 0
     /// Adoption rows (a day's figures or a session) stored or changed.
     public var adoptionRows = 0
+    /// Of `adoptionRows`, the sessions stored (from a sessions export or an SDK's release health).
+    public var sessionsAdded = 0
     public init() {}
 
     public static func += (a: inout IngestCounts, b: IngestCounts) {
@@ -20,6 +22,7 @@ public struct IngestCounts: Equatable, Sendable {
         a.issuesCreated += b.issuesCreated
         a.regressions += b.regressions
         a.adoptionRows += b.adoptionRows
+        a.sessionsAdded += b.sessionsAdded
     }
 }
 
@@ -40,6 +43,8 @@ public final class IngestWriter {
     /// The store's revision after this writer's last commit: another writer's commit since (a
     /// mark, a merge, another ingest) makes the cached issues stale.
     var knownRevision: Int64?
+    /// The events stored complaints wait for (`IngestWriter+EventComplaints.swift`); usually none.
+    var awaitedEvents = Set<String>()
 
     struct IssueState {
         var id: Int64
@@ -73,6 +78,7 @@ public final class IngestWriter {
             dictionary[ShortKey.Code(short: row[0], code: row[1])] = FullForm.Name(domain: row[2], name: row[3])
         }
         owners = try ShortNameOwners(db)
+        awaitedEvents = try IngestWriter.awaitedEvents(db)
         knownRevision = try TriageStore.storedRevision(db)
     }
 
@@ -200,7 +206,7 @@ public final class IngestWriter {
 
     func add(_ db: Database, _ batch: Batch, counts: inout IngestCounts, rollups: inout Rollups,
              partitions: inout Set<Int64>) throws {
-        counts.adoptionRows += try TriageStore.writeAdoption(db, batch.adoption)
+        try TriageStore.writeAdoption(db, batch.adoption, counts: &counts)
         let columns = TriageStore.eventInsertColumns
         var insertEvent = try BoundStatement(db, sql: """
             INSERT INTO event_row (\(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))
@@ -243,7 +249,7 @@ public final class IngestWriter {
             }
             try land(raw, in: issue, key: key, chain: chain, db: db, counts: &counts, rollups: &rollups)
         }
-        try addComplaints(db, batch.complaints, counts: &counts, rollups: &rollups)
+        try addComplaints(db, batch.complaints, events: batch.events, counts: &counts, rollups: &rollups)
     }
 
     /// Counts an event that was new to the store: its issue's figures, rollups, chain names, and
@@ -252,6 +258,9 @@ public final class IngestWriter {
               counts: inout IngestCounts, rollups: inout Rollups) throws {
         var issue = stored
         counts.eventsAdded += 1
+        if !awaitedEvents.isEmpty, awaitedEvents.contains(raw.eventID) {
+            try attachAwaiting(eventID: raw.eventID, key: key, issueID: issue.id, db: db, rollups: &rollups)
+        }
         rollups.add(raw, issueID: issue.id)
         issue.absorb(raw, versions: &versions)
         if !issue.chain.isNamed && chain.isNamed {
@@ -272,25 +281,29 @@ public final class IngestWriter {
         }
     }
 
-    /// Adds the complaints (a duplicate id is skipped), each counted for every known issue it cites.
-    func addComplaints(_ db: Database, _ complaints: [Complaint], counts: inout IngestCounts, rollups: inout Rollups) throws {
-        for complaint in complaints {
+    /// Adds the complaints (a duplicate id is skipped), each counted for every known issue it cites
+    /// (its words' keys and its event's issue, `citations`); `events` are the batch's.
+    func addComplaints(_ db: Database, _ complaints: [Complaint], events: [ErrorEvent], counts: inout IngestCounts,
+                       rollups: inout Rollups) throws {
+        let citations = try citations(db, complaints, events: events)
+        for (complaint, cited) in zip(complaints, citations) {
             let inserted = try Row.fetchOne(db, sql: """
                 INSERT INTO complaint (complaint_id, ts, channel, category, subject, text, user_id, codes)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id
                 """, arguments: [complaint.complaintID, complaint.timestamp.millis, complaint.channel, complaint.category,
-                                 complaint.subject, complaint.text, complaint.userID, complaint.codes.joined(separator: " ")])
+                                 complaint.subject, complaint.text, complaint.userID, cited.codes.joined(separator: " ")])
             guard let inserted else {
                 counts.complaintDuplicates += 1
                 continue
             }
             counts.complaintsAdded += 1
+            noteAwaiting(cited.cites)
             let rowID: Int64 = inserted[0]
             var linked = false
-            for key in Set(complaint.codes) {
+            for key in Set(cited.cites) {
                 try db.execute(sql: "INSERT INTO complaint_code (key, complaint_id, ts) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                                arguments: [key, rowID, complaint.timestamp.millis])
-                if let issueID = try existingIssueID(key, db: db) {
+                if !key.hasPrefix(IngestWriter.awaitingPrefix), let issueID = try existingIssueID(key, db: db) {
                     rollups.addComplaint(at: complaint.timestamp, issueID: issueID)
                     linked = true
                 }

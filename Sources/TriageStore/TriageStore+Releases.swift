@@ -74,9 +74,8 @@ extension TriageStore {
     }
 
     /// Writes adoption rows: a day's figure replaces the one stored for that day and version; a
-    /// session already stored is skipped. Returns how many rows were new or changed.
-    static func writeAdoption(_ db: Database, _ records: [AdoptionRecord]) throws -> Int {
-        var changed = 0
+    /// session already stored (by its id) is skipped. Counts the rows new or changed, and the sessions among them.
+    static func writeAdoption(_ db: Database, _ records: [AdoptionRecord], counts: inout IngestCounts) throws {
         for record in records {
             switch record {
             case let .daily(day, version, users, sessions):
@@ -89,9 +88,9 @@ extension TriageStore {
                     INSERT INTO adoption_session (session_id, day, version, installation) VALUES (?, ?, ?, ?)
                     ON CONFLICT (session_id) DO NOTHING
                     """, arguments: [id, at.day, version, installation])
+                counts.sessionsAdded += db.changesCount
             }
-            changed += db.changesCount
+            counts.adoptionRows += db.changesCount
         }
-        return changed
     }
 }

@@ -94,7 +94,9 @@ struct Ingestion {
                      "\(counts.complaintsAdded) complaints added", "\(counts.issuesCreated) new issues"]
         if counts.complaintDuplicates > 0 { parts.append("\(counts.complaintDuplicates) duplicate complaints") }
         if counts.regressions > 0 { parts.append("\(counts.regressions) issues regressed") }
-        if counts.adoptionRows > 0 { parts.append("\(counts.adoptionRows) adoption rows") }
+        let days = counts.adoptionRows - counts.sessionsAdded
+        if days > 0 { parts.append("\(days) adoption rows") }
+        if counts.sessionsAdded > 0 { parts.append("\(counts.sessionsAdded) sessions") }
         if summary.envelopes > 0 {
             let skipped = summary.skippedItems.values.reduce(0, +)
             let kinds = summary.skippedItems.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.value) \($0.key)" }

@@ -4,7 +4,9 @@ import Testing
 /// Events as the official Python Sentry SDK writes them: `Tests/SDK/sentry_app.py` raises layered
 /// errors (`raise … from …`) through the real `sentry-sdk` (pinned in Tests/SDK/requirements.txt,
 /// installed by `make setup` into `.venv`), captures what it serialises with an in-memory
-/// transport, and the binary ingests it: as event lines, as envelopes, as gzip'd envelopes.
+/// transport, and the binary ingests it: as event lines, as envelopes, as gzip'd envelopes. The
+/// envelopes carry the SDK's release health (sessions, and request-mode aggregates without users)
+/// and a `user_report` about one event.
 @Suite struct PythonSDKTests {
     static let python = CLI.packageRoot.appendingPathComponent(".venv/bin/python").path
     static let app = CLI.packageRoot.appendingPathComponent("Tests/SDK/sentry_app.py").path
@@ -14,7 +16,15 @@ import Testing
         let folder: String
         let groups: [String: String]
         let handled: [String: Bool]
+        /// Envelopes written (the big event's left out), session items, distinct sessions, and distinct users per day in them.
+        let envelopes: Int
         let sessions: Int
+        let sessionIDs: Int
+        let sessionUserDays: Int
+        /// `sessions` items: request-mode aggregates, which name no user.
+        let aggregates: Int
+        /// The user reports sent: their event id and words.
+        let userReports: [(eventID: String, comments: String)]
     }
 
     static func capture(_ cli: CLI) throws -> Capture {
@@ -28,7 +38,12 @@ import Testing
         return Capture(folder: folder,
                        groups: Dictionary(uniqueKeysWithValues: events.map { ($0["event_id"] as! String, $0["group"] as! String) }),
                        handled: Dictionary(uniqueKeysWithValues: events.map { ($0["event_id"] as! String, $0["handled"] as! Bool) }),
-                       sessions: manifest["sessions"] as? Int ?? 0)
+                       envelopes: manifest["envelopes"] as? Int ?? 0, sessions: manifest["sessions"] as? Int ?? 0,
+                       sessionIDs: manifest["session_ids"] as? Int ?? 0, sessionUserDays: manifest["session_user_days"] as? Int ?? 0,
+                       aggregates: manifest["aggregates"] as? Int ?? 0,
+                       userReports: (manifest["user_reports"] as? [[String: Any]] ?? []).map {
+                           (eventID: $0["event_id"] as? String ?? "", comments: $0["comments"] as? String ?? "")
+                       })
     }
 
     /// Every stored event's issue key, by event id.
@@ -164,8 +179,9 @@ import Testing
             #expect(result.status == 0, "\(result.stderr)")
             let events = capture.groups.count - 1
             #expect(result.stdout.contains("\(events) events added"), "\(result.stdout)")
-            #expect(result.stdout.contains("\(events + capture.sessions) envelopes (\(capture.sessions) item not stored: \(capture.sessions) session)"),
-                    "\(result.stdout)")
+            #expect(result.stdout.contains("\(capture.userReports.count) complaints added"), "\(result.stdout)")
+            #expect(result.stdout.contains("\(capture.sessionIDs) sessions, \(capture.envelopes) envelopes (\(capture.aggregates) item not stored: "
+                                           + "\(capture.aggregates) sessions)"), "\(result.stdout)")
             stores.append(try Self.keys(cli))
         }
         #expect(stores[0] == stores[1])
@@ -173,5 +189,29 @@ import Testing
         try lines.run(["ingest", capture.folder + "/events.ndjson"])
         #expect(try Self.keys(lines) == stores[0])
         withExtendedLifetime(app) {}
+    }
+
+    @Test func sessionsGiveEachVersionsActiveUsersAndTheUserReportIsOnItsEventsIssue() throws {
+        let cli = try CLI()
+        let capture = try Self.capture(cli)
+        #expect(capture.sessions > capture.sessionIDs, "the app sends one session twice, as an update")
+        let result = try cli.run(["ingest", capture.folder + "/envelopes.envelope"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // Active users: each session's user once per day, from the SDK's sessions alone.
+        let releases = try #require(try cli.run(["releases", "--format", "json"]).json["releases"] as? [[String: Any]])
+        let release = try #require(releases.first { $0["version"] as? String == "1.4.0" }, "\(releases)")
+        #expect(release["active_user_days"] as? Int == capture.sessionUserDays, "\(release)")
+        #expect(release["error_free_users_percent"] as? Double != nil, "\(release)")
+        // The report is on its event's issue, its words inert, the reporter's e-mail and name nowhere.
+        let report = try #require(capture.userReports.first)
+        let key = try #require(try Self.keys(cli)[report.eventID])
+        let show = try cli.run(["show", key, "--window", "all"])
+        #expect(show.status == 0, "\(show.stderr)")
+        #expect(show.stdout.contains("sentry  Paying froze again and the app lost my basket ^[[2J"), "\(show.stdout)")
+        #expect(!show.stdout.contains("\u{1B}") && !show.stdout.contains("jane@example.com") && !show.stdout.contains("Jane Roe"))
+        let ranking = try cli.run(["report", "--window", "all", "--by", "complaints", "--top", "1", "--format", "json"]).json
+        let top = try #require((ranking["issues"] as? [[String: Any]])?.first)
+        #expect(top["key"] as? String == key && top["complaints"] as? Int == 1, "\(top)")
+        #expect(try cli.run(["check"]).status == 0)
     }
 }

@@ -69,11 +69,12 @@ import TriageModel
             """)
     }
 
-    /// The envelope target on its seeds (a valid stream, a truncated one, bad lengths), and on
-    /// items over the limit, by length and as one long line, which mutated inputs never reach.
+    /// The envelope target on its seeds (a valid stream, a truncated one, bad lengths, sessions and
+    /// user feedback), and on items over the limit, by length and as one long line, which mutated
+    /// inputs never reach.
     @Test func theEnvelopeTargetHoldsOnItsSeedsAndOnItemsOverTheLimit() {
         let seeds = FuzzTarget.envelope.seeds(fixtures: Self.fixtures.path)
-        #expect(seeds.count == 3)
+        #expect(seeds.count == 4)
         for seed in seeds {
             #expect(throws: Never.self, "\(String(decoding: seed.prefix(80), as: UTF8.self))") { try FuzzTarget.envelope.check(seed) }
         }

@@ -14,7 +14,16 @@ Writes to OUTDIR:
   envelopes.envelope     every envelope as the SDK would POST it, concatenated
                          (big event excluded); envelopes.envelope.gz: the same, gzip'd
   manifest.json          sdk_version, expected group and handled flag per event_id,
-                         number of session items
+                         envelopes written, session items and their users per
+                         version and day, aggregate (`sessions`) items, and the
+                         user reports sent
+
+Release health: application sessions (`start_session`/`end_session`, each of
+the scope's user, one sent again as an update) and request-mode sessions, which
+the SDK aggregates into a `sessions` item without users. User feedback: the
+Python SDK has no call for it (no `capture_feedback` in 2.x), so the app writes
+a `user_report` envelope for one event with the SDK's own `Envelope`/`Item`
+classes, through the client's transport, as `capture_user_feedback` did.
 
 Every scenario raises a chain outermost-first UserError -> LogicError ->
 APIError -> NetworkError (root cause) several times, with per-event data
@@ -28,11 +37,15 @@ import json
 import random
 import sys
 import uuid
+from datetime import datetime, timezone
 from pathlib import Path
 
 import sentry_sdk
+from sentry_sdk.envelope import Envelope, Item, PayloadRef
 from sentry_sdk.integrations.excepthook import ExcepthookIntegration
+from sentry_sdk.sessions import track_session
 from sentry_sdk.transport import Transport
+from sentry_sdk.utils import format_timestamp
 
 
 class UserError(Exception): pass
@@ -52,6 +65,7 @@ class MemoryTransport(Transport):
 
 rng = random.Random(20261117)  # per-event data is reproducible; event ids are not
 manifest = []  # [{"event_id", "group", "handled"}] in capture order
+user_reports = []  # [{"event_id", "group", "comments"}]
 
 
 def req(): return f"req-{rng.getrandbits(24):06x}"
@@ -180,6 +194,32 @@ def scenarios():
             report("fingerprint", payment_chain(n), n)
 
 
+def release_health():
+    """Release health as apps send it: a session per user, and server-mode request sessions."""
+    # the users who met errors (user-0 … user-4) and five who did not
+    for n, user in enumerate([f"user-{i}" for i in range(5)] + [f"happy-{i}" for i in range(5)]):
+        sentry_sdk.set_user({"id": user})
+        scope = sentry_sdk.get_isolation_scope()
+        scope.start_session()
+        if n == 0:  # an update of a running session, as SDKs send at its start: the same sid again
+            sentry_sdk.get_client().capture_session(scope._session)
+        scope.end_session()
+    for _ in range(2):  # request mode: aggregated per minute, with no user
+        with sentry_sdk.isolation_scope() as scope:
+            with track_session(scope, session_mode="request"):
+                pass
+
+
+def send_user_report(group, comments):
+    """A `user_report` envelope about the first event of `group`, as `capture_user_feedback` built it."""
+    event_id = next(e["event_id"] for e in manifest if e["group"] == group)
+    report = {"event_id": event_id, "name": "Jane Roe", "email": "jane@example.com", "comments": comments}
+    envelope = Envelope(headers={"event_id": event_id, "sent_at": format_timestamp(datetime.now(timezone.utc))},
+                        items=[Item(payload=PayloadRef(json=report), type="user_report")])
+    sentry_sdk.get_client().transport.capture_envelope(envelope)
+    user_reports.append({"event_id": event_id, "group": group, "comments": comments})
+
+
 def raise_big(n):
     blob = b"x" * (3 * 1024 * 1024)  # frame local, serialised in the frame's `vars`
     raise_chain(msg_chain(f"[8] timeout: upload of {len(blob)} bytes took {secs()}s"))
@@ -190,16 +230,25 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     sentry_sdk.init(dsn="http://public@127.0.0.1:9/1", transport=MemoryTransport,
                     release="shop@1.4.0", environment="production", default_integrations=False,
-                    integrations=[ExcepthookIntegration()], auto_session_tracking=False)
+                    integrations=[ExcepthookIntegration()], auto_session_tracking=True)
     scenarios()
+    release_health()
+    # hostile text stays inert in every output: an escape sequence in the user's words
+    send_user_report("errno-timeout", "Paying froze again and the app lost my basket \x1b[2J")
     report("big", raise_big, 0)  # big: a handled event whose payload exceeds 1 MiB
     sentry_sdk.flush()
 
     big_id = manifest[-1]["event_id"]
-    events, envelopes, sessions = [], [], 0
+    events, envelopes, sessions, aggregates, session_users, session_ids = [], [], 0, 0, set(), set()
     for env in MemoryTransport.envelopes:
         payloads = [item.payload.get_bytes() for item in env.items if item.type == "event"]
-        sessions += sum(item.type == "session" for item in env.items)
+        for item in env.items:
+            if item.type == "session":
+                sessions += 1
+                session = json.loads(item.payload.get_bytes())
+                session_users.add((session["attrs"]["release"], session.get("did", session["sid"]), session["started"][:10]))
+                session_ids.add(session["sid"])
+            aggregates += item.type == "sessions"
         if env.headers.get("event_id") == big_id:
             assert len(payloads[0]) > 1024 * 1024, len(payloads[0])
             events.insert(0, payloads[0])
@@ -210,10 +259,12 @@ def main():
     (out / "events.ndjson").write_bytes(b"".join(p + b"\n" for p in events))
     (out / "envelopes.envelope").write_bytes(b"".join(envelopes))
     (out / "envelopes.envelope.gz").write_bytes(gzip.compress(b"".join(envelopes), mtime=0))
+    assert aggregates > 0 and len(session_users) >= 3, (aggregates, session_users)
     (out / "manifest.json").write_text(json.dumps(
-        {"sdk_version": sentry_sdk.VERSION, "events": manifest, "sessions": sessions}, indent=2) + "\n")
+        {"sdk_version": sentry_sdk.VERSION, "events": manifest, "envelopes": len(envelopes), "sessions": sessions,
+         "session_ids": len(session_ids), "session_user_days": len(session_users), "aggregates": aggregates, "user_reports": user_reports}, indent=2) + "\n")
     print(f"sentry-sdk {sentry_sdk.VERSION}: {len(events)} events, {len(envelopes)} envelopes, "
-          f"{sessions} session items -> {out}")
+          f"{sessions} session items, {aggregates} aggregates, {len(user_reports)} user reports -> {out}")
 
 
 if __name__ == "__main__":

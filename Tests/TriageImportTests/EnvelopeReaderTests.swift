@@ -33,7 +33,9 @@ import TriageModel
         (counted ? #"{"type":"\#(type)","length":\#(payload.utf8.count)}"# : #"{"type":"\#(type)"}"#) + "\n" + payload + "\n"
     }
 
-    static let session = #"{"sid":"7c1a4f2e-3b1d-4c55-9a7e-0d8f6b2c1e90","init":true,"status":"ok","errors":0}"#
+    /// A `session` item's payload as the Python SDK writes it (`Session.to_json`).
+    static let session = #"{"sid":"7c1a4f2e-3b1d-4c55-9a7e-0d8f6b2c1e90","init":true,"started":"2026-11-12T02:10:00.125000Z","#
+        + #""timestamp":"2026-11-12T02:14:26.250000Z","status":"ok","did":"user-7","attrs":{"release":"shop@1.4.0","environment":"production"}}"#
 
     // MARK: - Reading
 
@@ -72,6 +74,8 @@ import TriageModel
         var kind: SourceKind
         var events: [(line: Int, event: ErrorEvent)] = []
         var rejections: [(line: Int, reason: String)] = []
+        var adoption: [AdoptionRecord] = []
+        var complaints: [Complaint] = []
         var skipped: [String: Int] = [:]
         var envelopes = 0
     }
@@ -82,7 +86,8 @@ import TriageModel
         while let result = try reader.next() {
             switch result {
             case .record(let line, .event(let event)): ingested.events.append((line, event))
-            case .record(let line, let other): Issue.record("line \(line): not an event: \(other)")
+            case .record(_, .adoption(let record)): ingested.adoption.append(record)
+            case .record(_, .complaint(let complaint)): ingested.complaints.append(complaint)
             case .rejected(let line, let reason, _): ingested.rejections.append((line, reason))
             }
         }
@@ -152,7 +157,7 @@ import TriageModel
         #expect(ingested.kind == .sentry)
         #expect(ingested.envelopes == 1)
         #expect(ingested.events.map(\.event.eventID) == [Self.id(1)])
-        #expect(ingested.skipped == ["session": 1])
+        #expect(ingested.adoption.count == 1 && ingested.skipped.isEmpty)
         #expect(ingested.rejections.isEmpty, "\(ingested.rejections)")
     }
 
@@ -378,14 +383,14 @@ import TriageModel
 
     // MARK: - Through the record reader
 
-    @Test func itemsThatAreNotEventsAreCountedByType() throws {
+    @Test func itemsThatAreNotStoredAreCountedByType() throws {
         let text = Self.header(1) + Self.item("event", Self.event(1)) + Self.item("session", Self.session, counted: false)
             + Self.item("attachment", "log\nlines") + Self.header(2) + Self.item("session", Self.session)
             + Self.item("client_report", #"{"discarded_events":[{"reason":"queue_overflow","category":"error","quantity":3}]}"#)
             + Self.item("transaction", #"{"type":"transaction","event_id":"\#(Self.id(9))"}"#)
         let ingested = try Self.ingest(text)
-        #expect(ingested.skipped == ["session": 2, "attachment": 1, "client_report": 1, "transaction": 1])
-        #expect(ingested.events.count == 1)
+        #expect(ingested.skipped == ["attachment": 1, "client_report": 1, "transaction": 1])
+        #expect(ingested.events.count == 1 && ingested.adoption.count == 2)
         #expect(ingested.envelopes == 2)
     }
 
@@ -425,7 +430,7 @@ import TriageModel
         #expect(b.kind == .sentry)
         #expect(b.events.map(\.event.eventID) == (1...4).map(Self.id))
         #expect(b.events.map(\.line) == a.events.map(\.line))
-        #expect(b.skipped == ["session": 4] && b.skipped == a.skipped)
+        #expect(b.adoption.count == 4 && b.adoption == a.adoption && b.skipped.isEmpty && a.skipped.isEmpty)
         #expect(b.envelopes == 4 && a.envelopes == 4)
         #expect(b.rejections.isEmpty && a.rejections.isEmpty)
     }
@@ -450,6 +455,6 @@ import TriageModel
         #expect(ingested.rejections.first?.reason.contains("\(2 * (1 << 20)) bytes") == true)
         #expect(ingested.events.map(\.event.eventID) == [Self.id(1)])
         #expect(ingested.events.map(\.line) == [4])
-        #expect(ingested.envelopes == 1 && ingested.skipped == ["session": 1])
+        #expect(ingested.envelopes == 1 && ingested.adoption.count == 1 && ingested.skipped.isEmpty)
     }
 }

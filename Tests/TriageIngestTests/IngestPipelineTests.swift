@@ -92,7 +92,7 @@ import TriageModel
         #expect(pipeline.summary == IngestSummary())
     }
 
-    @Test func anEnvelopeBodyCountsItsEnvelopesAndTheItemsItDoesNotStore() throws {
+    @Test func anEnvelopeBodyCountsItsEnvelopesAndWhatItStored() throws {
         let f = try TemporaryStore()
         let event = #"{"event_id":"0123456789abcdef0123456789abcdef","timestamp":"2026-11-20T10:00:00Z","platform":"python","exception":{"values":[{"type":"NetworkError","value":"[8] timeout"}]}}"#
         let session = #"{"sid":"s1","did":"u1","started":"2026-11-20T10:00:00Z","status":"ok","attrs":{"release":"a@1.0"}}"#
@@ -103,9 +103,12 @@ import TriageModel
             {}
             {"type":"session"}
             \(session)
+            {"type":"client_report"}
+            {"discarded_events":[{"reason":"queue_overflow","category":"error","quantity":3}]}
             """
         let summary = try IngestPipeline(store: f.store, onReject: { _ in }).ingest(bytes: Array(body.utf8), name: "request")
-        #expect(summary.counts.eventsAdded == 1 && summary.envelopes == 2 && summary.skippedItems == ["session": 1])
+        #expect(summary.counts.eventsAdded == 1 && summary.envelopes == 2 && summary.skippedItems == ["client_report": 1])
+        #expect(summary.counts.sessionsAdded == 1 && summary.counts.adoptionRows == 1)
         #expect(try f.store.issueKeys() == ["NE8"])
     }
 }

@@ -13,7 +13,7 @@ extension IngestWriter {
 
     func addSetBased(_ db: Database, session: PGSession, _ batch: Batch, counts: inout IngestCounts, rollups: inout Rollups,
                      partitions: inout Set<Int64>) throws {
-        counts.adoptionRows += try TriageStore.writeAdoption(db, batch.adoption)
+        try TriageStore.writeAdoption(db, batch.adoption, counts: &counts)
         try db.connection.preparePartitions(times: batch.events.map(\.timestamp.millis), made: &partitions)
 
         // Each event's issue, as the row-by-row path finds it; issues new to this batch are
@@ -77,14 +77,15 @@ extension IngestWriter {
             }
             try land(raw, in: issue, key: key, chain: chain, db: db, counts: &counts, rollups: &rollups)
         }
-        try addComplaintsSetBased(db, session: session, batch.complaints, counts: &counts, rollups: &rollups)
+        try addComplaintsSetBased(db, session: session, batch.complaints, events: batch.events, counts: &counts, rollups: &rollups)
     }
 
     /// The complaints of a batch in one COPY and one INSERT (RETURNING the new ones), their codes
-    /// in another, with the same counts as the row-by-row `addComplaints`.
-    func addComplaintsSetBased(_ db: Database, session: PGSession, _ complaints: [Complaint], counts: inout IngestCounts,
-                               rollups: inout Rollups) throws {
+    /// in another, with the same counts and citations as the row-by-row `addComplaints`.
+    func addComplaintsSetBased(_ db: Database, session: PGSession, _ complaints: [Complaint], events: [ErrorEvent],
+                               counts: inout IngestCounts, rollups: inout Rollups) throws {
         guard !complaints.isEmpty else { return }
+        let citations = try citations(db, complaints, events: events)
         try db.execute(sql: """
             CREATE TEMP TABLE IF NOT EXISTS complaint_stage (
                 n BIGINT, complaint_id TEXT, ts BIGINT, channel TEXT, category TEXT, subject TEXT, text TEXT,
@@ -94,7 +95,7 @@ extension IngestWriter {
         try session.connection.copyIn("COPY complaint_stage FROM STDIN") { writer in
             for (i, c) in complaints.enumerated() {
                 try writer.row([String(i), c.complaintID, String(c.timestamp.millis), c.channel, c.category, c.subject, c.text,
-                                c.userID, c.codes.joined(separator: " ")])
+                                c.userID, citations[i].codes.joined(separator: " ")])
             }
         }
         var added: [String: Int64] = [:]
@@ -106,7 +107,7 @@ extension IngestWriter {
             added[row[0]] = row[1]
         }
         // The issues the new complaints cite, in one query for those not cached.
-        let cited = Set(complaints.filter { added[$0.complaintID] != nil }.flatMap(\.codes))
+        let cited = Set(zip(complaints, citations).filter { added[$0.0.complaintID] != nil }.flatMap(\.1.codes))
         var issueIDs: [String: Int64] = [:]
         var unknown: [String] = []
         for key in cited {
@@ -120,14 +121,15 @@ extension IngestWriter {
         }
         var codes: [[String?]] = []
         var linked: [Int64] = []
-        for complaint in complaints {
+        for (complaint, cites) in zip(complaints, citations.map(\.cites)) {
             guard let rowID = added.removeValue(forKey: complaint.complaintID) else {
                 counts.complaintDuplicates += 1
                 continue
             }
             counts.complaintsAdded += 1
+            noteAwaiting(cites)
             var isLinked = false
-            for key in Set(complaint.codes) {
+            for key in Set(cites) {
                 codes.append([key, String(rowID), String(complaint.timestamp.millis)])
                 if let issueID = issueIDs[key] {
                     rollups.addComplaint(at: complaint.timestamp, issueID: issueID)
