@@ -116,6 +116,8 @@ let package = Package(
         // The built binary as a user runs it; the store and dashboard core in process, to compare the dashboard's screens with the CLI's text.
         .testTarget(name: "EndToEndTests", dependencies: [
             "errtriage", "ChildProcess", "SampleData", "TestSupport", "ThrowawayPostgres", "TriageModel", "TriageStore", "DashboardCore",
+            // The load and the requests of `serve`'s tests.
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ], exclude: ["Golden"]),
     ]
 )

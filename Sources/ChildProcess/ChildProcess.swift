@@ -121,6 +121,12 @@ public final class ChildProcess {
         return false
     }
 
+    /// What a running child has written to standard error so far (captured output only).
+    public var stderrSoFar: String {
+        guard case .capture = output, finished == nil else { return finished?.stderr ?? "" }
+        return String(decoding: FileManager.default.contents(atPath: scratch + ".err") ?? Data(), as: UTF8.self)
+    }
+
     /// Sends a signal to the child.
     public func signal(_ number: Int32) {
         if finished == nil { kill(pid, number) }

@@ -6,9 +6,11 @@ public enum AlertJSON {
         let alerts: [JSONValue] = r.firings.map(firing)
         let newIssues: [JSONValue] = r.newIssues.map { ReportJSON.summary($0, rank: nil) }
         let regressions: [JSONValue] = r.regressions.map { ReportJSON.summary($0, rank: nil) }
+        let spikes: [JSONValue] = r.spikes.map { ReportJSON.summary($0, rank: nil) }
         return .object([
             ("since", .string(r.since.iso8601)), ("now", .string(r.now.iso8601)),
             ("alerts", .array(alerts)), ("new_issues", .array(newIssues)), ("regressions", .array(regressions)),
+            ("spikes", .array(spikes)),
         ])
     }
 

@@ -24,6 +24,9 @@ public enum AlertText {
         for issue in report.newIssues {
             out += "NEW \(issue.key) \(TextSanitizer.sanitize(Format.title(issue.chain))) — first seen \(issue.firstSeen.minuteText)\n"
         }
+        for issue in report.spikes {
+            out += "SPIKE \(issue.key) \(TextSanitizer.sanitize(Format.title(issue.chain))) — \(issue.events) events in 24h\n"
+        }
         for issue in report.regressions {
             out += "REGRESSED \(issue.key) \(TextSanitizer.sanitize(Format.title(issue.chain))) — \(Format.versionRange(issue.firstVersion, issue.lastVersion))\n"
         }

@@ -46,15 +46,22 @@ public struct AlertReport: Hashable, Sendable {
     public var firings: [Firing]
     public var newIssues: [IssueSummary]
     public var regressions: [IssueSummary]
+    /// Issues that began to spike (`is:spike`), each told once.
+    public var spikes: [IssueSummary]
 
-    public init(since: Timestamp, now: Timestamp, firings: [Firing], newIssues: [IssueSummary], regressions: [IssueSummary]) {
+    public init(since: Timestamp, now: Timestamp, firings: [Firing], newIssues: [IssueSummary], regressions: [IssueSummary],
+                spikes: [IssueSummary] = []) {
         self.since = since
         self.now = now
         self.firings = firings
         self.newIssues = newIssues
         self.regressions = regressions
+        self.spikes = spikes
     }
 
+    /// The condition a spike is recorded under in the store (a name `alert add` refuses).
+    public static let spikeCondition = "(spike)"
+
     /// Whether there is nothing to tell.
-    public var isEmpty: Bool { firings.isEmpty && newIssues.isEmpty && regressions.isEmpty }
+    public var isEmpty: Bool { firings.isEmpty && newIssues.isEmpty && regressions.isEmpty && spikes.isEmpty }
 }

@@ -92,13 +92,15 @@ public final class AlertDispatcher: @unchecked Sendable {
             log("alerts: cannot run the rules: \((error as? StoreError)?.message ?? "\(error)")")
             return
         }
-        guard !report.firings.isEmpty || !report.newIssues.isEmpty || !report.regressions.isEmpty else { return }
+        guard !report.isEmpty else { return }
         deliver(report)
     }
 
     private func deliver(_ report: AlertReport) {
         let json = AlertJSON.report(report)
-        let summary = "\(report.firings.count) alert\(report.firings.count == 1 ? "" : "s"), \(report.newIssues.count) new issue\(report.newIssues.count == 1 ? "" : "s"), \(report.regressions.count) regression\(report.regressions.count == 1 ? "" : "s")"
+        func count(_ n: Int, _ what: String) -> String { "\(n) \(what)\(n == 1 ? "" : "s")" }
+        let summary = [count(report.firings.count, "alert"), count(report.newIssues.count, "new issue"),
+                       count(report.regressions.count, "regression"), count(report.spikes.count, "spike")].joined(separator: ", ")
         if let command = targets.command {
             let status = Self.runCommand(command, input: Array((json.serialized + "\n").utf8))
             log("alerts: \(summary) → on-alert command " + (status == 0 ? "ran" : "exited \(status)"))

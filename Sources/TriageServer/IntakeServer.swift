@@ -97,7 +97,8 @@ public final class IntakeServer: Sendable {
             return reject(.notFound, .notFound, "no such project: the path must be /api/PROJECT_ID/\(endpoint.rawValue)")
         }
         var key = Self.key(of: request, endpoint: endpoint)
-        var verdict = key.map { keys.verify(key: $0, projectID: projectID) }
+        var verdict: KeyVerdict? = nil
+        if let key { verdict = await keys.verify(key: key, projectID: projectID) }
         if let verdict, let refusal = refusal(verdict) { return refusal }
         if let key, let wait = limiter.isExhausted(key: key) { return rateLimited(wait) }
 
@@ -127,7 +128,7 @@ public final class IntakeServer: Sendable {
         // A browser-style envelope may name its key only in its header's DSN.
         if key == nil, endpoint == .envelope, let dsnKey = Self.keyInEnvelopeHeader(body) {
             key = dsnKey
-            verdict = keys.verify(key: dsnKey, projectID: projectID)
+            verdict = await keys.verify(key: dsnKey, projectID: projectID)
         }
         guard let key, case .accepted(let intakeKey)? = verdict else {
             return refusal(verdict ?? .missing) ?? reject(.unauthorized, .unauthorized, "no key")

@@ -24,51 +24,87 @@ public enum KeyVerdict: Sendable, Equatable {
     case revoked, wrongProject
 }
 
-/// The store's keys, held in memory and read again every `refreshSeconds` (so a key added or
-/// revoked with `errtriage key` counts within that time), and at most once a second when a request
-/// names a key not held. When the store cannot be read, the keys last read stay in use.
+/// The store's keys, held in memory and read again every `refreshSeconds` (so a key revoked with
+/// `errtriage key revoke` counts within that time), and when a request names a key not held, unless a
+/// read that began after the request came has missed it already. Reads for unknown keys begin
+/// `missInterval` apart at most, each serving every request waiting meanwhile, so a flood of
+/// unknown keys costs four reads a second and a key added with `errtriage key add` is taken by its
+/// first request. When the store cannot be read, the keys last read stay in use.
 public final class KeyRing: @unchecked Sendable {
     private let load: @Sendable () throws -> [IntakeKey]
     private let refreshSeconds: Double
+    static let missInterval = 0.25
     private let lock = NSLock()
     private var keys: [String: IntakeKey] = [:]
-    private var loadedAt = -Double.infinity
-    private var missReloadAt = -Double.infinity
+    /// When the last read began.
+    private var readBegan = -Double.infinity
+    private let reads = Reads()
 
     public init(refreshSeconds: Double = 2, load: @escaping @Sendable () throws -> [IntakeKey]) {
         self.load = load
         self.refreshSeconds = refreshSeconds
     }
 
-    private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     /// Reads the keys now; throws what the store threw.
     public func reload() throws {
+        lock.lock()
+        readBegan = Self.now()
+        lock.unlock()
         let fresh = try load()
         lock.lock()
         keys = Dictionary(fresh.map { ($0.publicKey, $0) }, uniquingKeysWith: { a, _ in a })
-        loadedAt = Self.now()
         lock.unlock()
     }
 
-    public func verify(key: String?, projectID: Int) -> KeyVerdict {
+    private func cached(_ key: String) -> (key: IntakeKey?, began: Double) {
+        lock.lock(); defer { lock.unlock() }
+        return (keys[key], readBegan)
+    }
+
+    public func verify(key: String?, projectID: Int) async -> KeyVerdict {
         guard let key, !key.isEmpty else { return .missing }
-        let now = Self.now()
-        lock.lock()
-        let stale = now - loadedAt > refreshSeconds
-        var found = keys[key]
-        let retry = found == nil && now - missReloadAt >= 1
-        if retry { missReloadAt = now }
-        lock.unlock()
-        if stale || retry {
-            try? reload()
-            lock.lock()
-            found = keys[key]
-            lock.unlock()
+        let arrival = Self.now()
+        var (found, began) = cached(key)
+        if found == nil || arrival - began > refreshSeconds {
+            await reads.read(after: arrival, ring: self)
+            (found, _) = cached(key)
         }
         guard let found else { return .unknown }
         if found.revoked { return .revoked }
         if found.projectID != projectID { return .wrongProject }
         return .accepted(found)
+    }
+
+    var lastBegan: Double {
+        lock.lock(); defer { lock.unlock() }
+        return readBegan
+    }
+
+    /// One read at a time; a request waits for the first read that begins after it came.
+    private actor Reads {
+        private var current: Task<Void, Never>?
+
+        func read(after arrival: Double, ring: KeyRing) async {
+            while ring.lastBegan < arrival {
+                if let running = current {
+                    await running.value
+                    continue
+                }
+                let wait = ring.lastBegan + KeyRing.missInterval - KeyRing.now()
+                if wait > 0 {
+                    try? await Task.sleep(for: .milliseconds(Int64(wait * 1000) + 1))
+                    continue
+                }
+                // The task clears `current` before it ends, so whoever awaited it finds it gone.
+                current = Task.detached {
+                    _ = try? ring.reload()
+                    await self.finished()
+                }
+            }
+        }
+
+        private func finished() { current = nil }
     }
 }

@@ -51,28 +51,55 @@ extension TriageStore {
             }
         }
         let all = try issueList(IssueQuery(window: .d7, filter: .all, top: .max), now: now).issues
-        let (newKeys, regressedKeys) = try read { db in
-            (Set(try String.fetchAll(db, sql: "SELECT key FROM issue WHERE first_seen > ? AND first_seen <= ?",
-                                     arguments: [since.millis, now.millis])),
-             Set(try String.fetchAll(db, sql: """
+        // New issues and regressions since the last run: by the rows added since (the issue and
+        // status-change ids it saw last), so an event that reaches the store after a run, with an
+        // earlier time of its own (a device's clock, a server's queue), is told all the same;
+        // on a first run, by time.
+        let (newKeys, regressedKeys, lastIssue, lastChange) = try read { db in
+            let marks = try Row.fetchOne(db, sql: """
+                SELECT (SELECT value FROM meta WHERE key = 'alerts_issue_id'), (SELECT value FROM meta WHERE key = 'alerts_change_id')
+                """)
+            let issueMark: Int64? = marks?[0]
+            let changeMark: Int64? = marks?[1]
+            let newKeys = Set(try issueMark.map { mark in
+                try String.fetchAll(db, sql: "SELECT key FROM issue WHERE id > ?", arguments: [mark])
+            } ?? String.fetchAll(db, sql: "SELECT key FROM issue WHERE first_seen > ? AND first_seen <= ?",
+                                 arguments: [since.millis, now.millis]))
+            let regressed = Set(try changeMark.map { mark in
+                try String.fetchAll(db, sql: """
+                    SELECT DISTINCT i.key FROM status_change s JOIN issue i ON i.id = s.issue_id
+                    WHERE s.to_status = 'regressed' AND s.id > ?
+                    """, arguments: [mark])
+            } ?? String.fetchAll(db, sql: """
                 SELECT DISTINCT i.key FROM status_change s JOIN issue i ON i.id = s.issue_id
                 WHERE s.to_status = 'regressed' AND s.at > ? AND s.at <= ?
-                """, arguments: [since.millis, now.millis])))
+                """, arguments: [since.millis, now.millis]))
+            let lastIssue = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM issue") ?? 0
+            let lastChange = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM status_change") ?? 0
+            return (newKeys, regressed, lastIssue, lastChange)
+        }
+        // Spikes: each issue once, as a firing of the condition `(spike)` (a name `alert add` cannot take).
+        var spikes: [IssueSummary] = []
+        for issue in try issueList(IssueQuery(window: .h24, filter: .active, text: "is:spike", top: .max), now: now).issues
+        where try !hasFired(AlertReport.spikeCondition, key: issue.key) {
+            spikes.append(issue)
         }
         if !dryRun {
             try write { db in
-                for f in firings {
+                for (name, key) in firings.map({ ($0.alert.name, $0.issue.key) }) + spikes.map({ (AlertReport.spikeCondition, $0.key) }) {
                     try db.execute(sql: """
                         INSERT INTO alert_fired (alert, issue_id, fired_at) SELECT ?, id, ? FROM issue WHERE key = ?
                         ON CONFLICT (alert, issue_id) DO UPDATE SET fired_at = excluded.fired_at
-                        """, arguments: [f.alert.name, now.millis, f.issue.key])
+                        """, arguments: [name, now.millis, key])
                 }
-                try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('alerts_run', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                               arguments: [now.millis])
+                for (key, value) in [("alerts_run", now.millis), ("alerts_issue_id", lastIssue), ("alerts_change_id", lastChange)] {
+                    try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                                   arguments: [key, value])
+                }
             }
         }
         return AlertReport(since: since, now: now, firings: firings, newIssues: all.filter { newKeys.contains($0.key) },
-                           regressions: all.filter { regressedKeys.contains($0.key) })
+                           regressions: all.filter { regressedKeys.contains($0.key) }, spikes: spikes)
     }
 
     /// The alert's count for one issue (a group: over its members): over its span (the current hour for 1h), restricted by the query's dimension terms.

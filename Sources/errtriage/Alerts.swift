@@ -36,6 +36,7 @@ struct AlertCommand: ParsableCommand {
         func run() throws {
             try runReporting {
                 try CLIError.requireName(name, "an alert needs a name")
+                guard name != AlertReport.spikeCondition else { throw CLIError.usage("\(name) is the name spikes are recorded under; choose another") }
                 guard (events == nil) != (users == nil) else { throw CLIError.usage("give one of --events N and --users N") }
                 let threshold = events ?? users ?? 0
                 guard threshold > 0 else { throw CLIError.usage("the threshold must be 1 or more") }
