@@ -10,6 +10,9 @@ public struct IngestCounts: Equatable, Sendable {
     public var regressions = 0
     /// Adoption rows (a day's figures or a session) stored or changed.
     public var adoptionRows = 0
+    /// Events and complaints older than the store's raw horizon (retention pruned their days):
+    /// not stored, as their days' figures are final.
+    public var beforeRetention = 0
     public init() {}
 
     public static func += (a: inout IngestCounts, b: IngestCounts) {
@@ -20,6 +23,7 @@ public struct IngestCounts: Equatable, Sendable {
         a.issuesCreated += b.issuesCreated
         a.regressions += b.regressions
         a.adoptionRows += b.adoptionRows
+        a.beforeRetention += b.beforeRetention
     }
 }
 
@@ -40,6 +44,9 @@ public final class IngestWriter {
     /// The store's revision after this writer's last commit: another writer's commit since (a
     /// mark, a merge, another ingest) makes the cached issues stale.
     var knownRevision: Int64?
+    /// Free space the disk must keep: each transaction is refused before it starts when the disk
+    /// holds less (`StoreError.belowFloor`); nil or 0 writes until the disk is full.
+    public var minFreeBytes: Int64?
 
     struct IssueState {
         var id: Int64
@@ -92,6 +99,19 @@ public final class IngestWriter {
             self.complaints = complaints
         }
 
+        /// Leaves out the events and complaints before `cut` (the store's raw horizon); returns how many.
+        mutating func dropRecords(before cut: Int64) -> Int {
+            let before = events.count + complaints.count
+            let keep = events.indices.filter { events[$0].timestamp.millis >= cut }
+            if keep.count != events.count {
+                events = keep.map { events[$0] }
+                keys = keep.map { keys[$0] }
+                customKeys = keep.map { customKeys[$0] }
+            }
+            complaints.removeAll { $0.timestamp.millis < cut }
+            return before - events.count - complaints.count
+        }
+
         /// Does on the calling thread the per-event work that needs no store, so that a reading
         /// thread takes it off the writer's.
         public mutating func prepare() {
@@ -111,14 +131,17 @@ public final class IngestWriter {
     /// writes each rollup row once instead of once per batch.
     public func write(batches next: () -> Batch?) throws(StoreError) -> IngestCounts {
         let snapshot = (issues, dictionary, owners)
+        if let minFreeBytes { try store.checkFreeSpace(floor: minFreeBytes) }
         do {
             return try store.write { db in
                 var counts = IngestCounts()
                 var rollups = Rollups()
                 var partitions = Set<Int64>()
                 try revalidate(db)
+                let closed = try TriageStore.meta(db, TriageStore.RetentionKey.closedBefore)
                 while var batch = next() {
                     if batch.keys.count != batch.events.count { batch.prepare() }
+                    if let closed { counts.beforeRetention += batch.dropRecords(before: closed) }
                     try db.connection.add(batch, to: self, db, counts: &counts, rollups: &rollups, partitions: &partitions)
                 }
                 try finish(db, rollups: &rollups)

@@ -17,7 +17,7 @@ extension TriageStore {
         "issue", "chain_link", "code_dictionary", "domain_short", "term", "event_row", "complaint", "complaint_code",
         "status_change", "note", "meeting", "issue_day", "issue_hour", "issue_day_dim", "issue_user", "user_seen",
         "total_hour", "total_day", "saved_view", "owner_rule", "alert_rule", "alert_fired", "adoption_day",
-        "adoption_session", "merge_change", "app_version",
+        "adoption_session", "merge_change", "app_version", "pruned_month_users", "pruned_version_day", "pruned_version_users",
     ]
 
     /// Copies everything this store holds into `target`, which must be empty: events, complaints,

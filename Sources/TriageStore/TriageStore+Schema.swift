@@ -120,6 +120,7 @@ extension TriageStore {
         migrator.registerMigration("v7-versions") { db in try migrateToV7(db) }
         migrator.registerMigration("v8-narrow-events") { db in try migrateToV8(db) }
         migrator.registerMigration("v9-code-origin") { db in try migrateToV9(db) }
+        migrator.registerMigration("v10-retention") { db in try migrateToV10(db) }
         return migrator
     }
 
