@@ -17,6 +17,7 @@ public enum ReportJSON {
                 ("daily", .array(list.totals.series.map(int))),
             ])),
             ("issues", .array(list.issues.enumerated().map { summary($0.element, rank: $0.offset + 1, latestVersion: latestVersion) })),
+        ] + retention(since: list.rawEventsSince, approximate: list.approximateUsers) + [
             ("unlinked_complaints", .object([
                 ("total", int(unlinked.total)),
                 ("by_category", .array(unlinked.groups.map { g in
@@ -25,6 +26,13 @@ public enum ReportJSON {
                 })),
             ])),
         ])
+    }
+
+    /// After a prune: where raw events begin (`raw_events_since`), and `users_approximate` when
+    /// the users are a lower bound. Nothing for a store never pruned, so its JSON stays as it was.
+    static func retention(since: Timestamp?, approximate: Bool) -> [(String, JSONValue)] {
+        guard let since else { return [] }
+        return [("raw_events_since", .string(since.iso8601))] + (approximate ? [("users_approximate", .bool(true))] : [])
     }
 
     public static func summary(_ s: IssueSummary, rank: Int?, latestVersion: String? = nil) -> JSONValue {
@@ -73,6 +81,9 @@ public enum ReportJSON {
                     return .object(members)
                 }))
             })),
+        ]
+        members += retention(since: d.rawEventsSince, approximate: d.approximateUsers)
+        members += [
             ("recent_events", .array(d.recentEvents.map(event))),
             ("complaints", .array(d.complaints.map(complaint))),
             ("notes", .array(d.notes.map { .object([("at", .string($0.at.iso8601)), ("by", .string($0.by)), ("text", .string($0.text))]) })),

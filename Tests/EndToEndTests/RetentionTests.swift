@@ -1,0 +1,136 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `errtriage prune` and the retention setting, run as a user runs them, on both engines: three
+/// years of small daily traffic pruned to 90 days answer every list, detail, release and history
+/// as before, apart from what is marked (`raw_events_since`; the raw complaints; users `≈`).
+@Suite struct RetentionTests {
+    static let now = "2026-11-21T00:00:00Z"
+
+    /// Removes what a prune changes on purpose: the marker, the raw complaints, the recent
+    /// events before the horizon (`since`, ISO 8601).
+    static func normalised(_ json: [String: Any], since: String?) -> [String: Any] {
+        var json = json
+        json["raw_events_since"] = nil
+        json["unlinked_complaints"] = nil
+        json["complaints"] = nil
+        if let since, let events = json["recent_events"] as? [[String: Any]] {
+            json["recent_events"] = events.filter { ($0["timestamp"] as! String) >= since }
+        }
+        return json
+    }
+
+    static func canonical(_ value: Any) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    @Test func threeYearsPrunedTo90DaysAnswerAsBeforeFromTheRollups() throws {
+        let cli = try CLI()
+        let lines = TemporaryStore.sampleLines(events: 6_000, issues: 16, days: 1_095)
+        try cli.run(["ingest", try cli.file("events.ndjson", lines.joined(separator: "\n") + "\n")])
+        let windows = ["all", "90d", "30d", "7d", "24h"]
+        func answers() throws -> [String: Any] {
+            var out: [String: Any] = [:]
+            for window in windows {
+                let report = try cli.run(["report", "--window", window, "--now", Self.now, "--format", "json", "--top", "50"])
+                #expect(report.status == 0, "\(report.stderr)")
+                out["report \(window)"] = report.json
+            }
+            let keys = ((out["report all"] as! [String: Any])["issues"] as! [[String: Any]]).map { $0["key"] as! String }
+            for key in keys.prefix(4) {
+                for window in ["all", "30d"] {
+                    out["show \(key) \(window)"] = try cli.run(["show", key, "--window", window, "--now", Self.now, "--format", "json"]).json
+                }
+                out["history \(key)"] = try cli.run(["history", key, "--format", "json"]).json
+            }
+            let releases = try cli.run(["releases", "--format", "json"]).stdout
+            out["releases"] = try JSONSerialization.jsonObject(with: Data(releases.utf8))
+            return out
+        }
+        let before = try answers()
+        var naive: [String: String] = [:]
+        for key in ((before["report all"] as! [String: Any])["issues"] as! [[String: Any]]).prefix(4).map({ $0["key"] as! String }) {
+            naive[key] = try cli.run(["export", "--key", key, "--window", "all", "--now", Self.now]).stdout
+        }
+        let prune = try cli.run(["prune", "--keep", "90d", "--now", Self.now])
+        #expect(prune.status == 0, "\(prune.stderr)")
+        #expect(prune.stdout.contains("raw events kept since 2026-08-01"), "\(prune.stdout)")
+        let after = try answers()
+        let since = "2026-08-01T00:00:00Z"
+        for (name, old) in before {
+            let new = after[name]!
+            if let old = old as? [String: Any], let new = new as? [String: Any] {
+                #expect(new["users_approximate"] == nil, "\(name): windows that run to the data stay exact")
+                #expect(try Self.canonical(Self.normalised(old, since: since)) == Self.canonical(Self.normalised(new, since: since)), "\(name)")
+                if name.hasPrefix("report") || name.hasPrefix("show") { #expect(new["raw_events_since"] as? String == since, "\(name)") }
+            } else {
+                #expect(try Self.canonical(old) == Self.canonical(new), "\(name)")
+            }
+        }
+
+        let check = try cli.run(["check"])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("raw events before 2026-08-01 were pruned"))
+        #expect(check.stdout.contains("size:   event_row"))
+
+        // History against a naive count over the events as ingested (exported before the prune).
+        for (key, exported) in naive {
+            var events: [String: Int] = [:], users: [String: Set<String>] = [:]
+            for line in exported.split(separator: "\n") {
+                let e = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                let month = String((e["timestamp"] as! String).prefix(7))
+                events[month, default: 0] += 1
+                if let user = e["user_id"] as? String { users[month, default: []].insert(user) }
+            }
+            let months = (after["history \(key)"] as! [String: Any])["months"] as! [[String: Any]]
+            #expect(months.count > 30, "three years of months")
+            for m in months {
+                let name = m["month"] as! String
+                #expect(m["events"] as? Int == events[name] ?? 0, "\(key) \(name)")
+                #expect(m["users"] as? Int == users[name]?.count ?? 0, "\(key) \(name)")
+            }
+        }
+
+        // Export names the days it no longer has.
+        let export = try cli.run(["export", "--window", "all", "--now", Self.now])
+        #expect(export.stderr.contains("before 2026-08-01 are not in this export"))
+        // A window that ends before the data and reaches past the horizon marks its users.
+        let old = try cli.run(["report", "--window", "30d", "--now", "2026-03-01T00:00:00Z", "--format", "json"]).json
+        #expect(old["users_approximate"] as? Bool == true)
+    }
+
+    @Test func theRetentionSettingIsAppliedByIngestOnceADay() throws {
+        let cli = try CLI()
+        let lines = TemporaryStore.sampleLines(events: 1_500, issues: 8, days: 400)
+        try cli.run(["ingest", try cli.file("a.ndjson", lines.joined(separator: "\n") + "\n")])
+        #expect(try cli.run(["retention", "set", "nine"]).status == 1)
+        let set = try cli.run(["retention", "set", "90d"])
+        #expect(set.status == 0 && set.stdout.contains("raw events kept 90d"), "\(set.stdout)\(set.stderr)")
+        let fresh = TemporaryStore.event("new-1", "2026-11-20T20:00:00Z")
+        let first = try cli.run(["ingest", "--now", Self.now, try cli.file("b.ndjson", fresh + "\n")])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("prune: kept 90d"), "\(first.stdout)")
+        // Once a day: the next ingest of the same day does not prune again.
+        let second = try cli.run(["ingest", "--now", Self.now, try cli.file("c.ndjson", fresh + "\n")])
+        #expect(!second.stdout.contains("prune:"), "\(second.stdout)")
+        // An event older than the raw horizon is not stored, and said so.
+        let old = TemporaryStore.event("old-1", "2025-01-05T10:00:00Z")
+        let late = try cli.run(["ingest", "--now", Self.now, try cli.file("d.ndjson", old + "\n")])
+        #expect(late.stdout.contains("1 records older than the store's retention skipped"), "\(late.stdout)")
+        #expect(try cli.run(["check"]).status == 0)
+        #expect(try cli.run(["retention"]).stdout.contains("raw events since 2026-08-01"))
+    }
+
+    @Test func ingestStopsAtTheFreeSpaceFloorNamingIt() throws {
+        let cli = try CLI()
+        let lines = TemporaryStore.sampleLines(events: 200, issues: 4, days: 10)
+        let file = try cli.file("a.ndjson", lines.joined(separator: "\n") + "\n")
+        let refused = try cli.run(["ingest", "--min-free", "1000000TiB", file])
+        #expect(refused.status == 3, "\(refused.stderr)")
+        #expect(refused.stderr.contains("below the floor of") && refused.stderr.contains("--min-free"), "\(refused.stderr)")
+        #expect(try cli.run(["ingest", "--min-free", "lots", file]).status == 1)
+        let env = try cli.run(["ingest", file], environment: ["ERRTRIAGE_MIN_FREE": "0"])
+        #expect(env.status == 0, "\(env.stderr)")
+    }
+}
