@@ -122,15 +122,17 @@ import Testing
         #expect(try cli.run(["retention"]).stdout.contains("raw events since 2026-08-01"))
     }
 
+    /// On a store in a file, in both passes (a team store's disk is the server's, which it watches itself).
     @Test func ingestStopsAtTheFreeSpaceFloorNamingIt() throws {
         let cli = try CLI()
         let lines = TemporaryStore.sampleLines(events: 200, issues: 4, days: 10)
         let file = try cli.file("a.ndjson", lines.joined(separator: "\n") + "\n")
-        let refused = try cli.run(["ingest", "--min-free", "1000000TiB", file])
+        let store = cli.folder.path + "/floor.sqlite"
+        let refused = try cli.run(["ingest", "--store", store, "--min-free", "1000000TiB", file])
         #expect(refused.status == 3, "\(refused.stderr)")
         #expect(refused.stderr.contains("below the floor of") && refused.stderr.contains("--min-free"), "\(refused.stderr)")
-        #expect(try cli.run(["ingest", "--min-free", "lots", file]).status == 1)
-        let env = try cli.run(["ingest", file], environment: ["ERRTRIAGE_MIN_FREE": "0"])
+        #expect(try cli.run(["ingest", "--store", store, "--min-free", "lots", file]).status == 1)
+        let env = try cli.run(["ingest", "--store", store, file], environment: ["ERRTRIAGE_MIN_FREE": "0"])
         #expect(env.status == 0, "\(env.stderr)")
     }
 }
