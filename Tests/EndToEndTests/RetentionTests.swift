@@ -100,6 +100,98 @@ import Testing
         #expect(old["users_approximate"] as? Bool == true)
     }
 
+    /// `release V` for windows reaching before the cut (and one an hour long, which pruned days
+    /// kept per day cannot answer to the hour): every figure as before the prune, apart from
+    /// those marked — users `≈` (a lower bound, per issue and in the JSON), and an hourly
+    /// window's counts (`counts_approximate`, lower bounds too). Never silently different.
+    @Test func releaseComparisonsBeforeTheCutAreAnsweredFromTheKeptFiguresOrMarked() throws {
+        let cli = try CLI()
+        let lines = TemporaryStore.sampleLines(events: 6_000, issues: 16, days: 1_095)
+        try cli.run(["ingest", try cli.file("events.ndjson", lines.joined(separator: "\n") + "\n")])
+        let releases = try cli.run(["releases", "--format", "json"]).json["releases"] as! [[String: Any]]
+        let versions = releases.map { $0["version"] as! String }
+        #expect(versions.count >= 4, "\(versions)")
+        // At the data's end, and on a day of last winter whose events the prune removes.
+        let asked = [(Self.now, ["all", "90d", "30d"]), ("2026-03-01T12:00:00Z", ["all", "30d", "7d", "24h"])]
+        func answers() throws -> [String: [String: Any]] {
+            var out: [String: [String: Any]] = [:]
+            for version in versions.dropFirst() {
+                for (now, windows) in asked {
+                    for window in windows {
+                        let run = try cli.run(["release", version, "--window", window, "--now", now, "--format", "json"])
+                        #expect(run.status == 0, "\(run.stderr)")
+                        out["\(version) \(window) \(now)"] = run.json
+                    }
+                }
+            }
+            return out
+        }
+        let before = try answers()
+        #expect(try cli.run(["prune", "--keep", "90d", "--now", Self.now]).status == 0)
+        let after = try answers()
+        var marked = (users: 0, counts: 0, issues: 0)
+        for (name, old) in before {
+            var new = try #require(after[name])
+            let sections = ["new", "worse", "better", "gone"]
+            if new["counts_approximate"] as? Bool == true {
+                // Pruned days only in part inside the hour window are left out: lower bounds.
+                marked.counts += 1
+                #expect(name.contains(" 24h "), "\(name): only an hourly window needs pruned days split by hour")
+                for section in sections {
+                    let olds = Dictionary(uniqueKeysWithValues: (old[section] as! [[String: Any]]).map { ($0["key"] as! String, $0) })
+                    for issue in new[section] as! [[String: Any]] {
+                        let was = olds[issue["key"] as! String] ?? [:]
+                        #expect((issue["events"] as! Int) <= (was["events"] as? Int ?? .max), "\(name)")
+                    }
+                }
+                continue
+            }
+            if (old["window"] as! String) != "all" && name.hasSuffix(Self.now) {
+                #expect(new["raw_events_since"] == nil, "\(name): a window of kept days says nothing")
+            }
+            new["raw_events_since"] = nil
+            if new["users_approximate"] as? Bool == true { marked.users += 1 }
+            new["users_approximate"] = nil
+            var old = old
+            for section in sections {
+                let olds = Dictionary(uniqueKeysWithValues: (old[section] as! [[String: Any]]).map { ($0["key"] as! String, $0) })
+                var issues = new[section] as! [[String: Any]]
+                var expected = old[section] as! [[String: Any]]
+                for (i, issue) in issues.enumerated() where issue["users_approximate"] as? Bool == true {
+                    marked.issues += 1
+                    let was = try #require(olds[issue["key"] as! String], "\(name): \(issue["key"]!) moved section")
+                    // A lower bound, and at least one user where there were any.
+                    for field in ["users", "previous_users"] {
+                        let n = issue[field] as! Int, m = was[field] as! Int
+                        #expect(n <= m && (m == 0) == (n == 0), "\(name) \(field): \(n) against \(m)")
+                    }
+                    issues[i]["users_approximate"] = nil
+                    issues[i]["users"] = nil
+                    issues[i]["previous_users"] = nil
+                    let j = try #require(expected.firstIndex { $0["key"] as? String == issue["key"] as? String })
+                    expected[j]["users"] = nil
+                    expected[j]["previous_users"] = nil
+                }
+                // New and gone issues are ordered by users: where some are lower bounds, the order may change.
+                if issues.count != (new[section] as! [[String: Any]]).filter({ $0["users_approximate"] == nil }).count {
+                    issues.sort { ($0["key"] as! String) < ($1["key"] as! String) }
+                    expected.sort { ($0["key"] as! String) < ($1["key"] as! String) }
+                }
+                new[section] = issues
+                old[section] = expected
+            }
+            #expect(try Self.canonical(old) == Self.canonical(new), "\(name)")
+        }
+        #expect(marked.users > 0 && marked.issues > 0, "some comparisons count users over several pruned days")
+        print("release before the cut: \(before.count) comparisons; \(marked.users) with users ≈ (\(marked.issues) issues), \(marked.counts) hourly ≈")
+
+        // The text marks them too.
+        let version = versions.last!
+        let text = try cli.run(["release", version, "--window", "all", "--now", Self.now]).stdout
+        #expect(text.contains("raw events before 2026-08-01 were pruned"), "\(text)")
+        #expect(text.contains("≈"), "\(text)")
+    }
+
     @Test func theRetentionSettingIsAppliedByIngestOnceADay() throws {
         let cli = try CLI()
         let lines = TemporaryStore.sampleLines(events: 1_500, issues: 8, days: 400)
