@@ -192,6 +192,28 @@ import Testing
         #expect(text.contains("≈"), "\(text)")
     }
 
+    /// A complaint that cites a key before any event carries it outlives the cut, so that the
+    /// issue, when its first event comes after the prune, counts it as it would have unpruned.
+    @Test func aComplaintCitingAnIssueNotYetSeenOutlivesThePruneAndCountsWhenItComes() throws {
+        let (pruned, clean) = (try CLI(), try CLI())
+        let lines = TemporaryStore.sampleLines(events: 1_000, issues: 8, days: 400) + [
+            TemporaryStore.complaint("early-1", "2026-02-10T09:00:00Z", codes: ["PA2-DB11-NE8"]),
+            TemporaryStore.complaint("early-2", "2026-02-11T09:00:00Z", codes: ["PA2-DB11-NE8", "ZZ9-NOPE1"]),
+        ]
+        let later = [TemporaryStore.event("late-1", "2026-11-20T10:00:00Z", codes: "PA2-DB11-NE8")]
+        for cli in [pruned, clean] { try cli.run(["ingest", try cli.file("a.ndjson", lines.joined(separator: "\n") + "\n")]) }
+        #expect(try pruned.run(["prune", "--keep", "90d", "--now", Self.now]).status == 0)
+        for cli in [pruned, clean] { try cli.run(["ingest", try cli.file("b.ndjson", later.joined(separator: "\n") + "\n")]) }
+        let show = ["show", "PA2-DB11-NE8", "--window", "all", "--now", Self.now, "--format", "json"]
+        let (a, b) = (try pruned.run(show).json, try clean.run(show).json)
+        let history = ["history", "PA2-DB11-NE8", "--format", "json"]
+        let months = try #require(try pruned.run(history).json["months"] as? [[String: Any]])
+        #expect(months.first { $0["month"] as? String == "2026-02" }?["complaints"] as? Int == 2, "\(months)")
+        #expect(try Self.canonical(pruned.run(history).json) == Self.canonical(clean.run(history).json))
+        #expect(try Self.canonical(Self.normalised(a, since: nil)) == Self.canonical(Self.normalised(b, since: nil)))
+        #expect(try pruned.run(["check"]).status == 0)
+    }
+
     @Test func theRetentionSettingIsAppliedByIngestOnceADay() throws {
         let cli = try CLI()
         let lines = TemporaryStore.sampleLines(events: 1_500, issues: 8, days: 400)
