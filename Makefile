@@ -74,7 +74,8 @@ clean:
 fuzz: setup
 	scripts/fuzz
 
-## bench: every performance goal against its baseline, on BENCH_EVENTS events (default 1000000); not part of make test
+## bench: every performance goal against its baseline, on BENCH_EVENTS events (default 1000000); not part of make test.
+## BENCH_RETENTION=1 measures retention instead: a year at BENCH_PER_DAY events a day (default 30000) kept to 90 days
 bench: release
 	$(SWIFT) build -c release --product errtriage-bench
 	.build/release/errtriage-bench --events $${BENCH_EVENTS:-1000000} --errtriage $(RELEASE_BIN)

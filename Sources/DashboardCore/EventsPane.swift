@@ -28,7 +28,9 @@ enum EventsPane {
 
     /// A heading line, then one line per event: event `i` is line `i + 1`.
     static func lines(_ detail: IssueDetail, width: Int, unicode: Bool) -> [[Span]] {
-        guard !detail.recentEvents.isEmpty else { return [[Span("No recent events.", .dim)]] }
+        guard !detail.recentEvents.isEmpty else {
+            return [[Span(detail.rawEventsSince.map { "No recent events: " + PruneText.rawEventsNote(since: $0) } ?? "No recent events.", .dim)]]
+        }
         let columns = columns(width: width)
         var heading: [Span] = columns.map { Span(Format.left($0.heading, $0.width) + " ", .heading) }
         heading.append(Span("MESSAGE", .heading))
@@ -41,6 +43,8 @@ enum EventsPane {
             spans.append(Span(event.message ?? "", .dim))
             lines.append(spans)
         }
+        // Where the raw events stop: after the last event, so event `i` stays line `i + 1`.
+        if let since = detail.rawEventsSince { lines.append([Span(PruneText.rawEventsNote(since: since), .dim)]) }
         return lines
     }
 }

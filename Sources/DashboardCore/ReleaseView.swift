@@ -61,6 +61,11 @@ enum ReleaseView {
         var controls = [Span(" " + Format.grouped(c.users), .ranked), Span(" user-days of \(c.version)", .dim)]
         if let previous = c.previous { controls += [Span(dot + Format.grouped(c.previousUsers)), Span(" of \(previous)", .dim)] }
         controls.append(c.adoptionKnown ? Span(dot + "adoption data", .dim) : Span(dot + "no adoption data: rates overstate", .error))
+        // The window reaches before a prune's horizon: older days come from the kept figures, `≈` where they are lower bounds.
+        if let since = c.rawEventsSince {
+            let approximate = c.usersApproximate || c.countsApproximate
+            controls.append(Span(dot + (approximate ? (state.unicode ? "≈ " : "~ ") : "") + "raw events since \(since.dateText)", .dim))
+        }
         buffer.write(controls, row: layout.controlsRow, col: 0, width: width)
 
         let columns = Columns(width: width, keys: c.all.map(\.key), titleWidth: titleWidth(c, unicode: state.unicode), unicode: state.unicode)

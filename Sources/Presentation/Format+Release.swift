@@ -54,8 +54,21 @@ extension Format {
 
 extension Format {
     /// An issue's users in a comparison: `77` when new, `144→398` when moved, `was 12` when gone.
+    /// `≈` (`~` in ASCII) before them when they are a lower bound (days of pruned events).
     public static func releaseUsers(_ i: ReleaseIssue, _ change: ReleaseRule.Change, unicode: Bool = true) -> String {
-        moved(i.previousUsers, i.users, change, unicode: unicode)
+        (i.usersApproximate ? (unicode ? "≈" : "~") : "") + moved(i.previousUsers, i.users, change, unicode: unicode)
+    }
+
+    /// After a prune, for a comparison whose window reaches before the raw horizon: where the
+    /// figures come from, and what is a lower bound. Nil when the window's events are all kept.
+    public static func releaseRetentionNote(_ c: ReleaseComparison) -> String? {
+        guard let since = c.rawEventsSince else { return nil }
+        var note = "raw events before \(since.dateText) were pruned; the days before it are answered from the figures kept per version and day"
+        if c.usersApproximate { note += "; ≈ users are a lower bound (users seen on several pruned days cannot be told apart)" }
+        if c.countsApproximate {
+            note += "; ≈ this hourly window reaches into pruned days, which are kept per day, not per hour: their events are left out and the counts are a lower bound"
+        }
+        return note
     }
 
     /// An issue's events in a comparison, as `releaseUsers` writes users.

@@ -25,14 +25,25 @@ public enum ReleaseJSON {
                     ("previous_users", ReportJSON.int(i.previousUsers)), ("previous_events", ReportJSON.int(i.previousEvents)),
                     ("per_mille", .number(Format.tenths(i.perMille))), ("previous_per_mille", .number(Format.tenths(i.previousPerMille))),
                     ("series", .array(i.series.map(ReportJSON.int))),
-                ])
+                ] + (i.usersApproximate ? [("users_approximate", .bool(true))] : []))
             })
         }
         return .object([
             ("version", .string(c.version)), ("previous", c.previous.map(JSONValue.string) ?? .null),
             ("window", .string(c.window.rawValue)), ("adoption_known", .bool(c.adoptionKnown)),
             ("user_days", ReportJSON.int(c.users)), ("previous_user_days", ReportJSON.int(c.previousUsers)),
+        ] + retention(c) + [
             ("new", issues(c.new)), ("worse", issues(c.worse)), ("better", issues(c.better)), ("gone", issues(c.gone)),
         ])
+    }
+
+    /// After a prune, when the window reaches before the raw horizon: `raw_events_since`, and
+    /// `users_approximate` / `counts_approximate` where those are lower bounds. Nothing otherwise,
+    /// so the JSON of a store never pruned stays as it was.
+    static func retention(_ c: ReleaseComparison) -> [(String, JSONValue)] {
+        guard let since = c.rawEventsSince else { return [] }
+        return [("raw_events_since", .string(since.iso8601))]
+            + (c.usersApproximate ? [("users_approximate", .bool(true))] : [])
+            + (c.countsApproximate ? [("counts_approximate", .bool(true))] : [])
     }
 }

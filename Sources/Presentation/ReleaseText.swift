@@ -36,6 +36,7 @@ public enum ReleaseText {
         out += "\(Format.grouped(c.users)) user-days of \(TextSanitizer.sanitize(c.version))"
         if let previous = c.previous { out += " · \(Format.grouped(c.previousUsers)) of \(TextSanitizer.sanitize(previous))" }
         out += "  (\(Format.releaseDenominator(c)))\n"
+        if let note = Format.releaseRetentionNote(c) { out += note + "\n" }
         for (change, issues) in c.sections {
             let heading = Format.releaseSection(change, c)
             out += "\n" + (markdown ? "### " + MarkdownText.inline(heading) : TextSanitizer.sanitize(heading)) + " (\(issues.count))\n"

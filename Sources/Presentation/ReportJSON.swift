@@ -24,6 +24,7 @@ public enum ReportJSON {
                 members.insert(("projects", .array((projects[item.element.key] ?? []).map(JSONValue.string))), at: at)
                 return .object(members)
             })),
+        ] + retention(since: list.rawEventsSince, approximate: list.approximateUsers) + [
             ("unlinked_complaints", .object([
                 ("total", int(unlinked.total)),
                 ("by_category", .array(unlinked.groups.map { g in
@@ -32,6 +33,13 @@ public enum ReportJSON {
                 })),
             ])),
         ])
+    }
+
+    /// After a prune: where raw events begin (`raw_events_since`), and `users_approximate` when
+    /// the users are a lower bound. Nothing for a store never pruned, so its JSON stays as it was.
+    static func retention(since: Timestamp?, approximate: Bool) -> [(String, JSONValue)] {
+        guard let since else { return [] }
+        return [("raw_events_since", .string(since.iso8601))] + (approximate ? [("users_approximate", .bool(true))] : [])
     }
 
     public static func summary(_ s: IssueSummary, rank: Int?, latestVersion: String? = nil) -> JSONValue {
@@ -80,6 +88,9 @@ public enum ReportJSON {
                     return .object(members)
                 }))
             })),
+        ]
+        members += retention(since: d.rawEventsSince, approximate: d.approximateUsers)
+        members += [
             ("recent_events", .array(d.recentEvents.map(event))),
             ("complaints", .array(d.complaints.map(complaint))),
             ("notes", .array(d.notes.map { .object([("at", .string($0.at.iso8601)), ("by", .string($0.by)), ("text", .string($0.text))]) })),

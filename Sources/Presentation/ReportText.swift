@@ -15,7 +15,7 @@ public enum ReportText {
         let q = list.query
         let window = "window \(q.window.rawValue) ending \(list.now.minuteText) UTC, by \(q.mode.rawValue), status \(q.filter.label)"
         let t = list.totals
-        let totals = "\(t.issues) issues · \(t.events) events · \(t.users) users · \(t.complaints) complaints"
+        let totals = "\(t.issues) issues · \(t.events) events · \(list.approximateUsers ? "≈" : "")\(t.users) users · \(t.complaints) complaints"
         var out = "errtriage report — \(window)\n\(totals)   \(Sparkline.line(t.series, width: 30))\n"
         if let stale = staleNote(list.latestEvent, now: list.now) { out += stale }
         out += "\n"
@@ -86,7 +86,8 @@ public enum ReportText {
             for m in s.members { out += "  \(Format.memberLine(m))\n    \(TextSanitizer.sanitize(m.chain.fullForm))\n" }
         }
         out += "\nFirst seen \(s.firstSeen.minuteText) · last seen \(s.lastSeen.minuteText) · versions \(versions(s))\n"
-        out += "Window \(d.window.rawValue): \(s.events) events · \(s.users) users · \(s.complaints) complaints\n"
+        out += "Window \(d.window.rawValue): \(s.events) events · \(d.approximateUsers ? "≈" : "")\(s.users) users · \(s.complaints) complaints\n"
+        if let since = d.rawEventsSince { out += PruneText.rawEventsNote(since: since) + "\n" }
         if let v = d.resolvedVersion { out += "Resolved in \(TextSanitizer.sanitize(v))\n" }
         if let t = s.trackerURL { out += "Tracker: \(TextSanitizer.sanitize(t))\n" }
         if let a = s.assignee { out += "Assignee: \(TextSanitizer.sanitize(a))\n" }

@@ -76,6 +76,13 @@ public final class IngestPipeline {
         self.onProgress = onProgress
     }
 
+    /// The free space the store's disk must keep: a transaction that would start below it is
+    /// refused (`StoreError.isBelowFloor`), and what committed before stays. Nil: no floor.
+    public var minFreeBytes: Int64? {
+        get { writer.minFreeBytes }
+        set { writer.minFreeBytes = newValue }
+    }
+
     /// Stops the input being read at the next batch; what was committed stays. Safe from any thread.
     public func cancel() { cancelled.set() }
 

@@ -133,6 +133,12 @@ public struct IssueList: Hashable, Sendable {
     /// A sentence for each term of the query that matches no value the store holds
     /// (`no os is "17"; did you mean os:17*?`), punctuated: why a list is empty, and the way out.
     public var unmatched: [String] = []
+    /// Where raw events begin after a prune (nil: nothing pruned): unlinked complaints count from it.
+    public var rawEventsSince: Timestamp? = nil
+    /// The users are a lower bound, not exact: the window ends before the latest data (or a
+    /// dimension term or a group recounts users) and reaches before `rawEventsSince`, whose
+    /// events are gone. Shown as `≈`.
+    public var approximateUsers = false
 
     public init(query: IssueQuery, now: Timestamp, seriesStart: Timestamp, totals: Totals,
                 issues: [IssueSummary], storeEvents: Int, latestEvent: Timestamp? = nil) {
@@ -268,6 +274,10 @@ public struct IssueDetail: Hashable, Sendable {
     public var history: [StatusChange]
     /// The version the fix ships in, when resolved with one.
     public var resolvedVersion: String?
+    /// Where raw events begin after a prune (nil: nothing pruned): recent events and complaints stop there.
+    public var rawEventsSince: Timestamp? = nil
+    /// The users are a lower bound (see `IssueList.approximateUsers`).
+    public var approximateUsers = false
 
     public init(summary: IssueSummary, window: TimeWindow, now: Timestamp, seriesStart: Timestamp,
                 breakdowns: [Breakdown], recentEvents: [ErrorEvent], complaints: [Complaint],

@@ -65,9 +65,13 @@ public struct ReleaseIssue: Hashable, Sendable {
     public var previousPerMille: Double
     /// Events in the version per day of the window, oldest first.
     public var series: [Int]
+    /// `users` or `previousUsers` is a lower bound, not exact: the window reaches before the
+    /// store's raw horizon and the issue's users there were counted per day when the events were
+    /// pruned, so users seen on several days cannot be told apart (shown as `≈`).
+    public var usersApproximate = false
 
     public init(key: String, chain: ErrorChain, kind: EventKind?, users: Int, events: Int, previousUsers: Int,
-                previousEvents: Int, perMille: Double, previousPerMille: Double, series: [Int]) {
+                previousEvents: Int, perMille: Double, previousPerMille: Double, series: [Int], usersApproximate: Bool = false) {
         self.key = key
         self.chain = chain
         self.kind = kind
@@ -78,6 +82,7 @@ public struct ReleaseIssue: Hashable, Sendable {
         self.perMille = perMille
         self.previousPerMille = previousPerMille
         self.series = series
+        self.usersApproximate = usersApproximate
     }
 }
 
@@ -95,6 +100,15 @@ public struct ReleaseComparison: Hashable, Sendable {
     public var worse: [ReleaseIssue]
     public var better: [ReleaseIssue]
     public var gone: [ReleaseIssue]
+    /// Where raw events begin after a prune, when the window reaches before it (nil otherwise):
+    /// the days before are answered from what the prune counted per version, day and issue.
+    public var rawEventsSince: Timestamp? = nil
+    /// Events, user-days and the series are a lower bound, not exact: an hourly window reaches
+    /// into pruned days, whose figures were kept per day, not per hour.
+    public var countsApproximate = false
+
+    /// Whether any issue's users are a lower bound (`ReleaseIssue.usersApproximate`).
+    public var usersApproximate: Bool { all.contains(where: \.usersApproximate) }
 
     public init(version: String, previous: String?, window: TimeWindow, users: Int, previousUsers: Int, adoptionKnown: Bool,
                 new: [ReleaseIssue], worse: [ReleaseIssue], better: [ReleaseIssue], gone: [ReleaseIssue]) {

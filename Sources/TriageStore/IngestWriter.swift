@@ -12,6 +12,9 @@ public struct IngestCounts: Equatable, Sendable {
     public var adoptionRows = 0
     /// Of `adoptionRows`, the sessions stored (from a sessions export or an SDK's release health).
     public var sessionsAdded = 0
+    /// Events and complaints older than the store's raw horizon (retention pruned their days):
+    /// not stored, as their days' figures are final.
+    public var beforeRetention = 0
     public init() {}
 
     public static func += (a: inout IngestCounts, b: IngestCounts) {
@@ -23,6 +26,7 @@ public struct IngestCounts: Equatable, Sendable {
         a.regressions += b.regressions
         a.adoptionRows += b.adoptionRows
         a.sessionsAdded += b.sessionsAdded
+        a.beforeRetention += b.beforeRetention
     }
 }
 
@@ -45,6 +49,9 @@ public final class IngestWriter {
     var knownRevision: Int64?
     /// The events stored complaints wait for (`IngestWriter+EventComplaints.swift`); usually none.
     var awaitedEvents = Set<String>()
+    /// Free space the disk must keep: each transaction is refused before it starts when the disk
+    /// holds less (`StoreError.belowFloor`); nil or 0 writes until the disk is full.
+    public var minFreeBytes: Int64?
 
     struct IssueState {
         var id: Int64
@@ -98,6 +105,19 @@ public final class IngestWriter {
             self.complaints = complaints
         }
 
+        /// Leaves out the events and complaints before `cut` (the store's raw horizon); returns how many.
+        mutating func dropRecords(before cut: Int64) -> Int {
+            let before = events.count + complaints.count
+            let keep = events.indices.filter { events[$0].timestamp.millis >= cut }
+            if keep.count != events.count {
+                events = keep.map { events[$0] }
+                keys = keep.map { keys[$0] }
+                customKeys = keep.map { customKeys[$0] }
+            }
+            complaints.removeAll { $0.timestamp.millis < cut }
+            return before - events.count - complaints.count
+        }
+
         /// Does on the calling thread the per-event work that needs no store, so that a reading
         /// thread takes it off the writer's.
         public mutating func prepare() {
@@ -117,14 +137,17 @@ public final class IngestWriter {
     /// writes each rollup row once instead of once per batch.
     public func write(batches next: () -> Batch?) throws(StoreError) -> IngestCounts {
         let snapshot = (issues, dictionary, owners)
+        if let minFreeBytes { try store.checkFreeSpace(floor: minFreeBytes) }
         do {
             return try store.write { db in
                 var counts = IngestCounts()
                 var rollups = Rollups()
                 var partitions = Set<Int64>()
                 try revalidate(db)
+                let closed = try TriageStore.meta(db, TriageStore.RetentionKey.closedBefore)
                 while var batch = next() {
                     if batch.keys.count != batch.events.count { batch.prepare() }
+                    if let closed { counts.beforeRetention += batch.dropRecords(before: closed) }
                     try db.connection.add(batch, to: self, db, counts: &counts, rollups: &rollups, partitions: &partitions)
                 }
                 try finish(db, rollups: &rollups)

@@ -27,6 +27,22 @@ protocol StoreEngine: AnyObject, Sendable {
     func bytes() throws -> Int64
     /// The refusal of a write on a store that may not be written.
     var readOnlyError: StoreError { get }
+
+    /// Deletes the raw events before `cut` (the start of a month) in short write transactions
+    /// of about `chunk` events each, so that an ingest and a dashboard keep working; returns how
+    /// many went. SQLite deletes by issue and time range; PostgreSQL drops whole month partitions.
+    func deleteEvents(before cut: Int64, chunk: Int) throws -> Int
+    /// Gives the space of deleted rows back to the file system where the engine can, in short
+    /// steps; says what it did.
+    func reclaimSpace() throws -> String
+    /// Rewrites the store once to give every free page back (SQLite's VACUUM, switching a file
+    /// made before retention to incremental auto-vacuum); says what it did.
+    func compact() throws -> String
+    /// The bytes each table takes with its indexes (a partitioned table with its partitions).
+    func tableBytes() throws -> [(table: String, bytes: Int64)]
+    /// The bytes free on the disk that holds the store; nil where the store is a server's, whose
+    /// disk this process cannot see.
+    func freeBytes() -> Int64?
 }
 
 extension TriageStore {

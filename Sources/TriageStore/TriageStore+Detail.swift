@@ -25,7 +25,7 @@ extension TriageStore {
             let summary = try TriageStore.summaries(db, [candidate], buckets: buckets, now: now)[0]
             let issueID = candidate.id
             let ids = candidate.issues.map(\.id)
-            return IssueDetail(
+            var detail = IssueDetail(
                 summary: summary, window: window, now: now, seriesStart: buckets.seriesStart,
                 breakdowns: try TriageStore.breakdowns(db, issueIDs: ids, buckets: buckets),
                 recentEvents: try TriageStore.recentEvents(db, summary, ids: ids, until: buckets.millis.upperBound),
@@ -41,6 +41,9 @@ extension TriageStore {
                                  at: Timestamp(millis: $0[3]), by: $0[4], note: $0[5])
                 },
                 resolvedVersion: row[8])
+            detail.rawEventsSince = buckets.rawSince.map(Timestamp.init(millis:))
+            detail.approximateUsers = buckets.usersFromPrunedEvents(restricted: one.count > 1 || !candidate.group.isEmpty)
+            return detail
         }
     }
 

@@ -142,7 +142,10 @@ extension TriageStore {
 extension TriageStore {
     /// Merge groups: each member points at a head that stands alone, and each group's events and
     /// distinct users as the lists sum them (daily rollup, each member's users) match a recount over the events.
-    static func verifyGroups(_ db: Database, problem: (String) -> Void) throws {
+    static func verifyGroups(_ db: Database, since horizon: Int64?, problem: (String) -> Void) throws {
+        // After a prune: the days, users' last hours and events from the raw horizon on.
+        let h = horizon ?? .min
+        let day = horizon.map { $0 / Timestamp.millisPerDay } ?? .min, hour = horizon.map { $0 / Timestamp.millisPerHour } ?? .min
         for row in try Row.fetchAll(db, sql: """
             SELECT i.key FROM issue i LEFT JOIN issue h ON h.id = i.group_id
             WHERE i.group_id IS NOT NULL AND (h.id IS NULL OR h.group_id IS NOT NULL OR h.id = i.id)
@@ -153,14 +156,14 @@ extension TriageStore {
             SELECT h.key, r.events, COALESCE(e.n, 0), u.users, COALESCE(e.users, 0)
             FROM issue h
             JOIN (SELECT COALESCE(i.group_id, i.id) AS g, SUM(d.events) AS events
-                  FROM issue_day d JOIN issue i ON i.id = d.issue_id GROUP BY 1) r ON r.g = h.id
+                  FROM issue_day d JOIN issue i ON i.id = d.issue_id WHERE d.day >= ? GROUP BY 1) r ON r.g = h.id
             JOIN (SELECT COALESCE(i.group_id, i.id) AS g, COUNT(DISTINCT x.user_id) AS users
-                  FROM issue_user x JOIN issue i ON i.id = x.issue_id GROUP BY 1) u ON u.g = h.id
+                  FROM issue_user x JOIN issue i ON i.id = x.issue_id WHERE x.last_hour >= ? GROUP BY 1) u ON u.g = h.id
             LEFT JOIN (SELECT COALESCE(i.group_id, i.id) AS g, COUNT(*) AS n, COUNT(DISTINCT e.user_id) AS users
-                       FROM event e JOIN issue i ON i.id = e.issue_id GROUP BY 1) e ON e.g = h.id
+                       FROM event e JOIN issue i ON i.id = e.issue_id WHERE e.ts >= ? GROUP BY 1) e ON e.g = h.id
             WHERE h.id IN (SELECT group_id FROM issue WHERE group_id IS NOT NULL)
               AND (r.events != COALESCE(e.n, 0) OR u.users != COALESCE(e.users, 0))
-            """) {
+            """, arguments: [day, hour, h]) {
             problem("group \(row[0] as String) sums \(row[1] as Int) events and \(row[3] as Int) users, its members' events hold \(row[2] as Int) and \(row[4] as Int)")
         }
     }

@@ -28,6 +28,8 @@ extension TriageStore {
             var list = IssueList(query: query, now: now, seriesStart: buckets.seriesStart, totals: totals,
                                  issues: summaries, storeEvents: store?[0] ?? 0, latestEvent: latest.map(Timestamp.init(millis:)))
             list.unmatched = try TriageStore.unmatched(db, search.dimensionTerms)
+            list.rawEventsSince = buckets.rawSince.map(Timestamp.init(millis:))
+            list.approximateUsers = buckets.usersFromPrunedEvents(restricted: restricted != nil || candidates.contains { !$0.group.isEmpty })
             return list
         }
     }
@@ -70,9 +72,20 @@ extension TriageStore {
         /// No event falls after the window: a user's last event falls inside it exactly when the
         /// user was seen inside it, so the rollups' `users` columns sum to the distinct users.
         var runsToLatest: Bool
+        /// Where raw events begin after a prune (nil: nothing pruned).
+        var rawSince: Int64?
+
+        /// Whether users counted from the events of this window miss pruned ones: the window
+        /// reaches before the raw horizon and its users are counted from events (it ends before
+        /// the latest data, or `fromEvents`: a dimension term or a merge group recounts them).
+        func usersFromPrunedEvents(restricted fromEvents: Bool) -> Bool {
+            guard let rawSince, millis.lowerBound < rawSince else { return false }
+            return !runsToLatest || fromEvents
+        }
 
         init(_ db: Database, window: TimeWindow, now: Timestamp) throws {
             self.now = now
+            rawSince = try TriageStore.meta(db, RetentionKey.since)
             hourly = window.isHourly
             if hourly {
                 range = TimeWindow.hourRange(now: now)

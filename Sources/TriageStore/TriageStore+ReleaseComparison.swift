@@ -16,8 +16,10 @@ extension TriageStore {
         let size = hourly ? Timestamp.millisPerHour : Timestamp.millisPerDay
         let from = buckets.lowerBound * size, to = (buckets.upperBound + 1) * size
         return try read { db in
-            let current = try TriageStore.versionFigures(db, version, from: from, to: to, size: size)
-            let before = try previous.map { try TriageStore.versionFigures(db, $0, from: from, to: to, size: size) } ?? VersionFigures()
+            // Before the raw horizon the events are gone: their figures come from `pruned_version_day`.
+            let since = try TriageStore.meta(db, RetentionKey.since)
+            let current = try TriageStore.versionFigures(db, version, from: from, to: to, size: size, since: since)
+            let before = try previous.map { try TriageStore.versionFigures(db, $0, from: from, to: to, size: size, since: since) } ?? VersionFigures()
             let days = Timestamp(millis: from).day...Timestamp(millis: to - 1).day
             let active = try TriageStore.activeUsers(db, days: days)
             let adoptionKnown = active[version] != nil
@@ -35,6 +37,10 @@ extension TriageStore {
             var comparison = ReleaseComparison(version: version, previous: previous, window: window, users: users,
                                                previousUsers: previousUsers, adoptionKnown: adoptionKnown,
                                                new: [], worse: [], better: [], gone: [])
+            if let since, from < since {
+                comparison.rawEventsSince = Timestamp(millis: since)
+                comparison.countsApproximate = current.countsApproximate || before.countsApproximate
+            }
             for id in ids {
                 guard let issue = info[id] else { continue }
                 let now = current.issues[id] ?? IssueFigures(), then = before.issues[id] ?? IssueFigures()
@@ -45,7 +51,8 @@ extension TriageStore {
                 let row = ReleaseIssue(key: issue.key, chain: chains[id] ?? ErrorChain(links: []), kind: issue.kind.flatMap(EventKind.init(rawValue:)),
                                        users: now.users, events: now.events, previousUsers: then.users, previousEvents: then.events,
                                        perMille: ReleaseRule.perMille(now.userDays, of: users),
-                                       previousPerMille: ReleaseRule.perMille(then.userDays, of: previousUsers), series: series)
+                                       previousPerMille: ReleaseRule.perMille(then.userDays, of: previousUsers), series: series,
+                                       usersApproximate: now.usersApproximate || then.usersApproximate)
                 switch change {
                 case .new: comparison.new.append(row)
                 case .worse: comparison.worse.append(row)
@@ -72,18 +79,29 @@ extension TriageStore {
         /// Users counted once per day they were affected.
         var userDays = 0
         var series: [Int64: Int] = [:]
+        /// How many figures `users` was taken from: the kept events, and each pruned day. From
+        /// more than one, `users` is the largest of them, a lower bound of the distinct users.
+        var userSources = 0
+        var usersApproximate: Bool { userSources > 1 }
     }
 
     /// One version's figures in a period: per issue, and its users with any error per day.
     struct VersionFigures {
         var issues: [Int64: IssueFigures] = [:]
         var errorUsersByDay: [Int64: Int] = [:]
+        /// Pruned days reach into the window only in part (an hourly window), or span more than
+        /// one of its buckets: they are left out, and the counts are a lower bound.
+        var countsApproximate = false
     }
 
-    /// Reads a version's events in `[from, to)` through `event_by_version`.
-    static func versionFigures(_ db: Database, _ version: String, from: Int64, to: Int64, size: Int64) throws -> VersionFigures {
+    /// Reads a version's events in `[from, to)` through `event_by_version`; before the raw
+    /// horizon `since`, the figures the prune counted (`prunedVersionFigures`).
+    static func versionFigures(_ db: Database, _ version: String, from: Int64, to: Int64, size: Int64,
+                               since: Int64? = nil) throws -> VersionFigures {
         let day = floorBucket("ts", Timestamp.millisPerDay), bucket = floorBucket("ts", size)
-        let arguments: StatementArguments = [version, from, to]
+        // Events before the horizon that a prune under way has counted but not yet deleted are
+        // read from its figures only.
+        let arguments: StatementArguments = [version, max(from, since ?? .min), to]
         let range = "app_version = ? AND ts >= ? AND ts < ?"
         var figures = VersionFigures()
         for row in try Row.fetchAll(db, sql: "SELECT issue_id, COUNT(*), COUNT(DISTINCT user_id) FROM event WHERE \(range) GROUP BY issue_id",
@@ -106,7 +124,47 @@ extension TriageStore {
             """, arguments: arguments) {
             figures.errorUsersByDay[row[0]] = row[1]
         }
+        for id in figures.issues.keys where figures.issues[id]!.users > 0 { figures.issues[id]!.userSources = 1 }
+        if let since, from < since {
+            try prunedVersionFigures(db, version, from: from, to: min(to, since), size: size, into: &figures)
+        }
         return figures
+    }
+
+    /// Adds what the prune counted of a version's pruned days in `[from, to)`: per issue and
+    /// day its events and distinct users (exact for events, user-days and a daily series; the
+    /// distinct users over several days are a lower bound, `IssueFigures.usersApproximate`), and
+    /// all issues' users per day. A day lying only in part in the window (an hourly window),
+    /// or over more than one bucket, is left out and makes the counts approximate.
+    static func prunedVersionFigures(_ db: Database, _ version: String, from: Int64, to: Int64, size: Int64,
+                                     into figures: inout VersionFigures) throws {
+        guard from < to else { return }
+        let days = (from / Timestamp.millisPerDay)...((to - 1) / Timestamp.millisPerDay)
+        for row in try Row.fetchAll(db, sql: """
+            SELECT issue_id, day, events, users, first_ts, last_ts FROM pruned_version_day
+            WHERE app_version = ? AND day >= ? AND day <= ? AND last_ts >= ? AND first_ts < ?
+            """, arguments: [version, days.lowerBound, days.upperBound, from, to]) {
+            let issue: Int64 = row[0], day: Int64 = row[1], events: Int = row[2], users: Int = row[3]
+            let first: Int64 = row[4], last: Int64 = row[5]
+            guard first >= from, last < to else {
+                figures.countsApproximate = true
+                continue
+            }
+            if issue == 0 {
+                figures.errorUsersByDay[day, default: 0] += users
+                continue
+            }
+            var f = figures.issues[issue] ?? IssueFigures()
+            f.events += events
+            f.userDays += users
+            f.series[first / size, default: 0] += events
+            if last / size != first / size { figures.countsApproximate = true }
+            if users > 0 {
+                f.users = max(f.users, users)
+                f.userSources += 1
+            }
+            figures.issues[issue] = f
+        }
     }
 
     /// A version's users summed per day: active users on the days adoption covers, else (with no

@@ -15,26 +15,37 @@ extension TriageStore {
                 """) {
                 regressions[row[0]] = row[1]
             }
+            // Events before the raw horizon were pruned: their figures come from `pruned_version_day`
+            // and `pruned_version_users`, counted from them before they went (exact, as before).
+            let since = try TriageStore.meta(db, RetentionKey.since) ?? .min
             let active = try TriageStore.activeUsers(db, days: nil)
             var withError: [String: [Int64: Int]] = [:]
             if !active.isEmpty {
                 for row in try Row.fetchAll(db, sql: """
                     SELECT app_version, d, COUNT(*) FROM (
                         SELECT DISTINCT app_version, \(day) AS d, user_id FROM event
-                        WHERE app_version IS NOT NULL AND user_id IS NOT NULL) AS u
+                        WHERE app_version IS NOT NULL AND user_id IS NOT NULL AND ts >= ?) AS u
                     GROUP BY app_version, d
-                    """) {
+                    UNION ALL
+                    SELECT app_version, day, users FROM pruned_version_day WHERE issue_id = 0
+                    """, arguments: [since]) {
                     withError[row[0], default: [:]][row[1]] = row[2]
                 }
             }
-            var result: [ReleaseSummary] = []
+            var figures: [String: (first: Int64, last: Int64, events: Int, users: Int, issues: Int)] = [:]
             for row in try Row.fetchAll(db, sql: """
                 SELECT app_version, MIN(ts), MAX(ts), COUNT(*), COUNT(DISTINCT user_id), COUNT(DISTINCT issue_id)
-                FROM event WHERE app_version IS NOT NULL GROUP BY app_version
-                """) {
-                let version: String = row[0]
-                var summary = ReleaseSummary(version: version, firstSeen: Timestamp(millis: row[1]), lastSeen: Timestamp(millis: row[2]),
-                                             users: row[4], events: row[3], issues: row[5],
+                FROM event WHERE app_version IS NOT NULL AND ts >= ? GROUP BY app_version
+                """, arguments: [since]) {
+                figures[row[0]] = (row[1], row[2], row[3], row[4], row[5])
+            }
+            if since != .min {
+                try TriageStore.addPrunedReleaseFigures(db, since: since, to: &figures)
+            }
+            var result: [ReleaseSummary] = []
+            for (version, f) in figures {
+                var summary = ReleaseSummary(version: version, firstSeen: Timestamp(millis: f.first), lastSeen: Timestamp(millis: f.last),
+                                             users: f.users, events: f.events, issues: f.issues,
                                              newIssues: newIssues[version] ?? 0, regressions: regressions[version] ?? 0)
                 if let days = active[version] {
                     let errors = withError[version] ?? [:]
@@ -91,6 +102,38 @@ extension TriageStore {
                 counts.sessionsAdded += db.changesCount
             }
             counts.adoptionRows += db.changesCount
+        }
+    }
+
+    /// Adds the pruned events' figures to each version's (`releases`): times and events from the
+    /// days counted, users and issues again over the kept events and the pruned ones together.
+    static func addPrunedReleaseFigures(_ db: Database, since: Int64,
+                                        to figures: inout [String: (first: Int64, last: Int64, events: Int, users: Int, issues: Int)]) throws {
+        for row in try Row.fetchAll(db, sql: """
+            SELECT app_version, MIN(first_ts), MAX(last_ts), SUM(events) FROM pruned_version_day WHERE issue_id = 0 GROUP BY app_version
+            """) {
+            let version: String = row[0], first: Int64 = row[1], last: Int64 = row[2], events: Int = row[3]
+            if let f = figures[version] {
+                figures[version] = (min(f.first, first), max(f.last, last), f.events + events, f.users, f.issues)
+            } else {
+                figures[version] = (first, last, events, 0, 0)
+            }
+        }
+        for row in try Row.fetchAll(db, sql: """
+            SELECT v, COUNT(DISTINCT u) FROM (
+                SELECT app_version AS v, user_id AS u FROM event WHERE app_version IS NOT NULL AND ts >= ?
+                UNION ALL SELECT app_version, user_id FROM pruned_version_users) AS x
+            GROUP BY v
+            """, arguments: [since]) {
+            figures[row[0]]?.users = row[1]
+        }
+        for row in try Row.fetchAll(db, sql: """
+            SELECT v, COUNT(DISTINCT i) FROM (
+                SELECT app_version AS v, issue_id AS i FROM event WHERE app_version IS NOT NULL AND ts >= ?
+                UNION ALL SELECT app_version, issue_id FROM pruned_version_day WHERE issue_id <> 0) AS x
+            GROUP BY v
+            """, arguments: [since]) {
+            figures[row[0]]?.issues = row[1]
         }
     }
 }

@@ -121,6 +121,7 @@ extension TriageStore {
         migrator.registerMigration("v8-narrow-events") { db in try migrateToV8(db) }
         migrator.registerMigration("v9-code-origin") { db in try migrateToV9(db) }
         migrator.registerMigration("v10-projects") { db in try migrateToV10(db) }
+        migrator.registerMigration("v11-retention") { db in try migrateToV11(db) }
         return migrator
     }
 

@@ -36,15 +36,24 @@ extension TriageStore {
 
             try TriageStore.verifyTerms(db, problem: problem)
 
-            check.events = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event") ?? 0
+            // After a prune the raw rows begin at the horizon (a month's start): every recount keeps to
+            // the buckets from there, and what lies before stays as the prune left it.
+            let horizon = try TriageStore.meta(db, RetentionKey.since)
+            let h = horizon ?? 0, hHour = h / Timestamp.millisPerHour, hDay = h / Timestamp.millisPerDay
+            func kept(_ column: String, _ bound: Int64) -> String { horizon == nil ? "" : " AND \(column) >= \(bound)" }
+            let keptEvents = horizon == nil ? "" : " WHERE ts >= \(h)"
+            check.events = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event\(keptEvents)") ?? 0
             check.issues = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM issue") ?? 0
             check.complaints = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM complaint") ?? 0
 
             for row in try Row.fetchAll(db, sql: """
-                SELECT i.key, i.events, COALESCE(e.n, 0), i.first_seen, e.lo, i.last_seen, e.hi
-                FROM issue i LEFT JOIN (SELECT issue_id, COUNT(*) AS n, MIN(ts) AS lo, MAX(ts) AS hi FROM event GROUP BY issue_id) e
+                SELECT i.key, i.events, COALESCE(e.n, 0) + COALESCE(p.n, 0), i.first_seen, e.lo, i.last_seen, e.hi
+                FROM issue i LEFT JOIN (SELECT issue_id, COUNT(*) AS n, MIN(ts) AS lo, MAX(ts) AS hi FROM event\(keptEvents) GROUP BY issue_id) e
                   ON e.issue_id = i.id
-                WHERE i.events != COALESCE(e.n, 0) OR i.first_seen != e.lo OR i.last_seen != e.hi
+                LEFT JOIN (SELECT issue_id, SUM(events) AS n FROM issue_day WHERE day < \(hDay) AND \(horizon == nil ? "1 = 0" : "1 = 1") GROUP BY issue_id) p
+                  ON p.issue_id = i.id
+                WHERE i.events != COALESCE(e.n, 0) + COALESCE(p.n, 0) OR (i.first_seen != e.lo\(kept("i.first_seen", h)))
+                   OR (i.last_seen != e.hi\(kept("i.last_seen", h)))
                 """) {
                 let key: String = row[0]
                 problem("issue \(key) counts \(row[1] as Int) events, the events table holds \(row[2] as Int) (or its first/last seen differ)")
@@ -54,47 +63,51 @@ extension TriageStore {
             let day = bucket("ts", Timestamp.millisPerDay), hour = bucket("ts", Timestamp.millisPerHour)
             let cday = bucket("c.ts", Timestamp.millisPerDay), chour = bucket("c.ts", Timestamp.millisPerHour)
             // Each user's last hour per issue and overall; users per bucket of their last hour.
-            let lastHours = "SELECT issue_id, user_id, MAX(\(hour)) AS h FROM event WHERE user_id IS NOT NULL GROUP BY 1, 2"
-            let userLastHours = "SELECT user_id, MAX(\(hour)) AS h FROM event WHERE user_id IS NOT NULL GROUP BY 1"
+            let lastHours = "SELECT issue_id, user_id, MAX(\(hour)) AS h FROM event WHERE user_id IS NOT NULL\(kept("ts", h)) GROUP BY 1, 2"
+            let userLastHours = "SELECT user_id, MAX(\(hour)) AS h FROM event WHERE user_id IS NOT NULL\(kept("ts", h)) GROUP BY 1"
+            let events = "event WHERE 1 = 1\(kept("ts", h))", complaints = "1 = 1\(kept("c.ts", h))"
+            let hours = kept("hour", hHour), days = kept("day", hDay), lastHour = kept("last_hour", hHour)
             let dayOfHour = bucket("h", 24)
             // A rollup that sums another (days of hours, users of their last hours) is recounted
             // from that other table once it has been found equal to its own recount over the
             // events: the same figures, without another pass over every event. When that table
             // differs, the recount reads the events, so each damage is named once, where it is.
             let rollups: [(name: String, naive: String, from: (checked: String, sql: String)?, rollup: String)] = [
-                ("hourly events", "SELECT issue_id, \(hour), COUNT(*) FROM event GROUP BY 1, 2", nil,
-                 "SELECT issue_id, hour, events FROM issue_hour WHERE events != 0"),
-                ("daily events", "SELECT issue_id, \(day), COUNT(*) FROM event GROUP BY 1, 2",
-                 ("hourly events", "SELECT issue_id, \(bucket("hour", 24)), SUM(events) FROM issue_hour WHERE events != 0 GROUP BY 1, 2"),
-                 "SELECT issue_id, day, events FROM issue_day WHERE events != 0"),
+                ("hourly events", "SELECT issue_id, \(hour), COUNT(*) FROM \(events) GROUP BY 1, 2", nil,
+                 "SELECT issue_id, hour, events FROM issue_hour WHERE events != 0\(hours)"),
+                ("daily events", "SELECT issue_id, \(day), COUNT(*) FROM \(events) GROUP BY 1, 2",
+                 ("hourly events", "SELECT issue_id, \(bucket("hour", 24)), SUM(events) FROM issue_hour WHERE events != 0\(hours) GROUP BY 1, 2"),
+                 "SELECT issue_id, day, events FROM issue_day WHERE events != 0\(days)"),
                 ("daily complaints", """
                     SELECT i.id, \(cday), COUNT(*) FROM complaint_code k
-                    JOIN complaint c ON c.id = k.complaint_id JOIN issue i ON i.key = k.key GROUP BY 1, 2
-                    """, nil, "SELECT issue_id, day, complaints FROM issue_day WHERE complaints != 0"),
+                    JOIN complaint c ON c.id = k.complaint_id JOIN issue i ON i.key = k.key WHERE \(complaints) GROUP BY 1, 2
+                    """, nil, "SELECT issue_id, day, complaints FROM issue_day WHERE complaints != 0\(days)"),
                 ("hourly complaints", """
                     SELECT i.id, \(chour), COUNT(*) FROM complaint_code k
-                    JOIN complaint c ON c.id = k.complaint_id JOIN issue i ON i.key = k.key GROUP BY 1, 2
-                    """, nil, "SELECT issue_id, hour, complaints FROM issue_hour WHERE complaints != 0"),
-                ("issue users", lastHours, nil, "SELECT issue_id, user_id, last_hour FROM issue_user"),
+                    JOIN complaint c ON c.id = k.complaint_id JOIN issue i ON i.key = k.key WHERE \(complaints) GROUP BY 1, 2
+                    """, nil, "SELECT issue_id, hour, complaints FROM issue_hour WHERE complaints != 0\(hours)"),
+                ("issue users", lastHours, nil, "SELECT issue_id, user_id, last_hour FROM issue_user WHERE 1 = 1\(lastHour)"),
                 ("hourly users", "SELECT issue_id, h, COUNT(*) FROM (\(lastHours)) AS u GROUP BY 1, 2",
-                 ("issue users", "SELECT issue_id, last_hour, COUNT(*) FROM issue_user GROUP BY 1, 2"),
-                 "SELECT issue_id, hour, users FROM issue_hour WHERE users != 0"),
+                 ("issue users", "SELECT issue_id, last_hour, COUNT(*) FROM issue_user WHERE 1 = 1\(lastHour) GROUP BY 1, 2"),
+                 "SELECT issue_id, hour, users FROM issue_hour WHERE users != 0\(hours)"),
                 ("daily users", "SELECT issue_id, \(dayOfHour), COUNT(*) FROM (\(lastHours)) AS u GROUP BY 1, 2",
-                 ("issue users", "SELECT issue_id, \(bucket("last_hour", 24)), COUNT(*) FROM issue_user GROUP BY 1, 2"),
-                 "SELECT issue_id, day, users FROM issue_day WHERE users != 0"),
+                 ("issue users", "SELECT issue_id, \(bucket("last_hour", 24)), COUNT(*) FROM issue_user WHERE 1 = 1\(lastHour) GROUP BY 1, 2"),
+                 "SELECT issue_id, day, users FROM issue_day WHERE users != 0\(days)"),
                 ("all-issue users", userLastHours,
-                 ("issue users", "SELECT user_id, MAX(last_hour) FROM issue_user GROUP BY 1"),
-                 "SELECT user_id, last_hour FROM user_seen"),
+                 ("issue users", "SELECT user_id, MAX(last_hour) FROM issue_user WHERE 1 = 1\(lastHour) GROUP BY 1"),
+                 "SELECT user_id, last_hour FROM user_seen WHERE 1 = 1\(lastHour)"),
                 ("all-issue hourly users", "SELECT h, COUNT(*) FROM (\(userLastHours)) AS u GROUP BY 1",
-                 ("all-issue users", "SELECT last_hour, COUNT(*) FROM user_seen GROUP BY 1"),
-                 "SELECT hour, users FROM total_hour WHERE users != 0"),
+                 ("all-issue users", "SELECT last_hour, COUNT(*) FROM user_seen WHERE 1 = 1\(lastHour) GROUP BY 1"),
+                 "SELECT hour, users FROM total_hour WHERE users != 0\(hours)"),
                 ("all-issue daily users", "SELECT \(dayOfHour), COUNT(*) FROM (\(userLastHours)) AS u GROUP BY 1",
-                 ("all-issue users", "SELECT \(bucket("last_hour", 24)), COUNT(*) FROM user_seen GROUP BY 1"),
-                 "SELECT day, users FROM total_day WHERE users != 0"),
-                ("breakdown", TriageStore.breakdownRecount(day: day), nil,
-                 "SELECT issue_id, dim, value, day, events FROM issue_day_dim WHERE events != 0"),
-                ("versions", "SELECT DISTINCT app_version FROM event WHERE app_version IS NOT NULL", nil,
-                 "SELECT version FROM app_version"),
+                 ("all-issue users", "SELECT \(bucket("last_hour", 24)), COUNT(*) FROM user_seen WHERE 1 = 1\(lastHour) GROUP BY 1"),
+                 "SELECT day, users FROM total_day WHERE users != 0\(days)"),
+                ("breakdown", TriageStore.breakdownRecount(day: day, where: "1 = 1\(kept("ts", h))"), nil,
+                 "SELECT issue_id, dim, value, day, events FROM issue_day_dim WHERE events != 0\(days)"),
+                ("versions", """
+                    SELECT app_version FROM event WHERE app_version IS NOT NULL\(kept("ts", h))
+                    UNION SELECT app_version FROM pruned_version_day
+                    """, nil, "SELECT version FROM app_version"),
             ]
             var equal = Set<String>()
             for rollup in rollups {
@@ -122,8 +135,8 @@ extension TriageStore {
                 """) ?? 0
             if untimed > 0 { problem("\(untimed) citations of complaints give another time than their complaint's") }
             if misfiled > 0 { problem("\(misfiled) complaints are marked linked to an issue (or not) against the issues they cite") }
-            try verifyKinds(db, problem: problem)
-            try TriageStore.verifyGroups(db, problem: problem)
+            try verifyKinds(db, since: horizon, problem: problem)
+            try TriageStore.verifyGroups(db, since: horizon, problem: problem)
 
             for row in try Row.fetchAll(db, sql: """
                 SELECT key, status, last FROM (
@@ -146,9 +159,9 @@ extension TriageStore {
     /// The events are read once, into their combinations of values per issue and day, and each
     /// dimension is summed from those (one GROUP BY over every event per dimension took a third
     /// longer, most of `check`).
-    static func breakdownRecount(day: String) -> String {
+    static func breakdownRecount(day: String, where condition: String = "1 = 1") -> String {
         // The same values per dimension as the detail's counts over events.
-        let combinations = dimensionCombinations(keys: [("issue_id", "i"), (day, "d")], where: "1 = 1")
+        let combinations = dimensionCombinations(keys: [("issue_id", "i"), (day, "d")], where: condition)
         let columns = Dimension.allCases.indices.map { "v\($0)" }
         let sums = zip(Dimension.allCases, columns).map { dim, column in
             "SELECT i, '\(dim.rawValue)', \(column), d, SUM(n) FROM c GROUP BY i, \(column), d"
@@ -166,18 +179,21 @@ extension TriageStore {
     }
 
     /// Each issue's kind against the most severe of its events'.
-    private func verifyKinds(_ db: Database, problem: (String) -> Void) throws {
+    private func verifyKinds(_ db: Database, since horizon: Int64?, problem: (String) -> Void) throws {
         var worst: [Int64: EventKind] = [:]
         for row in try Row.fetchAll(db, sql: """
-            SELECT d.issue_id, t.value FROM (SELECT DISTINCT issue_id, kind_term FROM event_row WHERE kind_term IS NOT NULL) AS d
+            SELECT d.issue_id, t.value FROM (SELECT DISTINCT issue_id, kind_term FROM event_row
+                                             WHERE kind_term IS NOT NULL AND ts >= ?) AS d
             JOIN term t ON t.id = d.kind_term
-            """) {
+            """, arguments: [horizon ?? .min]) {
             guard let kind = EventKind(rawValue: row[1]) else { problem("an event has the unknown kind '\(row[1] as String)'"); continue }
             worst[row[0]] = EventKind.worst(worst[row[0]], kind)
         }
-        for row in try Row.fetchAll(db, sql: "SELECT id, key, kind FROM issue") {
+        for row in try Row.fetchAll(db, sql: "SELECT id, key, kind, first_seen FROM issue") {
             let stored = (row[2] as String?).flatMap(EventKind.init(rawValue:))
-            if stored != worst[row[0]] {
+            // An issue with pruned events may have had a worse kind among them than the kept ones show.
+            let pruned = horizon.map { (row[3] as Int64) < $0 } ?? false
+            if pruned ? EventKind.worst(stored, worst[row[0]]) != stored : stored != worst[row[0]] {
                 problem("issue \(row[1] as String) is of kind \(stored?.rawValue ?? "none"), its events say \(worst[row[0]]?.rawValue ?? "none")")
             }
         }

@@ -12,6 +12,8 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A refusal of what the user asked (a key the store does not hold, a name no view has, a mark that
     /// does not apply): a usage error, exit 1, not a store failure (exit 3).
     public var isUsageError: Bool
+    /// The disk is below the free-space floor (`belowFloor`): try again once space is back.
+    public var isBelowFloor = false
     public init(_ message: String, isUsageError: Bool = false) {
         self.message = message
         self.isUsageError = isUsageError
@@ -38,7 +40,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 /// process; a power loss may cost the last transactions, never consistency.
 public final class TriageStore: @unchecked Sendable {
     /// The schema version this build writes; a store with a higher one is refused.
-    public static let schemaVersion = 10
+    public static let schemaVersion = 11
 
     /// How messages name the store: the file's path, or for PostgreSQL `host:port/dbname` (never the password).
     public var target: String { engine.target }

@@ -34,7 +34,19 @@ struct ErrtriageBench: ParsableCommand {
     @Flag(help: "With --queries-only: skip the naive baselines (each takes tens of seconds at 10M events).")
     var noNaive = false
 
+    @Flag(help: "Measure retention instead (also $BENCH_RETENTION=1): a span of traffic arriving weekly into a store that keeps --keep-days; its size, the prunes, every list and history.")
+    var retentionYear = ProcessInfo.processInfo.environment["BENCH_RETENTION"] == "1"
+    @Option(help: "With --retention-year: events a day (default: $BENCH_PER_DAY, else 30000).")
+    var perDay: Int = ProcessInfo.processInfo.environment["BENCH_PER_DAY"].flatMap { Int($0) } ?? 30_000
+    @Option(help: "With --retention-year: the days of traffic.") var spanDays: Int = 365
+    @Option(help: "With --retention-year: the days of raw events the store keeps.") var keepDays: Int = 90
+
     func validate() throws {
+        if retentionYear {
+            guard perDay > 0, spanDays > 7, keepDays >= 1, keepDays < spanDays else {
+                throw ValidationError("--per-day must be 1 or more, --span-days more than 7 and --keep-days between 1 and the span")
+            }
+        }
         guard events > 0 else { throw ValidationError("--events must be 1 or more") }
         if queriesOnly && dir == nil { throw ValidationError("--queries-only reads the store of an earlier run: give its --dir") }
     }
@@ -47,6 +59,7 @@ struct ErrtriageBench: ParsableCommand {
         let folder = dir ?? FileManager.default.temporaryDirectory.appendingPathComponent("errtriage-bench-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { if dir == nil { try? FileManager.default.removeItem(atPath: folder) } }
+        if retentionYear { return try runRetention(binary: binary, folder: folder) }
         do {
             var bench = BenchRun(errtriage: binary, folder: folder, events: events, issues: issues, days: days)
             bench.withNaive = !noNaive
@@ -57,6 +70,24 @@ struct ErrtriageBench: ParsableCommand {
             try Data(bench.json().utf8).write(to: URL(fileURLWithPath: file))
             print("written to \(file)")
             if !bench.rollupsEqualNaive { throw BenchFailure("the rollups differ from the naive counts (see above)") }
+        } catch {
+            FileHandle.standardError.write(Data("errtriage-bench: \(error)\n".utf8))
+            throw ExitCode(3)
+        }
+    }
+}
+
+extension ErrtriageBench {
+    func runRetention(binary: String, folder: String) throws {
+        do {
+            var bench = RetentionBench(errtriage: binary, folder: folder, perDay: perDay, spanDays: spanDays, keepDays: keepDays, issues: issues)
+            try bench.measure()
+            print(bench.table())
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            let file = "\(out)/bench-retention-\(perDay)x\(spanDays).json"
+            try Data(bench.json().utf8).write(to: URL(fileURLWithPath: file))
+            print("written to \(file)")
+            if !bench.answersEqual { throw BenchFailure("the pruned store's answers differ from the unpruned store's (see above)") }
         } catch {
             FileHandle.standardError.write(Data("errtriage-bench: \(error)\n".utf8))
             throw ExitCode(3)

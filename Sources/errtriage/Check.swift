@@ -27,6 +27,15 @@ struct Check: ParsableCommand {
                 throw CLIError.store("\(store.target) failed its check (\(check.problems.count) problem\(check.problems.count == 1 ? "" : "s") above)")
             }
             print("check: \(store.target) is sound: \(store.integrityNote)\(check.events) events in \(check.issues) issues and \(check.complaints) complaints match every rollup")
+            let retention = try store.retention()
+            if let since = retention.eventsSince {
+                print("check: \(PruneText.rawEventsNote(since: since))")
+            }
+            let size = try store.storeSize()
+            for line in PruneText.sizeLines(tables: size.tables, total: size.total, eventsPerDay: size.eventsPerDay,
+                                            bytesPerEvent: size.bytesPerEvent, keepDays: size.keepDays) {
+                print(line)
+            }
         }
     }
 }

@@ -35,6 +35,11 @@ struct Export: ParsableCommand {
             let canonical = key?.canonical
             let now = try options.nowTimestamp()
             let store = try options.openForReading(now: now)
+            // Days the store no longer has as raw events: said on stderr, so the output stays data.
+            if let since = try store.retention().eventsSince, window.start(now: now).map({ $0 < since }) ?? true {
+                let from = window.start(now: now).map { "from \($0.dateText) " } ?? ""
+                Stderr.write("export: the days \(from)before \(since.dateText) are not in this export: their raw events were pruned (errtriage retention); their counts stay in report and history\n")
+            }
             switch format {
             case .ndjson:
                 let sink = try LineWriter(path: out)

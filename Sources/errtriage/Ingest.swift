@@ -3,6 +3,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import Presentation
 import TriageImport
 import TriageIngest
 import TriageModel
@@ -24,15 +25,29 @@ struct Ingest: ParsableCommand {
 
     @Option(help: "The project of every event that names none (letters, digits, '.', '_', '-'); events from files have none otherwise.")
     var project: String?
+    @Option(name: .customLong("min-free"), help: "Stop before the store's disk has less free than this: 1GiB, 500MiB, 0 for no floor (default: $ERRTRIAGE_MIN_FREE, else 1GiB). Exit 3, naming the floor; every transaction before stays.")
+    var minFree: String?
 
     @Argument(help: "Files to read; - reads standard input.")
     var files: [String]
 
+    /// The free-space floor from --min-free, the environment, or the default.
+    func floor() throws -> Int64 {
+        let env = ProcessInfo.processInfo.environment["ERRTRIAGE_MIN_FREE"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let text = minFree ?? env else { return TriageStore.defaultMinFreeBytes }
+        guard let bytes = ByteCount.parse(text) else {
+            throw CLIError.usage("\(minFree == nil ? "ERRTRIAGE_MIN_FREE" : "--min-free") '\(text)' is not a size (use e.g. 1GiB, 500MiB, or 0 for no floor)")
+        }
+        return bytes
+    }
+
     func run() throws {
         try runReporting {
             if let project, let problem = Project.problem(withName: project) { throw CLIError.usage("--project: \(problem)") }
+            let floor = try floor()
             let store = try options.open()
-            let ingestion = try Ingestion(store: store)
+            var ingestion = try Ingestion(store: store)
+            ingestion.pipeline.minFreeBytes = floor
             var unreadable = 0
             for file in files {
                 do {
@@ -42,9 +57,14 @@ struct Ingest: ParsableCommand {
                     unreadable += 1
                 }
             }
-            let revived = try store.applyDueMutes(now: options.nowTimestamp())
+            let now = try options.nowTimestamp()
+            let revived = try store.applyDueMutes(now: now)
             if ingestion.counts.eventsAdded + ingestion.counts.complaintsAdded > 0 { try store.refreshStatistics() }
             print(ingestion.summary(files: files.count))
+            // The store's retention, once a day: after the files, so intake never waits for it.
+            if let pruned = try store.applyRetentionIfDue(now: now), let keep = try store.retention().keepDays {
+                print(PruneText.summary(pruned, keepDays: keep))
+            }
             for key in revived { print("\(key): muted → open (its mute condition is met)") }
             if unreadable > 0 || ingestion.rejected > 0 { throw ExitCode(2) }
         }
@@ -97,6 +117,7 @@ struct Ingestion {
         let days = counts.adoptionRows - counts.sessionsAdded
         if days > 0 { parts.append("\(days) adoption rows") }
         if counts.sessionsAdded > 0 { parts.append("\(counts.sessionsAdded) sessions") }
+        if counts.beforeRetention > 0 { parts.append("\(counts.beforeRetention) records older than the store's retention skipped") }
         if summary.envelopes > 0 {
             let skipped = summary.skippedItems.values.reduce(0, +)
             let kinds = summary.skippedItems.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.value) \($0.key)" }

@@ -185,6 +185,7 @@ enum PGSchema {
         CREATE INDEX merge_change_by_head ON merge_change(head_id, at);
         CREATE TABLE app_version (version \(t) PRIMARY KEY);
         \(projects)
+        \(TriageStore.retentionTables(text: t))
         """
     }
 
@@ -198,6 +199,7 @@ enum PGSchema {
         7: narrowEvents,
         8: "ALTER TABLE chain_link ADD COLUMN origin TEXT COLLATE \"C\";",
         9: projects,
+        10: TriageStore.retentionTables(text: text),
     ]
 
     /// The event rows with their repeated texts in `term` (SQLite's `migrateToV8`). Each month's

@@ -23,6 +23,11 @@ final class SQLiteEngine: StoreEngine, @unchecked Sendable {
         config.label = "errtriage"
         config.prepareDatabase { db in
             if !db.configuration.readonly {
+                // A new file keeps incremental auto-vacuum, so that a prune gives its pages back
+                // (`reclaimSpace`); SQLite takes the setting only before the first table.
+                if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") == 0 {
+                    try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
+                }
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 // Ingest updates the event index and the user rollups at random places: a writer's
                 // page cache of 16 MiB (SQLite's default is 2 MiB) keeps most of them in memory.
