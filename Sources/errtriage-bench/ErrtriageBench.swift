@@ -34,8 +34,27 @@ struct ErrtriageBench: ParsableCommand {
     @Flag(help: "With --queries-only: skip the naive baselines (each takes tens of seconds at 10M events).")
     var noNaive = false
 
+    @Flag(help: "Measure only errtriage serve (issue 27): intake into SQLite and PostgreSQL, ack latency, memory, kill -9s.")
+    var serveOnly = false
+    @Flag(help: "Leave errtriage serve out of a full run.")
+    var noServe = false
+    @Option(help: "Seconds each serve throughput and latency measurement lasts, after the warm-up (default: $BENCH_SERVE_SECONDS, else 10).")
+    var serveSeconds: Double = ProcessInfo.processInfo.environment["BENCH_SERVE_SECONDS"].flatMap { Double($0) } ?? 10
+    @Option(help: "Seconds of load before a serve throughput measurement counts.") var serveWarmup: Double = 2
+    @Option(help: "Requests at most in one serve throughput run (whichever of this and the time comes first).")
+    var serveMaxRequests = 200_000
+    @Option(help: "The fixed rate of the serve latency measurement, events per second.") var serveRate: Double = 1_000
+    @Option(help: "How many kill -9 rounds (0: none).") var serveKills = 10
+    @Option(help: "Keep-alive connections of the serve load.") var serveConnections = 64
+    @Option(help: "Event-loop threads of the serve load generator.") var serveClientThreads = 2
+
     func validate() throws {
         guard events > 0 else { throw ValidationError("--events must be 1 or more") }
+        guard serveSeconds > 0, serveWarmup >= 0, serveRate > 0, serveKills >= 0, serveConnections > 0, serveClientThreads > 0,
+              serveMaxRequests > 0 else {
+            throw ValidationError("the --serve-* figures must be above 0 (--serve-kills and --serve-warmup may be 0)")
+        }
+        if queriesOnly && serveOnly { throw ValidationError("--queries-only and --serve-only: choose one") }
         if queriesOnly && dir == nil { throw ValidationError("--queries-only reads the store of an earlier run: give its --dir") }
     }
 
@@ -50,10 +69,13 @@ struct ErrtriageBench: ParsableCommand {
         do {
             var bench = BenchRun(errtriage: binary, folder: folder, events: events, issues: issues, days: days)
             bench.withNaive = !noNaive
-            if queriesOnly { try bench.measureQueriesOnly() } else { try bench.measure() }
-            print(bench.table())
+            bench.withServe = !noServe
+            bench.serve = ServeSettings(seconds: serveSeconds, warmup: serveWarmup, maxRequests: serveMaxRequests, rate: serveRate,
+                                        kills: serveKills, connections: serveConnections, clientThreads: serveClientThreads)
+            if queriesOnly { try bench.measureQueriesOnly() } else if serveOnly { try bench.measureServe() } else { try bench.measure() }
+            print(bench.table(serveOnly: serveOnly))
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            let file = "\(out)/bench-\(events).json"
+            let file = serveOnly ? "\(out)/bench-serve.json" : "\(out)/bench-\(events).json"
             try Data(bench.json().utf8).write(to: URL(fileURLWithPath: file))
             print("written to \(file)")
             if !bench.rollupsEqualNaive { throw BenchFailure("the rollups differ from the naive counts (see above)") }
