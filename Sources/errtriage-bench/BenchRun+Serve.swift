@@ -76,6 +76,33 @@ extension BenchRun {
         return (key, id)
     }
 
+    /// The whole machine's CPU seconds so far, busy and all (first line of /proc/stat), to tell
+    /// how much of the cores others (other users' builds) took during a measurement.
+    static func machineCPU() -> (busy: Double, all: Double) {
+        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+              let line = text.split(separator: "\n").first else { return (0, 0) }
+        let ticks = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+        guard ticks.count >= 5 else { return (0, 0) }
+        let all = ticks.reduce(0, +), idle = ticks[3] + ticks[4]
+        let hz = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return ((all - idle) / hz, all / hz)
+    }
+
+    /// CPU seconds so far of every PostgreSQL server process on the machine (comm `postgres`):
+    /// the throwaway cluster's backends, whose work the commits wait for.
+    static func postgresCPU() -> Double {
+        let hz = Double(sysconf(Int32(_SC_CLK_TCK)))
+        var total = 0.0
+        for pid in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] where pid.first?.isNumber == true {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"),
+                  stat[stat.index(after: open)..<close] == "postgres" else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) { total += (user + system) / hz }
+        }
+        return total
+    }
+
     static func clientCPU() -> Double {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
@@ -85,7 +112,7 @@ extension BenchRun {
 
     /// Where the server's CPU went between two samples, per thread kind, as microseconds per event.
     mutating func noteCPU(_ label: String, before: [String: Double], after: [String: Double], clientSeconds: Double,
-                          events: Int, wall: Double) {
+                          events: Int, wall: Double, machine: (busy: Double, all: Double), postgres: Double = 0) {
         guard events > 0 else { return }
         var parts: [String] = []
         var total = 0.0
@@ -98,9 +125,14 @@ extension BenchRun {
         details["serve_\(label)_client_cpu_us_per_event"] = clientSeconds / Double(events) * 1e6
         details["serve_\(label)_server_cores"] = total / wall
         details["serve_\(label)_client_cores"] = clientSeconds / wall
-        BenchRun.note(String(format: "serve %@: server CPU %.0f µs/event (%.2f cores: %@), load generator %.0f µs/event (%.2f cores)",
+        let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
+        let busy = machine.all > 0 ? machine.busy / machine.all * cores : .nan
+        details["serve_\(label)_machine_busy_cores"] = busy
+        details["serve_\(label)_postgres_cores"] = postgres / wall
+        BenchRun.note(String(format: "serve %@: server CPU %.0f µs/event (%.2f cores: %@), load generator %.0f µs/event (%.2f cores), PostgreSQL %.0f µs/event (%.2f cores); the machine: %.2f of %.0f cores busy (%.2f by others)",
                              label, total / Double(events) * 1e6, total / wall, parts.sorted().joined(separator: ", "),
-                             clientSeconds / Double(events) * 1e6, clientSeconds / wall))
+                             clientSeconds / Double(events) * 1e6, clientSeconds / wall, postgres / Double(events) * 1e6, postgres / wall,
+                             busy, cores, busy - total / wall - clientSeconds / wall - postgres / wall))
     }
 
     /// What /metrics says of the commits: how many, how big, how long.
@@ -141,8 +173,11 @@ extension BenchRun {
         let rate = outcome.rate(from: from, to: to)
         let counted = outcome.acknowledged.count(where: { $0.at >= from && $0.at <= to })
         let sample = sampler.wait()
+        let machineAfter = Self.machineCPU()
         noteCPU(label, before: sample.server, after: after, clientSeconds: clientAfter - sample.client, events: counted,
-                wall: ChildProcess.clock() - sample.at)
+                wall: ChildProcess.clock() - sample.at,
+                machine: (machineAfter.busy - sample.machine.busy, machineAfter.all - sample.machine.all),
+                postgres: Self.postgresCPU() - sample.postgres)
         details["serve_\(label)_wall"] = outcome.ended - outcome.started
         noteCommits(label, server.metrics())
         let hwm = server.status("VmHWM") ?? 0
@@ -169,14 +204,16 @@ extension BenchRun {
         BenchRun.note(String(format: "serve latency: %.0f events/s, open loop, %@ (port %d)", settings.rate, Self.seconds(settings.seconds), server.port))
         let load = ServeLoad(target: .init(port: server.port, projectID: projectID, key: key), envelopes: envelopes,
                              connections: settings.connections, threads: settings.clientThreads)
-        let before = server.threadCPU(), clientBefore = Self.clientCPU()
+        let before = server.threadCPU(), clientBefore = Self.clientCPU(), machineBefore = Self.machineCPU()
         let outcome = ServeLoad.blocking {
             let outcome = await load.openLoop(rate: settings.rate, seconds: settings.seconds)
             await load.shutdown()
             return outcome
         }
+        let machineAfter = Self.machineCPU()
         noteCPU("latency", before: before, after: server.threadCPU(), clientSeconds: Self.clientCPU() - clientBefore,
-                events: outcome.acknowledged.count, wall: outcome.ended - outcome.started)
+                events: outcome.acknowledged.count, wall: outcome.ended - outcome.started,
+                machine: (machineAfter.busy - machineBefore.busy, machineAfter.all - machineBefore.all))
         details["serve_latency_wall"] = outcome.ended - outcome.started
         noteCommits("latency", server.metrics())
         let hwm = server.status("VmHWM") ?? 0
@@ -267,16 +304,17 @@ extension BenchRun {
 
 /// Samples the server's CPU per thread and this process's CPU at a given moment, on its own thread.
 final class CPUSampler: @unchecked Sendable {
-    struct Sample { var server: [String: Double]; var client: Double; var at: Double }
+    struct Sample { var server: [String: Double]; var client: Double; var machine: (busy: Double, all: Double); var postgres: Double; var at: Double }
     private let done = DispatchSemaphore(value: 0)
-    private var sample = Sample(server: [:], client: 0, at: 0)
+    private var sample = Sample(server: [:], client: 0, machine: (0, 0), postgres: 0, at: 0)
 
     init(server: ServeProcess, at moment: Double) {
         let pid = server.pid
         let thread = Thread { [self] in
             let wait = moment - ChildProcess.clock()
             if wait > 0 { usleep(UInt32(wait * 1e6)) }
-            sample = Sample(server: ServeProcess.threadCPU(pid: pid), client: BenchRun.clientCPU(), at: ChildProcess.clock())
+            sample = Sample(server: ServeProcess.threadCPU(pid: pid), client: BenchRun.clientCPU(), machine: BenchRun.machineCPU(),
+                            postgres: BenchRun.postgresCPU(), at: ChildProcess.clock())
             done.signal()
         }
         thread.start()
