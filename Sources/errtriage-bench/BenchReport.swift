@@ -62,7 +62,8 @@ extension BenchRun {
             out += ",\"holds\":\(row.holds ?? false)}"
         }
         out += "],\"figures\":{"
-        out += details.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\(String(format: "%.3f", $0.value))" }.joined(separator: ",")
+        // JSON has no NaN: a figure that could not be taken is left out.
+        out += details.filter { $0.value.isFinite }.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\(String(format: "%.3f", $0.value))" }.joined(separator: ",")
         return out + "}}\n"
     }
 
