@@ -12,12 +12,13 @@ import Glibc
 struct ErrtriageBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "errtriage-bench",
-        abstract: "Measure errtriage's ingest, lists, details, frames and memory against baselines run side by side (make bench).",
+        abstract: "Measure errtriage's ingest, lists, details, frames, memory and serve against baselines run side by side (make bench).",
         discussion: """
             Generates N events (streamed) in day order and in shuffled order, writes them also as CSV, \
             imports each CSV with the sqlite3 shell into a bare table (the baseline), ingests each NDJSON \
             with errtriage, then times every dashboard question against the naive query over the events, \
-            check, and the decoding thread. Use a release build. \
+            check, and the decoding thread; then errtriage serve on loopback (intake into SQLite and PostgreSQL, \
+            ack latency at a fixed rate, memory, kill -9s; --serve-only for that alone). Use a release build. \
             Exits 3 if the rollups do not equal the naive counts.
             """)
 
