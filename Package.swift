@@ -86,6 +86,8 @@ let package = Package(
         .executableTarget(name: "errtriage-bench", dependencies: [
             "ChildProcess", "ThrowawayPostgres", "DashboardCore", "SampleData", "TriageImport", "TriageIngest", "TriageModel", "TriageStore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            // The serve section's load generator: keep-alive HTTP/1 to errtriage serve on loopback.
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         // What the test targets share: temporary folders and stores, golden files, chain generators.
         // Used by test targets only; never a dependency of a product.

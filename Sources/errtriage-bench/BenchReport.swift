@@ -27,13 +27,14 @@ extension BenchRun {
     }
 
 
-    func table() -> String {
+    func table(serveOnly: Bool = false) -> String {
         let header = BenchRow(what: "what", value: "errtriage", baseline: "baseline (same run)", ratio: "ratio", goal: "goal", holds: nil)
         let all = [header] + rows
         let widths = [all.map(\.what.count).max()!, all.map(\.value.count).max()!, all.map(\.baseline.count).max()!,
                       all.map(\.ratio.count).max()!, all.map(\.goal.count).max()!]
         func pad(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: max(0, w - s.count)) }
-        var lines = ["errtriage bench: \(events) events, \(issues) issues, \(days) days; \(Self.machine())"]
+        let run = serveOnly ? String(format: "serve only, %.0f s per measurement", serve.seconds) : "\(events) events, \(issues) issues, \(days) days"
+        var lines = ["errtriage bench: \(run); \(Self.machine())"]
         for row in all {
             let verdict = row.holds.map { $0 ? "holds" : "MISSES" } ?? "verdict"
             lines.append([pad(row.what, widths[0]), pad(row.value, widths[1]), pad(row.baseline, widths[2]),
@@ -61,7 +62,8 @@ extension BenchRun {
             out += ",\"holds\":\(row.holds ?? false)}"
         }
         out += "],\"figures\":{"
-        out += details.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\(String(format: "%.3f", $0.value))" }.joined(separator: ",")
+        // JSON has no NaN: a figure that could not be taken is left out.
+        out += details.filter { $0.value.isFinite }.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\(String(format: "%.3f", $0.value))" }.joined(separator: ",")
         return out + "}}\n"
     }
 

@@ -18,6 +18,9 @@ struct BenchRun {
     var rollupsEqualNaive = true
     /// Whether the lists and the detail are timed against the naive queries too (minutes at 10M).
     var withNaive = true
+    /// Whether `errtriage serve` is measured too (issue 27), and how.
+    var withServe = true
+    var serve = ServeSettings()
 
     /// The store the queries are measured on: the common order's.
     var store: String { store(.day) }
@@ -69,6 +72,7 @@ struct BenchRun {
         try measureFrames(opened, now: now)
         try measureCheck(opened, now: now)
         try measurePostgres()
+        if withServe { try measureServe() }
         // Last: it holds the lines in memory, and a child spawned after would report this
         // process's peak as its own (posix_spawn shares the memory map until exec).
         try measureDecoding(.day)

@@ -12,12 +12,13 @@ import Glibc
 struct ErrtriageBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "errtriage-bench",
-        abstract: "Measure errtriage's ingest, lists, details, frames and memory against baselines run side by side (make bench).",
+        abstract: "Measure errtriage's ingest, lists, details, frames, memory and serve against baselines run side by side (make bench).",
         discussion: """
             Generates N events (streamed) in day order and in shuffled order, writes them also as CSV, \
             imports each CSV with the sqlite3 shell into a bare table (the baseline), ingests each NDJSON \
             with errtriage, then times every dashboard question against the naive query over the events, \
-            check, and the decoding thread. Use a release build. \
+            check, and the decoding thread; then errtriage serve on loopback (intake into SQLite and PostgreSQL, \
+            ack latency at a fixed rate, memory, kill -9s; --serve-only for that alone). Use a release build. \
             Exits 3 if the rollups do not equal the naive counts.
             """)
 
@@ -40,6 +41,19 @@ struct ErrtriageBench: ParsableCommand {
     var perDay: Int = ProcessInfo.processInfo.environment["BENCH_PER_DAY"].flatMap { Int($0) } ?? 30_000
     @Option(help: "With --retention-year: the days of traffic.") var spanDays: Int = 365
     @Option(help: "With --retention-year: the days of raw events the store keeps.") var keepDays: Int = 90
+    @Flag(help: "Measure only errtriage serve (issue 27): intake into SQLite and PostgreSQL, ack latency, memory, kill -9s.")
+    var serveOnly = false
+    @Flag(help: "Leave errtriage serve out of a full run.")
+    var noServe = false
+    @Option(help: "Seconds each serve throughput and latency measurement lasts, after the warm-up (default: $BENCH_SERVE_SECONDS, else 10).")
+    var serveSeconds: Double = ProcessInfo.processInfo.environment["BENCH_SERVE_SECONDS"].flatMap { Double($0) } ?? 10
+    @Option(help: "Seconds of load before a serve throughput measurement counts.") var serveWarmup: Double = 2
+    @Option(help: "Requests at most in one serve throughput run (whichever of this and the time comes first).")
+    var serveMaxRequests = 200_000
+    @Option(help: "The fixed rate of the serve latency measurement, events per second.") var serveRate: Double = 1_000
+    @Option(help: "How many kill -9 rounds (0: none).") var serveKills = 10
+    @Option(help: "Keep-alive connections of the serve load.") var serveConnections = 64
+    @Option(help: "Event-loop threads of the serve load generator.") var serveClientThreads = 2
 
     func validate() throws {
         if retentionYear {
@@ -48,6 +62,11 @@ struct ErrtriageBench: ParsableCommand {
             }
         }
         guard events > 0 else { throw ValidationError("--events must be 1 or more") }
+        guard serveSeconds > 0, serveWarmup >= 0, serveRate > 0, serveKills >= 0, serveConnections > 0, serveClientThreads > 0,
+              serveMaxRequests > 0 else {
+            throw ValidationError("the --serve-* figures must be above 0 (--serve-kills and --serve-warmup may be 0)")
+        }
+        if queriesOnly && serveOnly { throw ValidationError("--queries-only and --serve-only: choose one") }
         if queriesOnly && dir == nil { throw ValidationError("--queries-only reads the store of an earlier run: give its --dir") }
     }
 
@@ -63,10 +82,13 @@ struct ErrtriageBench: ParsableCommand {
         do {
             var bench = BenchRun(errtriage: binary, folder: folder, events: events, issues: issues, days: days)
             bench.withNaive = !noNaive
-            if queriesOnly { try bench.measureQueriesOnly() } else { try bench.measure() }
-            print(bench.table())
+            bench.withServe = !noServe
+            bench.serve = ServeSettings(seconds: serveSeconds, warmup: serveWarmup, maxRequests: serveMaxRequests, rate: serveRate,
+                                        kills: serveKills, connections: serveConnections, clientThreads: serveClientThreads)
+            if queriesOnly { try bench.measureQueriesOnly() } else if serveOnly { try bench.measureServe() } else { try bench.measure() }
+            print(bench.table(serveOnly: serveOnly))
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            let file = "\(out)/bench-\(events).json"
+            let file = serveOnly ? "\(out)/bench-serve.json" : "\(out)/bench-\(events).json"
             try Data(bench.json().utf8).write(to: URL(fileURLWithPath: file))
             print("written to \(file)")
             if !bench.rollupsEqualNaive { throw BenchFailure("the rollups differ from the naive counts (see above)") }

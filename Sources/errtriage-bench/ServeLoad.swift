@@ -1,0 +1,219 @@
+import AsyncHTTPClient
+import ChildProcess
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// The serve bench's load generator: Sentry envelopes POSTed to one `errtriage serve` on
+/// loopback over a pool of keep-alive HTTP/1 connections (AsyncHTTPClient). Bounded in count and
+/// in time; it only ever talks to 127.0.0.1.
+///
+/// Two shapes: a closed loop (each connection sends its next request as soon as the last one is
+/// answered: the most the server takes) and an open loop (request `i` is due at `start + i/rate`
+/// whatever the answers do, and its latency runs from that due time to its answer, so a server
+/// that falls behind is charged for the queue it builds, not hidden by a client that waits).
+final class ServeLoad: Sendable {
+    struct Target: Sendable {
+        var port: Int
+        var projectID: Int
+        var key: String
+        var url: String { "http://127.0.0.1:\(port)/api/\(projectID)/envelope/" }
+    }
+
+    /// What a run saw.
+    struct Outcome: Sendable {
+        /// The ids answered 200 with their own id, each with when (clock seconds).
+        var acknowledged: [(id: String, at: Double)] = []
+        /// Per request answered 200: seconds from its due time (open loop) or its sending (closed) to its answer.
+        var latencies: [Double] = []
+        /// Requests that got another status, by status.
+        var statuses: [Int: Int] = [:]
+        /// Requests that got no answer (connection refused or reset, timeout).
+        var errors = 0
+        var firstError: String?
+        var started = 0.0
+        var ended = 0.0
+        var sent = 0
+
+        mutating func merge(_ other: Outcome) {
+            acknowledged += other.acknowledged
+            latencies += other.latencies
+            statuses.merge(other.statuses, uniquingKeysWith: +)
+            errors += other.errors
+            if firstError == nil { firstError = other.firstError }
+            sent += other.sent
+        }
+
+        /// Acknowledged events per second between `from` and `to` (clock seconds).
+        func rate(from: Double, to: Double) -> Double {
+            guard to > from else { return 0 }
+            return Double(acknowledged.count(where: { $0.at >= from && $0.at <= to })) / (to - from)
+        }
+
+        func percentile(_ p: Double) -> Double {
+            guard !latencies.isEmpty else { return .nan }
+            let sorted = latencies.sorted()
+            return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+        }
+
+        var summary: String {
+            var parts = ["\(sent) sent", "\(acknowledged.count) acknowledged"]
+            for (status, n) in statuses.sorted(by: { $0.key < $1.key }) { parts.append("\(n) answered \(status)") }
+            if errors > 0 { parts.append("\(errors) unanswered (\(firstError ?? "?"))") }
+            return parts.joined(separator: ", ")
+        }
+    }
+
+    /// Set once to stop a run early (the kill test's killer).
+    final class Stop: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stopped = false
+        var isSet: Bool { lock.lock(); defer { lock.unlock() }; return stopped }
+        func set() { lock.lock(); stopped = true; lock.unlock() }
+    }
+
+    let target: Target
+    let envelopes: ServeEnvelopes
+    let connections: Int
+    let group: MultiThreadedEventLoopGroup
+    let client: HTTPClient
+    private let counter = Counter()
+
+    /// `retry`: whether the pool retries a refused connection (off for the kill test, where the
+    /// server is gone on purpose).
+    init(target: Target, envelopes: ServeEnvelopes, connections: Int, threads: Int, retry: Bool = true) {
+        self.target = target
+        self.envelopes = envelopes
+        self.connections = connections
+        group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
+        var configuration = HTTPClient.Configuration()
+        configuration.httpVersion = .http1Only
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
+        configuration.connectionPool.retryConnectionEstablishment = retry
+        configuration.timeout = .init(connect: .seconds(5), read: .seconds(30))
+        configuration.decompression = .disabled
+        client = HTTPClient(eventLoopGroup: group, configuration: configuration)
+    }
+
+    func shutdown() async {
+        try? await client.shutdown()
+        try? await group.shutdownGracefully()
+    }
+
+    /// Sends request `n` and records its answer into `outcome`; `due` is when it was due (clock seconds).
+    private func send(_ n: Int, due: Double, into outcome: inout Outcome) async {
+        let (bytes, id) = envelopes.body(n)
+        var request = HTTPClientRequest(url: target.url)
+        request.method = .POST
+        request.headers.add(name: "User-Agent", value: "sentry.python.flask/2.19.2")
+        request.headers.add(name: "Content-Type", value: "application/x-sentry-envelope")
+        request.headers.add(name: "X-Sentry-Auth", value: "Sentry sentry_key=\(target.key), sentry_version=7, sentry_client=sentry.python.flask/2.19.2")
+        request.body = .bytes(ByteBuffer(bytes: bytes))
+        outcome.sent += 1
+        do {
+            let response = try await client.execute(request, timeout: .seconds(30))
+            let answer = try await response.body.collect(upTo: 1 << 16)
+            let now = ChildProcess.clock()
+            if response.status.code == 200, String(buffer: answer).contains(id) {
+                outcome.acknowledged.append((id, now))
+                outcome.latencies.append(now - due)
+            } else {
+                outcome.statuses[Int(response.status.code), default: 0] += 1
+            }
+        } catch {
+            outcome.errors += 1
+            if outcome.firstError == nil { outcome.firstError = "\(error)" }
+        }
+    }
+
+    /// Each of the pool's connections sends its next request when the last is answered, until
+    /// `seconds` have passed, `maxRequests` were sent, or `stop` is set.
+    func closedLoop(seconds: Double, maxRequests: Int, stop: Stop? = nil) async -> Outcome {
+        let started = ChildProcess.clock()
+        let deadline = started + seconds
+        var total = await withTaskGroup(of: Outcome.self) { tasks in
+            for _ in 0..<connections {
+                tasks.addTask { [self] in
+                    var outcome = Outcome()
+                    while ChildProcess.clock() < deadline, !(stop?.isSet ?? false) {
+                        let n = counter.next()
+                        guard n < maxRequests else { break }
+                        await send(n, due: ChildProcess.clock(), into: &outcome)
+                    }
+                    return outcome
+                }
+            }
+            var total = Outcome()
+            for await outcome in tasks { total.merge(outcome) }
+            return total
+        }
+        total.started = started
+        total.ended = ChildProcess.clock()
+        return total
+    }
+
+    /// Request `i` due at `start + i / rate`, sent then whatever came back before, for `seconds`
+    /// (`rate * seconds` requests); the pool queues what finds every connection busy.
+    func openLoop(rate: Double, seconds: Double) async -> Outcome {
+        let count = Int(rate * seconds)
+        let started = ChildProcess.clock() + 0.05
+        var total = await withTaskGroup(of: Outcome.self) { tasks in
+            var i = 0
+            while i < count {
+                let now = ChildProcess.clock()
+                // Every request due by now goes now (the sleep below may wake late).
+                while i < count, started + Double(i) / rate <= now {
+                    let due = started + Double(i) / rate
+                    let n = counter.next()
+                    tasks.addTask { [self] in
+                        var outcome = Outcome()
+                        await send(n, due: due, into: &outcome)
+                        return outcome
+                    }
+                    i += 1
+                }
+                if i < count {
+                    let wait = started + Double(i) / rate - ChildProcess.clock()
+                    if wait > 0 { try? await Task.sleep(for: .microseconds(Int64(wait * 1e6))) }
+                }
+            }
+            var total = Outcome()
+            for await outcome in tasks { total.merge(outcome) }
+            return total
+        }
+        total.started = started
+        total.ended = ChildProcess.clock()
+        return total
+    }
+
+    /// Runs `body` to its end from synchronous code (the bench's), on the concurrency pool.
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+        let box = Box<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            box.value = await body()
+            done.signal()
+        }
+        done.wait()
+        return box.value!
+    }
+
+    private final class Box<T>: @unchecked Sendable { var value: T? }
+
+    /// Request numbers, unique across the load's tasks.
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func next() -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            value += 1
+            return value - 1
+        }
+        /// Starts the numbering at `start` (so runs on one store never repeat an id).
+        func reset(to start: Int) { lock.lock(); value = start; lock.unlock() }
+    }
+
+    /// Numbers the next requests from `start`.
+    func number(from start: Int) { counter.reset(to: start) }
+}
