@@ -30,6 +30,9 @@ public final class GroupCommitter: @unchecked Sendable {
 
     /// Records in one group at most: a queue longer than this is committed in several transactions.
     public static let defaultMaxRecords = 20_000
+    /// How long a short queue waits for more before its commit (`linger`), and what is short.
+    public static let defaultLinger = 0.002
+    static let lingerBelow = 16
 
     private struct Pending {
         var batch: IngestWriter.Batch
@@ -44,6 +47,7 @@ public final class GroupCommitter: @unchecked Sendable {
     private var finished = false
     private let open: Opener
     private let maxRecords: Int
+    private let linger: Double
     private let beforeCommit: (@Sendable (TriageStore) throws -> Void)?
     private let onCommit: @Sendable (Commit) -> Void
     private let onFailure: @Sendable (StoreError) -> Void
@@ -57,12 +61,13 @@ public final class GroupCommitter: @unchecked Sendable {
     ///     fails the group as a store failure would, and keeps the store open.
     ///   - onCommit: told of each commit, on the writer thread, after the callers were answered.
     ///   - onFailure: told of each failed group, on the writer thread.
-    public init(maxRecords: Int = GroupCommitter.defaultMaxRecords, open: @escaping Opener,
+    public init(maxRecords: Int = GroupCommitter.defaultMaxRecords, linger: Double = GroupCommitter.defaultLinger, open: @escaping Opener,
                 beforeCommit: (@Sendable (TriageStore) throws -> Void)? = nil,
                 onCommit: @escaping @Sendable (Commit) -> Void = { _ in },
                 onFailure: @escaping @Sendable (StoreError) -> Void = { _ in }) {
         self.open = open
         self.maxRecords = max(1, maxRecords)
+        self.linger = max(0, linger)
         self.beforeCommit = beforeCommit
         self.onCommit = onCommit
         self.onFailure = onFailure
@@ -125,11 +130,17 @@ public final class GroupCommitter: @unchecked Sendable {
     }
 
     /// Waits for work; takes the queue's head up to `maxRecords` (always one submission at least).
+    /// A short queue waits up to `linger` for company first: a commit's fixed cost is then shared
+    /// by the callers of a moderate rate too, for a wait far below the commit's own.
     private func nextGroup() -> [Pending]? {
         condition.lock()
         defer { condition.unlock() }
         while queue.isEmpty && !closing { condition.wait() }
         guard !queue.isEmpty else { return nil }
+        if linger > 0 && queue.count < Self.lingerBelow && !closing {
+            let until = Date(timeIntervalSinceNow: linger)
+            while queue.count < Self.lingerBelow && !closing && condition.wait(until: until) {}
+        }
         var count = 0
         var records = 0
         for pending in queue {

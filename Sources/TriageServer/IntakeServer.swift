@@ -22,6 +22,10 @@ public struct ServeConfiguration: Sendable {
     public var bodyTimeoutSeconds = 30
     /// How long a 503 asks clients to wait.
     public var retryAfterSeconds = 5
+    /// Free space the store's disk must keep: below it, commits are refused (503) until space is back.
+    public var minFreeBytes: Int64 = TriageStore.defaultMinFreeBytes
+    /// How long a 503 for a disk at its floor asks clients to wait.
+    public var retryAfterFloorSeconds = 60
     public init() {}
 }
 
@@ -147,7 +151,7 @@ public final class IntakeServer: Sendable {
                 try await committer.submit(intake.batch)
             } catch {
                 return reject(.serviceUnavailable, .unavailable, "the store cannot take events now (\(error.message)); retry later",
-                              retryAfter: retryAfter)
+                              retryAfter: error.isBelowFloor ? configuration.retryAfterFloorSeconds : retryAfter)
             }
         }
         stats.acknowledged(seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
@@ -195,21 +199,18 @@ public final class IntakeServer: Sendable {
 
     struct BodyTimeout: Error {}
 
-    /// The body, whole, within `limit` bytes and `timeout`.
+    /// The body, whole, within `limit` bytes and `timeout`: checked as each part arrives (a client
+    /// that sends nothing at all is closed by the connection's idle timeout), so a request costs
+    /// no timer of its own.
     static func collect(_ body: RequestBody, limit: Int, timeout: Duration) async throws -> [UInt8] {
-        try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
-            group.addTask {
-                var buffer = try await body.collect(upTo: limit)
-                return buffer.readBytes(length: buffer.readableBytes) ?? []
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let bytes = first else { throw BodyTimeout() }
-            return bytes
+        let deadline = ContinuousClock.now + timeout
+        var bytes: [UInt8] = []
+        for try await part in body {
+            guard bytes.count + part.readableBytes <= limit else { throw NIOTooManyBytesError(maxBytes: limit) }
+            bytes.append(contentsOf: part.readableBytesView)
+            if ContinuousClock.now > deadline { throw BodyTimeout() }
         }
+        return bytes
     }
 
     /// The key a request names: `X-Sentry-Auth`'s `sentry_key`, or the query's `sentry_key` (or

@@ -31,15 +31,7 @@ struct Ingest: ParsableCommand {
     @Argument(help: "Files to read; - reads standard input.")
     var files: [String]
 
-    /// The free-space floor from --min-free, the environment, or the default.
-    func floor() throws -> Int64 {
-        let env = ProcessInfo.processInfo.environment["ERRTRIAGE_MIN_FREE"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let text = minFree ?? env else { return TriageStore.defaultMinFreeBytes }
-        guard let bytes = ByteCount.parse(text) else {
-            throw CLIError.usage("\(minFree == nil ? "ERRTRIAGE_MIN_FREE" : "--min-free") '\(text)' is not a size (use e.g. 1GiB, 500MiB, or 0 for no floor)")
-        }
-        return bytes
-    }
+    func floor() throws -> Int64 { try freeSpaceFloor(minFree) }
 
     func run() throws {
         try runReporting {
@@ -191,4 +183,14 @@ final class ProgressBox {
         if shown { Stderr.write("\r\u{1B}[K") }
         shown = false
     }
+}
+
+/// The free-space floor from `--min-free`, else $ERRTRIAGE_MIN_FREE, else the default (`ingest`, `serve`).
+func freeSpaceFloor(_ option: String?) throws -> Int64 {
+    let env = ProcessInfo.processInfo.environment["ERRTRIAGE_MIN_FREE"].flatMap { $0.isEmpty ? nil : $0 }
+    guard let text = option ?? env else { return TriageStore.defaultMinFreeBytes }
+    guard let bytes = ByteCount.parse(text) else {
+        throw CLIError.usage("\(option == nil ? "ERRTRIAGE_MIN_FREE" : "--min-free") '\(text)' is not a size (use e.g. 1GiB, 500MiB, or 0 for no floor)")
+    }
+    return bytes
 }

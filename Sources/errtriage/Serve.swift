@@ -18,8 +18,9 @@ struct ServeCommand: ParsableCommand {
             Point a Sentry SDK's DSN at it (errtriage key add NAME prints one). Endpoints: POST /api/ID/envelope/ and \
             /api/ID/store/ (Sentry), /api/ID/elk (ELK-style JSON, key as ?token=KEY), /api/ID/events (native NDJSON); \
             GET /healthz and /metrics (Prometheus). A request is answered 200 only once what it carried is committed. \
-            Logs a line a minute and one per fault on standard error. SIGTERM or SIGINT: stops accepting, commits what \
-            was accepted, exits 0. Exit 3 when the store cannot be opened or the address cannot be bound.
+            Logs a line a minute and one per fault on standard error. Applies the store's retention (errtriage retention) \
+            once a day, and answers 503 while the disk is below --min-free. SIGTERM or SIGINT: stops accepting, commits \
+            what was accepted, exits 0. Exit 3 when the store cannot be opened or the address cannot be bound.
             """)
 
     @OptionGroup var options: StoreOptions
@@ -44,6 +45,9 @@ struct ServeCommand: ParsableCommand {
 
     @Option(help: "A chat tool's incoming-webhook URL, POSTed {\"text\": …} when alerts fire.")
     var webhook: String?
+
+    @Option(name: .customLong("min-free"), help: "Answer 503 before the store's disk has less free than this: 1GiB, 500MiB, 0 for no floor (default: $ERRTRIAGE_MIN_FREE, else 1GiB).")
+    var minFree: String?
 
     @Option(name: .customLong("log-every"), help: "Seconds between the log's summary lines.")
     var logEvery: Double = 60
@@ -72,6 +76,7 @@ struct ServeCommand: ParsableCommand {
             configuration.maxConnections = maxConnections
             configuration.idleTimeoutSeconds = idleTimeout
             configuration.bodyTimeoutSeconds = bodyTimeout
+            configuration.minFreeBytes = try freeSpaceFloor(minFree)
             let location = options.storePath
             let serve = Serve(location: location, configuration: configuration,
                               alerts: .init(command: onAlert, webhook: webhookURL), logIntervalSeconds: logEvery,

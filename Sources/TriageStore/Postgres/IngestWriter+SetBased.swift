@@ -41,13 +41,10 @@ extension IngestWriter {
         // not there yet.
         let columns = TriageStore.eventInsertColumns
         let termIDs = try termIDs(batch, db: db)
-        try db.execute(sql: """
-            CREATE TEMP TABLE IF NOT EXISTS event_stage (
-                n BIGINT, event_id TEXT, issue_id BIGINT, ts BIGINT, app_version TEXT, free_ram BIGINT, free_disk BIGINT,
-                jailbroken BIGINT, user_id TEXT, session_id TEXT, \(TriageStore.termColumns.map { "\($0)_term BIGINT" }.joined(separator: ", ")))
-                ON COMMIT DELETE ROWS
+        try session.stage("event_stage", """
+            (n BIGINT, event_id TEXT, issue_id BIGINT, ts BIGINT, app_version TEXT, free_ram BIGINT, free_disk BIGINT,
+             jailbroken BIGINT, user_id TEXT, session_id TEXT, \(TriageStore.termColumns.map { "\($0)_term BIGINT" }.joined(separator: ", ")))
             """)
-        try db.execute(sql: "TRUNCATE event_stage")
         try session.connection.copyIn("COPY event_stage (n, \(columns.joined(separator: ", "))) FROM STDIN") { writer in
             for (i, raw) in batch.events.enumerated() {
                 try writer.row([
@@ -86,12 +83,9 @@ extension IngestWriter {
                                counts: inout IngestCounts, rollups: inout Rollups) throws {
         guard !complaints.isEmpty else { return }
         let citations = try citations(db, complaints, events: events)
-        try db.execute(sql: """
-            CREATE TEMP TABLE IF NOT EXISTS complaint_stage (
-                n BIGINT, complaint_id TEXT, ts BIGINT, channel TEXT, category TEXT, subject TEXT, text TEXT,
-                user_id TEXT, codes TEXT) ON COMMIT DELETE ROWS
+        try session.stage("complaint_stage", """
+            (n BIGINT, complaint_id TEXT, ts BIGINT, channel TEXT, category TEXT, subject TEXT, text TEXT, user_id TEXT, codes TEXT)
             """)
-        try db.execute(sql: "TRUNCATE complaint_stage")
         try session.connection.copyIn("COPY complaint_stage FROM STDIN") { writer in
             for (i, c) in complaints.enumerated() {
                 try writer.row([String(i), c.complaintID, String(c.timestamp.millis), c.channel, c.category, c.subject, c.text,

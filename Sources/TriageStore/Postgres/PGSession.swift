@@ -85,6 +85,21 @@ final class PGSession: @unchecked Sendable {
     /// The revision last read, good until a notification comes.
     var knownRevision: Int64?
 
+    /// The staging tables this session has made (temporary, so its own): made once, emptied before
+    /// each use. A write that rolls back forgets them, since a table made in it is gone.
+    var stagingTables = Set<String>()
+
+    /// Empties the temporary staging table `table`, making it first (`definition`: its columns, or
+    /// `(LIKE source)`) if this session has not. Rows stay at commit (`ON COMMIT PRESERVE ROWS`):
+    /// emptying them at every commit cost a group commit of a few events more than its inserts.
+    func stage(_ table: String, _ definition: String) throws {
+        if !stagingTables.contains(table) {
+            _ = try run("CREATE TEMP TABLE IF NOT EXISTS \(table) \(definition) ON COMMIT PRESERVE ROWS", [])
+            stagingTables.insert(table)
+        }
+        _ = try run("DELETE FROM \(table)", [])
+    }
+
     /// Whether a commit was notified since the last call; nil when that cannot be told (no
     /// listener yet, or it lost its connection), and the revision must be read.
     func notified(channel: String) -> Bool? {

@@ -20,12 +20,17 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         try session.exclusive {
-            try session.connection.transaction {
-                try session.takeWriterLock()
-                let result = try body(Database(session))
-                try session.run("UPDATE meta SET value = value + 1 WHERE key = 'revision'", [])
-                try session.run("NOTIFY \(TriageStore.channel)", [])
-                return result
+            do {
+                return try session.connection.transaction {
+                    try session.takeWriterLock()
+                    let result = try body(Database(session))
+                    try session.run("UPDATE meta SET value = value + 1 WHERE key = 'revision'", [])
+                    try session.run("NOTIFY \(TriageStore.channel)", [])
+                    return result
+                }
+            } catch {
+                session.stagingTables = []
+                throw error
             }
         }
     }

@@ -6,8 +6,7 @@ import TriageModel
 extension Rollups {
     mutating func flushSetBased(_ db: Database, session: PGSession) throws {
         func stage(_ table: String, like source: String, _ rows: [[String?]]) throws {
-            try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS \(table) (LIKE \(source)) ON COMMIT DELETE ROWS")
-            try db.execute(sql: "TRUNCATE \(table)")
+            try session.stage(table, "(LIKE \(source))")
             guard !rows.isEmpty else { return }
             try session.connection.copyIn("COPY \(table) FROM STDIN") { writer in
                 for row in rows { try writer.row(row) }
