@@ -1,8 +1,9 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Dependencies point one way: errtriage → (DashboardRuntime, Terminal, TriageIngest) → DashboardCore, TriageStore, TriageImport →
-// Presentation → TriageModel. TriageIngest joins TriageImport (formats) to TriageStore (storage), which know nothing of each other.
+// Dependencies point one way: errtriage → (TriageServer, DashboardRuntime, Terminal) → (TriageIngest, DashboardCore) →
+// (TriageStore, TriageImport, Presentation) → TriageModel. TriageIngest joins TriageImport (formats) to TriageStore (storage),
+// which know nothing of each other; TriageServer puts HTTP in front of TriageIngest.
 let package = Package(
     name: "errtriage",
     products: [
