@@ -28,6 +28,9 @@ enum StatusBar {
         let rightWidth = right.isEmpty ? 0 : right.count + 1
         if let message = state.message {
             writeMessage(message, row: row, width: width - rightWidth, into: &buffer)
+        } else if let note = intakeNote(state) {
+            // A server on this store refused requests lately: its users should know before the key hints.
+            buffer.write(" " + note, row: row, col: 0, width: width - rightWidth, style: .error)
         } else {
             buffer.write(hints(for: state, width: width - rightWidth), row: row, col: 0, width: width - rightWidth)
         }
@@ -103,6 +106,16 @@ enum StatusBar {
 
     /// Key hints for the screen on top, from the key table, in its order, as many as fit in
     /// `width`: `? help` always shows, last.
+    /// `serve refused 12 requests in its last minute (unauthorized 10, too_large 2)`, while a server
+    /// on this store recorded refusals within the last five minutes of the list's end, on the list.
+    static func intakeNote(_ state: DashboardState) -> String? {
+        guard state.screen == .list, let list = state.list, let rejected = list.intakeRejections, rejected.total > 0,
+              list.now.millis - rejected.at.millis < 5 * 60_000, rejected.at.millis <= list.now.millis + 60_000 else { return nil }
+        let reasons = rejected.byReason.filter { $0.value > 0 }.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+            .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        return "serve refused \(rejected.total) request\(rejected.total == 1 ? "" : "s") in its last minute (\(reasons)) at \(rejected.at.minuteText)"
+    }
+
     static func hints(for state: DashboardState, width: Int) -> [Span] {
         let all = KeyBinding.on(state.screen.place).filter { $0.hint != nil && $0.offered(state) }
         let offered = all.filter(\.shownFirst) + all.filter { !$0.shownFirst }

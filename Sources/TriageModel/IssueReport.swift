@@ -135,6 +135,8 @@ public struct IssueList: Hashable, Sendable {
     public var unmatched: [String] = []
     /// Where raw events begin after a prune (nil: nothing pruned): unlinked complaints count from it.
     public var rawEventsSince: Timestamp? = nil
+    /// What `errtriage serve` refused in its last minute, when a server wrote one lately (nil: none).
+    public var intakeRejections: IntakeRejections? = nil
     /// The users are a lower bound, not exact: the window ends before the latest data (or a
     /// dimension term or a group recounts users) and reaches before `rawEventsSince`, whose
     /// events are gone. Shown as `≈`.
@@ -370,4 +372,20 @@ public struct UnlinkedComplaints: Hashable, Sendable {
     public var groups: [Group]
 
     public init(groups: [Group]) { self.groups = groups }
+}
+
+/// What `errtriage serve` refused in one minute, by reason (`unauthorized`, `too_large`, …), as it
+/// records it in the store every minute, so a dashboard on that store can say so.
+public struct IntakeRejections: Hashable, Sendable {
+    /// The end of the minute counted.
+    public var at: Timestamp
+    public var byReason: [String: Int]
+    public init(at: Timestamp, byReason: [String: Int]) {
+        self.at = at
+        self.byReason = byReason
+    }
+    public var total: Int { byReason.values.reduce(0, +) }
+    /// The meta keys the counts live under: `serve_rejected:REASON`, and `serve_minute_at`.
+    public static let keyPrefix = "serve_rejected:"
+    public static let atKey = "serve_minute_at"
 }

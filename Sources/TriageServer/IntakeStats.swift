@@ -96,12 +96,13 @@ public final class IntakeStats: @unchecked Sendable {
         return total.rejected
     }
 
-    /// The minute's line, and the minute starts afresh.
-    func minuteLine(queueDepth: Int) -> String {
+    /// The minute's line, and the minute starts afresh; `rejected` gets the minute's refusals by reason.
+    func minuteLine(queueDepth: Int, rejected: (([String: Int]) -> Void)? = nil) -> String {
         lock.lock()
         let m = minute
         minute = Window()
         lock.unlock()
+        rejected?(Dictionary(uniqueKeysWithValues: m.rejected.map { ($0.key.rawValue, $0.value) }))
         var line = "accepted \(m.records) record\(m.records == 1 ? "" : "s") in \(m.requests) request\(m.requests == 1 ? "" : "s")"
         if m.skippedItems > 0 { line += " (\(m.skippedItems) items not stored)" }
         let rejected = m.rejected.filter { $0.key != .rateLimited }

@@ -53,11 +53,22 @@ public final class Serve: Sendable {
         try? keys.reload()
         let server = IntakeServer(configuration: configuration, committer: committer, keys: keys, stats: stats,
                                   health: { reader.problem() }, log: log)
+        let recorded = Recorded()
         let ticker = Task.detached { [logInterval] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(Int64(logInterval * 1000)))
                 if Task.isCancelled { break }
-                log(stats.minuteLine(queueDepth: committer.depth))
+                log(stats.minuteLine(queueDepth: committer.depth) { rejected in
+                    // The dashboards on this store say what was refused (their status line).
+                    guard !rejected.isEmpty || recorded.value else { return }
+                    let at = Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000))
+                    do {
+                        try reader.use { try $0.recordIntakeRejections(IntakeRejections(at: at, byReason: rejected)) }
+                        recorded.value = !rejected.isEmpty
+                    } catch {
+                        log("cannot record the minute's refusals in the store: \((error as? StoreError)?.message ?? "\(error)")")
+                    }
+                })
             }
         }
         let upkeep = Upkeep(location: location, log: log)
@@ -149,6 +160,16 @@ final class ReadingStore: @unchecked Sendable {
         } catch {
             return "\(error)"
         }
+    }
+}
+
+/// Whether the last minute recorded refusals (a quiet minute after one clears them once).
+final class Recorded: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = false
+    var value: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return flag }
+        set { lock.lock(); flag = newValue; lock.unlock() }
     }
 }
 

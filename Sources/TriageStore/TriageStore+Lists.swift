@@ -30,6 +30,7 @@ extension TriageStore {
             list.unmatched = try TriageStore.unmatched(db, search.dimensionTerms)
             list.rawEventsSince = buckets.rawSince.map(Timestamp.init(millis:))
             list.approximateUsers = buckets.usersFromPrunedEvents(restricted: restricted != nil || candidates.contains { !$0.group.isEmpty })
+            list.intakeRejections = try TriageStore.intakeRejections(db)
             return list
         }
     }
@@ -353,5 +354,31 @@ extension TriageStore {
         all.top = .max
         let list = try issueList(all, now: now)
         return (LayerGroup.pivot(list.issues, by: layer, mode: query.mode), list)
+    }
+}
+
+extension TriageStore {
+    /// Records what a server refused in the minute ending `at` (replacing the previous minute's).
+    public func recordIntakeRejections(_ rejections: IntakeRejections) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM meta WHERE key LIKE ?", arguments: [IntakeRejections.keyPrefix + "%"])
+            for (key, value) in [(IntakeRejections.atKey, rejections.at.millis)]
+                + rejections.byReason.filter({ $0.value > 0 }).map({ (IntakeRejections.keyPrefix + $0.key, Int64($0.value)) }) {
+                try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                               arguments: [key, value])
+            }
+        }
+    }
+
+    /// What a server last recorded it refused; nil when no server ever did.
+    static func intakeRejections(_ db: Database) throws -> IntakeRejections? {
+        let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM meta WHERE key = ? OR key LIKE ?",
+                                    arguments: [IntakeRejections.atKey, IntakeRejections.keyPrefix + "%"])
+        guard let at = rows.first(where: { ($0[0] as String) == IntakeRejections.atKey }).map({ Timestamp(millis: $0[1]) }) else { return nil }
+        var counts: [String: Int] = [:]
+        for row in rows where (row[0] as String).hasPrefix(IntakeRejections.keyPrefix) {
+            counts[String((row[0] as String).dropFirst(IntakeRejections.keyPrefix.count))] = Int(row[1] as Int64)
+        }
+        return IntakeRejections(at: at, byReason: counts)
     }
 }

@@ -284,7 +284,7 @@ import Testing
     /// A dashboard open on the store shows an event sent to `serve` moments later, with no key pressed.
     @Test func anOpenDashboardShowsAServedEventAtOnce() async throws {
         let cli = try CLI()
-        let server = try Server(cli)
+        let server = try Server(cli, arguments: ["--log-every", "1"])
         defer { _ = server.stop() }
         let (key, project, _) = try server.addKey("live")
         let now = Timestamp.iso(Date())
@@ -298,6 +298,11 @@ import Testing
         let seconds = ChildProcess.clock() - sent
         // The dashboard polls the store's revision every 500 ms; on a loaded machine allow more.
         #expect(seconds < 3, "the event took \(seconds) s to show")
+        // A refused request: the server records its minute's refusals, and the status line says so.
+        #expect(try await Self.post(server, key: "0000000000000000000000000000dead", project: project,
+                                    body: Self.envelope(String(repeating: "3", count: 32))) == 401)
+        let screen = try waitFor("serve refused 1 request", seconds: 10)
+        #expect(screen.contains("unauthorized 1"), "\(screen)")
     }
 
     // MARK: - Many servers, one team store
