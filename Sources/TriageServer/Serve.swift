@@ -24,6 +24,19 @@ public final class Serve: Sendable {
         self.log = log
     }
 
+    /// `run` for a caller that is not async (a command): blocks until the server has stopped.
+    public func runBlocking(onListening: @escaping @Sendable (String, Int) -> Void) throws {
+        final class Outcome: @unchecked Sendable { var error: (any Error)? }
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do { try await self.run(onListening: onListening) } catch { outcome.error = error }
+            done.signal()
+        }
+        done.wait()
+        if let error = outcome.error { throw error }
+    }
+
     /// Runs until SIGTERM or SIGINT. Throws when the store cannot be opened at the start.
     public func run(onListening: @escaping @Sendable (String, Int) -> Void) async throws {
         let location = self.location

@@ -81,29 +81,18 @@ struct ServeCommand: ParsableCommand {
             let serve = Serve(location: location, configuration: configuration,
                               alerts: .init(command: onAlert, webhook: webhookURL), logIntervalSeconds: logEvery,
                               log: { ServeLog.line($0) })
-            let outcome = Outcome()
-            let done = DispatchSemaphore(value: 0)
-            Task.detached {
-                do {
-                    try await serve.run { host, port in
-                        ServeLog.line("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port) (store \(TextSanitizer.sanitize(location)))")
-                    }
-                } catch {
-                    outcome.error = error
+            do {
+                try serve.runBlocking { host, port in
+                    ServeLog.line("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port) (store \(TextSanitizer.sanitize(location)))")
                 }
-                done.signal()
-            }
-            done.wait()
-            if let error = outcome.error {
-                if let store = error as? StoreError { throw store }
+            } catch let error as StoreError {
+                throw error
+            } catch {
                 throw CLIError.store("cannot serve on \(listen): \(error)")
             }
         }
     }
-
-    private final class Outcome: @unchecked Sendable { var error: (any Error)? }
 }
-
 /// The server's log: one line each, with the time, on standard error.
 enum ServeLog {
     static func line(_ text: String) {
