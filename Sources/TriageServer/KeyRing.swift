@@ -36,22 +36,35 @@ public final class KeyRing: @unchecked Sendable {
     static let missInterval = 0.25
     private let lock = NSLock()
     private var keys: [String: IntakeKey] = [:]
-    /// When the last read began.
+    /// When the last read began, and when the last read that is done began.
     private var readBegan = -Double.infinity
+    private var readDone = -Double.infinity
     private let reads = Reads()
 
-    public init(refreshSeconds: Double = 2, load: @escaping @Sendable () throws -> [IntakeKey]) {
+    /// Told when the keys cannot be read (the keys last read stay in use).
+    let onFailure: @Sendable (any Error) -> Void
+
+    public init(refreshSeconds: Double = 2, load: @escaping @Sendable () throws -> [IntakeKey],
+                onFailure: @escaping @Sendable (any Error) -> Void = { _ in }) {
         self.load = load
         self.refreshSeconds = refreshSeconds
+        self.onFailure = onFailure
     }
 
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     /// Reads the keys now; throws what the store threw.
     public func reload() throws {
+        let began = Self.now()
         lock.lock()
-        readBegan = Self.now()
+        readBegan = began
         lock.unlock()
+        // Done, whether the store answered or not: a request waiting for it stops waiting.
+        defer {
+            lock.lock()
+            readDone = max(readDone, began)
+            lock.unlock()
+        }
         let fresh = try load()
         lock.lock()
         keys = Dictionary(fresh.map { ($0.publicKey, $0) }, uniquingKeysWith: { a, _ in a })
@@ -82,24 +95,30 @@ public final class KeyRing: @unchecked Sendable {
         return readBegan
     }
 
+    var lastDone: Double {
+        lock.lock(); defer { lock.unlock() }
+        return readDone
+    }
+
     /// One read at a time; a request waits for the first read that begins after it came.
     private actor Reads {
         private var current: Task<Void, Never>?
 
         func read(after arrival: Double, ring: KeyRing) async {
-            while ring.lastBegan < arrival {
+            // Until a read that began after the request came is done.
+            while ring.lastDone < arrival {
                 if let running = current {
                     await running.value
                     continue
                 }
                 let wait = ring.lastBegan + KeyRing.missInterval - KeyRing.now()
-                if wait > 0 {
+                if ring.lastBegan < arrival, wait > 0 {
                     try? await Task.sleep(for: .milliseconds(Int64(wait * 1000) + 1))
                     continue
                 }
                 // The task clears `current` before it ends, so whoever awaited it finds it gone.
                 current = Task.detached {
-                    _ = try? ring.reload()
+                    do { try ring.reload() } catch { ring.onFailure(error) }
                     await self.finished()
                 }
             }

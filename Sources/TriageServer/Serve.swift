@@ -62,7 +62,9 @@ public final class Serve: Sendable {
                 stats.failedCommit()
                 failures.failed(error.message)
             })
-        let keys = KeyRing { try reader.use { try $0.intakeKeys() } }
+        let keys = KeyRing(load: { try reader.use { try $0.intakeKeys() } }, onFailure: { error in
+            log("keys: cannot read them from the store (\((error as? StoreError)?.message ?? "\(error)")); the keys read before stay in use")
+        })
         try? keys.reload()
         let server = IntakeServer(configuration: configuration, committer: committer, keys: keys, stats: stats,
                                   health: { reader.problem() }, log: log)

@@ -324,7 +324,7 @@ import Testing
                         let id = String(format: "%016x%016x", worker, n)
                         let server = (worker + n) % 2 == 0 ? first : second
                         let status = (try? await Self.post(server, key: key, project: project, body: Self.envelope(id, chain: n % 4))) ?? 0
-                        statuses.add(status == 200 ? id : "status \(status)")
+                        statuses.add(status == 200 ? id : "status \(status) from \(server === first ? "first" : "second") at \(n)")
                     }
                 }
             }
