@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
 import Presentation
 import TriageModel
 import TriageStore
@@ -108,17 +110,10 @@ public final class AlertDispatcher: @unchecked Sendable {
         if let webhook = targets.webhook {
             let text = AlertText.report(report).trimmingCharacters(in: .newlines)
             let body = JSONValue.object([("text", .string(text)), ("errtriage", json)]).serialized
-            let done = DispatchSemaphore(value: 0)
-            let outcome = OutcomeBox()
             let post = self.post
-            Task {
-                do { outcome.value = "answered \(try await post(webhook, Array(body.utf8)))" } catch {
-                    outcome.value = "failed: \(error)"
-                }
-                done.signal()
-            }
-            done.wait()
-            log("alerts: \(summary) → webhook \(outcome.value)")
+            let outcome: String
+            do { outcome = "answered \(try blocking { try await post(webhook, Array(body.utf8)) })" } catch { outcome = "failed: \(error)" }
+            log("alerts: \(summary) → webhook \(outcome)")
         }
     }
 
@@ -135,6 +130,17 @@ public final class AlertDispatcher: @unchecked Sendable {
         process.waitUntilExit()
         return process.terminationStatus
     }
+}
 
-    private final class OutcomeBox: @unchecked Sendable { var value = "" }
+/// POSTs JSON to a chat tool's incoming webhook.
+enum Webhook {
+    @Sendable static func post(_ url: URL, _ body: [UInt8]) async throws -> Int {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "errtriage")
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        return Int(response.status.code)
+    }
 }

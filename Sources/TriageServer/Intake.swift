@@ -27,8 +27,8 @@ public struct IntakeBatch: Sendable {
     public var eventID: String?
 
     public var records: Int { batch.events.count + batch.complaints.count + batch.adoption.count }
-    /// Items the request carried, stored or not (the rate limit's cost).
-    public var items: Int { records + skippedItems.values.reduce(0, +) + rejects.count }
+    /// Envelope items accepted and not stored.
+    public var skipped: Int { skippedItems.values.reduce(0, +) }
     /// A refused item was over a size limit (413 rather than 400).
     public var hasOversized: Bool { rejects.contains { $0.reason.contains("is over the limit") } }
 }

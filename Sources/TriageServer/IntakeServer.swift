@@ -100,7 +100,7 @@ public final class IntakeServer: Sendable {
         guard let projectID = context.parameters.get("project").flatMap({ Int($0) }), projectID >= 0 else {
             return reject(.notFound, .notFound, "no such project: the path must be /api/PROJECT_ID/\(endpoint.rawValue)")
         }
-        var key = Self.key(of: request, endpoint: endpoint)
+        var key = Self.key(of: request)
         var verdict: KeyVerdict? = nil
         if let key { verdict = await keys.verify(key: key, projectID: projectID) }
         if let verdict, let refusal = refusal(verdict) { return refusal }
@@ -110,8 +110,7 @@ public final class IntakeServer: Sendable {
         do {
             sent = try await Self.collect(request.body, limit: configuration.limits.maxBodyBytes,
                                           timeout: .seconds(configuration.bodyTimeoutSeconds))
-        } catch let error as BodyTimeout {
-            _ = error
+        } catch is BodyTimeout {
             return reject(.requestTimeout, .timeout, "the body did not arrive within \(configuration.bodyTimeoutSeconds) s", close: true)
         } catch is NIOTooManyBytesError {
             return reject(.contentTooLarge, .tooLarge, "body over the limit of \(configuration.limits.maxBodyBytes) bytes", close: true)
@@ -159,13 +158,13 @@ public final class IntakeServer: Sendable {
             // The good items were kept; the answer names the first refused one.
             let oversized = intake.hasOversized
             stats.rejected(oversized ? .tooLarge : .malformed, count: intake.rejects.count)
-            if intake.records > 0 { stats.accepted(records: intake.records, skipped: intake.skippedItems.values.reduce(0, +)) }
+            if intake.records > 0 { stats.accepted(records: intake.records, skipped: intake.skipped) }
             let more = intake.rejects.count > 1 ? " (and \(intake.rejects.count - 1) more)" : ""
             let kept = intake.records > 0 ? "; \(intake.records) other record\(intake.records == 1 ? " was" : "s were") kept" : ""
             return Self.json(oversized ? .contentTooLarge : .badRequest,
                              [("detail", .string("line \(first.line): \(Self.oneLine(first.reason))\(more)\(kept)"))])
         }
-        stats.accepted(records: intake.records, skipped: intake.skippedItems.values.reduce(0, +))
+        stats.accepted(records: intake.records, skipped: intake.skipped)
         return Self.json(.ok, [("id", .string(intake.eventID ?? Self.newEventID()))])
     }
 
@@ -215,7 +214,7 @@ public final class IntakeServer: Sendable {
 
     /// The key a request names: `X-Sentry-Auth`'s `sentry_key`, or the query's `sentry_key` (or
     /// `token`, the listener convention of ELK-style reporters).
-    static func key(of request: Request, endpoint: IntakeEndpoint) -> String? {
+    static func key(of request: Request) -> String? {
         if let auth = request.headers[HTTPField.Name("X-Sentry-Auth")!] ?? request.headers[.authorization],
            let key = sentryKey(inAuth: auth) {
             return key

@@ -22,7 +22,10 @@ public final class IntakeStats: @unchecked Sendable {
     private var minute = Window()
     private var total = Window()
 
+    /// One minute's (or the run's) counts.
     struct Window {
+        /// Refusals by reason's name, as the store records them.
+        var rejectedByName: [String: Int] { Dictionary(uniqueKeysWithValues: rejected.map { ($0.key.rawValue, $0.value) }) }
         var requests = 0
         var records = 0
         var skippedItems = 0
@@ -96,13 +99,15 @@ public final class IntakeStats: @unchecked Sendable {
         return total.rejected
     }
 
-    /// The minute's line, and the minute starts afresh; `rejected` gets the minute's refusals by reason.
-    func minuteLine(queueDepth: Int, rejected: (([String: Int]) -> Void)? = nil) -> String {
+    /// The minute's counts; the next minute starts afresh.
+    func takeMinute() -> Window {
         lock.lock()
-        let m = minute
-        minute = Window()
-        lock.unlock()
-        rejected?(Dictionary(uniqueKeysWithValues: m.rejected.map { ($0.key.rawValue, $0.value) }))
+        defer { minute = Window(); lock.unlock() }
+        return minute
+    }
+
+    /// The log's line for a minute's counts.
+    static func line(_ m: Window, queueDepth: Int) -> String {
         var line = "accepted \(m.records) record\(m.records == 1 ? "" : "s") in \(m.requests) request\(m.requests == 1 ? "" : "s")"
         if m.skippedItems > 0 { line += " (\(m.skippedItems) items not stored)" }
         let rejected = m.rejected.filter { $0.key != .rateLimited }

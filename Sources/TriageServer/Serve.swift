@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import NIOCore
 import TriageIngest
@@ -26,15 +25,7 @@ public final class Serve: Sendable {
 
     /// `run` for a caller that is not async (a command): blocks until the server has stopped.
     public func runBlocking(onListening: @escaping @Sendable (String, Int) -> Void) throws {
-        final class Outcome: @unchecked Sendable { var error: (any Error)? }
-        let outcome = Outcome()
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            do { try await self.run(onListening: onListening) } catch { outcome.error = error }
-            done.signal()
-        }
-        done.wait()
-        if let error = outcome.error { throw error }
+        try blocking { try await self.run(onListening: onListening) }
     }
 
     /// Runs until SIGTERM or SIGINT. Throws when the store cannot be opened at the start.
@@ -73,17 +64,19 @@ public final class Serve: Sendable {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(Int64(logInterval * 1000)))
                 if Task.isCancelled { break }
-                log(stats.minuteLine(queueDepth: committer.depth) { rejected in
-                    // The dashboards on this store say what was refused (their status line).
-                    guard !rejected.isEmpty || recorded.value else { return }
-                    let at = Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000))
-                    do {
-                        try reader.use { try $0.recordIntakeRejections(IntakeRejections(at: at, byReason: rejected)) }
-                        recorded.value = !rejected.isEmpty
-                    } catch {
-                        log("cannot record the minute's refusals in the store: \((error as? StoreError)?.message ?? "\(error)")")
-                    }
-                })
+                let minute = stats.takeMinute()
+                log(IntakeStats.line(minute, queueDepth: committer.depth))
+                // The dashboards on this store say what was refused (their status line); a quiet
+                // minute after one that refused clears it once.
+                let rejected = minute.rejectedByName
+                guard !rejected.isEmpty || recorded.value else { continue }
+                let at = Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000))
+                do {
+                    try reader.use { try $0.recordIntakeRejections(IntakeRejections(at: at, byReason: rejected)) }
+                    recorded.value = !rejected.isEmpty
+                } catch {
+                    log("cannot record the minute's refusals in the store: \((error as? StoreError)?.message ?? "\(error)")")
+                }
             }
         }
         let upkeep = Upkeep(location: location, log: log)
@@ -92,56 +85,9 @@ public final class Serve: Sendable {
             upkeep.stop()
             committer.close()
             alertDispatcher?.stop()
-            log("stopped: " + stats.minuteLine(queueDepth: committer.depth))
+            log("stopped: " + IntakeStats.line(stats.takeMinute(), queueDepth: committer.depth))
         }
         try await server.run(onListening: onListening)
-    }
-}
-
-/// What `ingest` does after its files, done by a server every hour on a thread of its own: mutes
-/// whose condition came due are lifted, and the store's retention (`errtriage retention set 90d`) is
-/// applied when due (at most once a day; a prune deletes in short transactions, so intake waits a
-/// moment at most).
-final class Upkeep: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var stopping = false
-    private var finished = false
-
-    init(location: String, log: @escaping @Sendable (String) -> Void, everySeconds: Double = 3_600) {
-        let thread = Thread { [unowned self] in
-            while true {
-                do {
-                    let store = try TriageStore.open(location, for: .writing)
-                    let now = Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000))
-                    for key in try store.applyDueMutes(now: now) { log("\(key): muted → open (its mute condition is met)") }
-                    if let pruned = try store.applyRetentionIfDue(now: now) {
-                        log("retention: \(pruned.eventsDeleted) events and \(pruned.complaintsDeleted) complaints pruned"
-                            + (pruned.eventsSince.map { "; raw events kept from \($0.iso8601)" } ?? ""))
-                    }
-                } catch {
-                    log("upkeep: \((error as? StoreError)?.message ?? "\(error)")")
-                }
-                self.condition.lock()
-                if !self.stopping { _ = self.condition.wait(until: Date(timeIntervalSinceNow: everySeconds)) }
-                let stop = self.stopping
-                self.condition.unlock()
-                if stop { break }
-            }
-            self.condition.lock()
-            self.finished = true
-            self.condition.broadcast()
-            self.condition.unlock()
-        }
-        thread.name = "errtriage upkeep"
-        thread.start()
-    }
-
-    func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        while !finished { condition.wait() }
-        condition.unlock()
     }
 }
 
@@ -214,18 +160,5 @@ final class FailureLog: @unchecked Sendable {
         count = 0
         lock.unlock()
         if was { log("recovered: the store commits again (\(n) commit\(n == 1 ? "" : "s") failed meanwhile, each answered 503)") }
-    }
-}
-
-/// POSTs JSON to a chat tool's incoming webhook.
-enum Webhook {
-    @Sendable static func post(_ url: URL, _ body: [UInt8]) async throws -> Int {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.headers.add(name: "User-Agent", value: "errtriage")
-        request.body = .bytes(ByteBuffer(bytes: body))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-        return Int(response.status.code)
     }
 }

@@ -38,7 +38,7 @@ struct Ingest: ParsableCommand {
             if let project, let problem = Project.problem(withName: project) { throw CLIError.usage("--project: \(problem)") }
             let floor = try floor()
             let store = try options.open()
-            var ingestion = try Ingestion(store: store)
+            let ingestion = try Ingestion(store: store)
             ingestion.pipeline.minFreeBytes = floor
             var unreadable = 0
             for file in files {
