@@ -13,6 +13,8 @@ enum StatusBar {
             }
             return
         }
+        // A transient message, else what a server on this store refused lately: both wrap rather than cut.
+        let message = state.message ?? intakeNote(state).map { StatusMessage($0, isError: true) }
         var right = ""
         var rightStyle = Style.dim
         if state.loading {
@@ -20,17 +22,14 @@ enum StatusBar {
             let what = state.query.search.dimensionTerms.isEmpty ? "loading" : "reading events"
             right = what + (state.unicode ? "…" : "...")
         } else if let key = selectedWhole(state, size: buffer.size), TextSanitizer.width(key, unicode: state.unicode) <= width - 10,
-                  !(state.message.map { TextSanitizer.width(" " + $0.text, unicode: state.unicode) > width - key.count - 1 } ?? false) {
+                  !(message.map { TextSanitizer.width(" " + $0.text, unicode: state.unicode) > width - key.count - 1 } ?? false) {
             // (A message that would wrap takes the whole line instead: a path in it stays in one piece.)
             right = key
             rightStyle = .key
         }
         let rightWidth = right.isEmpty ? 0 : right.count + 1
-        if let message = state.message {
+        if let message {
             writeMessage(message, row: row, width: width - rightWidth, into: &buffer)
-        } else if let note = intakeNote(state) {
-            // A server on this store refused requests lately: its users should know before the key hints.
-            buffer.write(" " + note, row: row, col: 0, width: width - rightWidth, style: .error)
         } else {
             buffer.write(hints(for: state, width: width - rightWidth), row: row, col: 0, width: width - rightWidth)
         }
