@@ -46,7 +46,8 @@ public final class LineReader {
     public private(set) var bytesRead: Int64 = 0
 
     private let fd: Int32
-    private var raw = [UInt8](repeating: 0, count: 1 << 18)
+    /// The read buffer of a file; empty when the lines come from memory (a request's body), which never reads.
+    private var raw: [UInt8] = []
     private var inflater: Inflater?
     private var pending: [UInt8] = []
     private var pendingStart = 0
@@ -77,6 +78,7 @@ public final class LineReader {
                 throw InputError(path: path, reason: "the file is empty")
             }
         }
+        raw = [UInt8](repeating: 0, count: 1 << 18)
         try fill()
         if pending.count >= 2, pending[0] == 0x1F, pending[1] == 0x8B {
             let compressed = pending

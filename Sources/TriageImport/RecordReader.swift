@@ -81,8 +81,8 @@ public final class RecordReader {
     /// The source of the last line the tree read, when it was not native (at first, the file's
     /// source as its first line tells it). The native byte reader then waits until a line is
     /// native again, so that a Crashlytics or Sentry file is not scanned twice per line (the byte
-    /// reader reads a whole line before it can tell it is not native); after a Crashlytics line,
-    /// the next is read sparsely first (`SparseKeep.crashlytics`).
+    /// reader reads a whole line before it can tell it is not native); after a Crashlytics or a
+    /// Sentry line, the next is read sparsely first (`SparseKeep.crashlytics`, `.sentryEvent`).
     private var lastOther: SourceKind?
     private var pendingFirst: InputLine?
     private var header: [String]?
@@ -142,7 +142,6 @@ public final class RecordReader {
             }
             throw InputError(path: path, reason: "holds no data (only blank lines)")
         }
-        let detected = SourceKind.detect(firstLine: first.bytes)
         if asEnvelopes || ((source == nil || source == .sentry) && first.bytes.first == UInt8(ascii: "{")
             && (try? JSONParser.parse(first.bytes)).map(EnvelopeReader.isHeader) == true) {
             kind = .sentry
@@ -150,6 +149,7 @@ public final class RecordReader {
             envelopes = EnvelopeReader(lines: lines, first: [first])
             return
         }
+        let detected = SourceKind.detect(firstLine: first.bytes)
         if let source {
             kind = source
             csv = (source == .desk || source == .adoption) && (detected?.csv ?? false)
@@ -194,6 +194,9 @@ public final class RecordReader {
                 guard RecordReader.storedItems.contains(item.type) else {
                     skippedItems[item.type, default: 0] += 1
                     continue
+                }
+                if item.type == "event", let record = sparseSentry(item.payload, item: true) {
+                    return .record(line: item.line, record)
                 }
                 do {
                     let payload = try parseObject(line: item.payload)
@@ -249,6 +252,9 @@ public final class RecordReader {
             if forced ? kind == .crashlytics : lastOther == .crashlytics, let record = sparseCrashlytics(line.bytes) {
                 return .record(line: line.number, record)
             }
+            if forced ? kind == .sentry : lastOther == .sentry, let record = sparseSentry(line.bytes) {
+                return .record(line: line.number, record)
+            }
             let value: JSONValue, source: SourceKind
             do {
                 value = try parseObject(line: line.bytes)
@@ -273,6 +279,16 @@ public final class RecordReader {
         guard let value = try? JSONParser.parse(line, keeping: .crashlytics), case .object = value,
               forced || SourceKind.detect(object: value) == .crashlytics else { return nil }
         return try? decoders[.crashlytics]!.decode(value)
+    }
+
+    /// A Sentry event read without building what its decoder does not read (stack traces,
+    /// breadcrumbs, threads, debug images). Only an event that is valid JSON, a Sentry event by its
+    /// members (or by `--source`, or as an envelope's `event` item) and that decodes is taken;
+    /// anything else goes through the whole tree, which then names the reason.
+    private func sparseSentry(_ payload: [UInt8], item: Bool = false) -> ImportedRecord? {
+        guard let value = try? JSONParser.parse(payload, keeping: .sentryEvent), case .object = value,
+              item || forced || SourceKind.detect(object: value) == .sentry else { return nil }
+        return try? decoders[.sentry]!.decode(value)
     }
 
     /// When a line fails as one source but another source of events reads it: which, and how to force it.

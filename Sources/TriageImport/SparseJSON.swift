@@ -16,6 +16,21 @@ public struct SparseKeep: Sendable {
         "process_state": nil, "memory": nil, "storage": nil, "user": nil, "firebase_session_id": nil,
         "installation_uuid": nil, "error_type": nil, "is_fatal": nil,
     ])
+
+    /// What `SentryDecoder` reads of an event: not the stack traces, breadcrumbs, threads, debug
+    /// images, spans, request or `extra`, which make most of an SDK's bytes. `exception` is an
+    /// object of `values`, a bare array of values, or one value: its keep names a value's members too.
+    public static let sentryEvent: SparseKeep = {
+        let value: [String: SparseKeep?] = ["type": nil, "value": nil, "mechanism": nil, "data": nil]
+        let exception = SparseKeep(value.merging(["values": SparseKeep(value)]) { a, _ in a })
+        return SparseKeep([
+            "event_id": nil, "timestamp": nil, "received": nil, "exception": exception,
+            "sentry.interfaces.Exception": exception, "tags": nil, "logentry": nil, "sentry.interfaces.Message": nil,
+            "message": nil, "fingerprint": nil, "release": nil, "dist": nil, "platform": nil, "environment": nil,
+            "level": nil, "user": nil, "sentry.interfaces.User": nil,
+            "contexts": SparseKeep(["app": nil, "os": nil, "device": nil]),
+        ])
+    }()
 }
 
 extension JSONParser {

@@ -27,9 +27,19 @@ public enum JSONValue: Equatable, Sendable {
 
     /// Follows a dotted path of object members, e.g. `"contexts.device.model"`.
     public func at(_ path: String) -> JSONValue? {
-        var current: JSONValue? = self
-        for part in path.split(separator: ".") { current = current?[String(part)] }
-        return current
+        // Walks the path without splitting it into an array: decoders call this for every field of every event.
+        var current = self
+        var rest = Substring(path)
+        while true {
+            let dot = rest.firstIndex(of: ".")
+            let part = rest[..<(dot ?? rest.endIndex)]
+            if !part.isEmpty {
+                guard case .object(let members) = current, let found = members.first(where: { $0.0 == part })?.1 else { return nil }
+                current = found
+            }
+            guard let dot else { return current }
+            rest = rest[rest.index(after: dot)...]
+        }
     }
 
     /// A string, or a number or bool written as text; nil for null, arrays and objects.

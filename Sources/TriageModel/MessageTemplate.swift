@@ -28,10 +28,15 @@ public enum MessageTemplate {
 
     static func maskOnce(_ text: String) -> String {
         // Every line break and control is a space: a template is one line (U+2028, U+0085 …).
-        let flat = String(String.UnicodeScalarView(text.unicodeScalars.map {
-            $0.properties.isWhitespace || $0.properties.generalCategory == .control ? " " : $0
-        }))
-        let b = Array(flat.utf8)
+        var b = Array(text.utf8)
+        if b.allSatisfy({ $0 < 0x80 }) {
+            // ASCII (most messages): its whitespace and controls are the bytes below 0x20 and DEL.
+            for i in b.indices where b[i] < 0x20 || b[i] == 0x7F { b[i] = 0x20 }
+        } else {
+            b = Array(String(String.UnicodeScalarView(text.unicodeScalars.map {
+                $0.properties.isWhitespace || $0.properties.generalCategory == .control ? " " : $0
+            })).utf8)
+        }
         var out: [UInt8] = []
         out.reserveCapacity(b.count)
         var i = 0

@@ -98,4 +98,46 @@ import TriageModel
         // The edits did reach members the sparse read leaves out.
         #expect(skipped > 40)
     }
+
+    /// Edits of a Sentry event: bigger or broken in the parts its decoder skips, or changed in the ones it reads.
+    static let sentryEdits: [(String, String)] = [
+        ("\"exception\":{\"values\":[{", "\"exception\":{\"values\":[{\"stacktrace\":{\"frames\":[{\"vars\":{\"a\":[1,{\"b\":null}]}}]},"),
+        ("\"exception\":{\"values\":[{", "\"exception\":{\"values\":[{\"stacktrace\":{\"frames\":[{\"vars\":tru}]},"),
+        ("\"exception\":{\"values\":", "\"exception\":"), ("\"contexts\":{", "\"contexts\":{\"trace\":{\"x\":[]},"),
+        ("\"contexts\":{", "\"breadcrumbs\":{\"values\":[{\"message\":\"a\\u00e9\"}]},\"contexts\":{"),
+        ("\"user\":{", "\"user\":{\"data\":{\"k\":1},"), ("\"exception\"", "\"stacktrace\":{},\"exception_\""),
+        ("\"type\":\"", "\"type\":\"\\u0000"), ("}", "} x"),
+    ]
+
+    @Test func theSparseReadOfASentryEventDecodesExactlyAsTheWholeTreeDoes() throws {
+        let decoder = SentryDecoder()
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+        var lines = try ["sentry.ndjson", "sentry-platforms.ndjson", "sentry-sdk-chains.ndjson"].flatMap {
+            try String(contentsOfFile: folder.appendingPathComponent($0).path, encoding: .utf8).split(separator: "\n").map(String.init)
+        }
+        for line in lines.prefix(60) {
+            for (from, to) in Self.sentryEdits {
+                if let range = line.range(of: from) { lines.append(line.replacingCharacters(in: range, with: to)) }
+            }
+        }
+        var skipped = 0
+        for line in lines {
+            let bytes = Array(line.utf8)
+            let whole = Result { () throws(JSONParseError) in try JSONParser.parse(bytes) }
+            let sparse = Result { () throws(JSONParseError) in try JSONParser.parse(bytes, keeping: .sentryEvent) }
+            switch (whole, sparse) {
+            case (.success(let w), .success(let s)):
+                #expect(SourceKind.detect(object: w) == SourceKind.detect(object: s), "\(line)")
+                let a = Result { () throws(LineRejection) in try decoder.decode(w) }, b = Result { () throws(LineRejection) in try decoder.decode(s) }
+                #expect("\(a)" == "\(b)", "\(line)")
+                if "\(w)" != "\(s)" { skipped += 1 }
+            case (.failure(let w), .failure(let s)):
+                #expect(w == s, "\(line)")
+            default:
+                Issue.record("one parse accepts what the other rejects: \(whole) / \(sparse) for \(line)")
+            }
+        }
+        // Many events carry members the sparse read leaves out (a third of these; the edits add some).
+        #expect(skipped > lines.count / 4)
+    }
 }

@@ -159,6 +159,15 @@ struct MessageTemplateMaskTests {
             #expect(!template.contains { $0.isNewline }, "\(text.unicodeScalars.map { String($0.value, radix: 16) }) → \(template.debugDescription)")
         }
     }
+
+    /// An ASCII message takes a byte-wise path; it must mask exactly as the Unicode path does.
+    /// A non-ASCII letter at the end sends the same text through the Unicode path for comparison.
+    @Test func theASCIIPathMasksEveryByteAsTheUnicodePathDoes() {
+        for byte in UInt8(0)..<0x80 {
+            let ascii = "id\(Character(Unicode.Scalar(byte)))42 at 'x'\t\(Character(Unicode.Scalar(byte)))end"
+            #expect(MessageTemplate.mask(ascii) + " é" == MessageTemplate.mask(ascii + " é"), "byte \(byte)")
+        }
+    }
 }
 
 @Suite("MessageTemplate.statedCode")
