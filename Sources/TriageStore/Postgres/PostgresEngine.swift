@@ -21,13 +21,15 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         try session.exclusive {
             do {
-                return try session.connection.transaction {
+                let result = try session.connection.transaction {
                     try session.takeWriterLock()
                     let result = try body(Database(session))
                     try session.run("UPDATE meta SET value = value + 1 WHERE key = 'revision'", [])
                     try session.run("NOTIFY \(TriageStore.channel)", [])
                     return result
                 }
+                session.vacuumStagingIfDue()
+                return result
             } catch {
                 session.stagingTables = []
                 throw error
