@@ -118,6 +118,15 @@ public final class IngestWriter {
             return before - events.count - complaints.count
         }
 
+        /// Adds a prepared batch's records after this prepared batch's.
+        mutating func append(_ other: Batch) {
+            events += other.events
+            complaints += other.complaints
+            adoption += other.adoption
+            keys += other.keys
+            customKeys += other.customKeys
+        }
+
         /// Does on the calling thread the per-event work that needs no store, so that a reading
         /// thread takes it off the writer's.
         public mutating func prepare() {
@@ -145,11 +154,18 @@ public final class IngestWriter {
                 var partitions = Set<Int64>()
                 try revalidate(db)
                 let closed = try TriageStore.meta(db, TriageStore.RetentionKey.closedBefore)
+                let asOne = db.connection.writesBatchesAsOne
+                var gathered: Batch?
                 while var batch = next() {
                     if batch.keys.count != batch.events.count { batch.prepare() }
                     if let closed { counts.beforeRetention += batch.dropRecords(before: closed) }
-                    try db.connection.add(batch, to: self, db, counts: &counts, rollups: &rollups, partitions: &partitions)
+                    if asOne {
+                        if gathered == nil { gathered = batch } else { gathered!.append(batch) }
+                    } else {
+                        try db.connection.add(batch, to: self, db, counts: &counts, rollups: &rollups, partitions: &partitions)
+                    }
                 }
+                if let gathered { try db.connection.add(gathered, to: self, db, counts: &counts, rollups: &rollups, partitions: &partitions) }
                 try finish(db, rollups: &rollups)
                 return counts
             }
@@ -338,12 +354,26 @@ public final class IngestWriter {
     /// Writes the summed rollups and the issues the transaction changed.
     private func finish(_ db: Database, rollups: inout Rollups) throws {
         try rollups.flush(db)
-        for (key, issue) in issues where issue.dirty || issue.chainDirty {
+        // The changed issues in one statement per 500: on PostgreSQL each statement is a round
+        // trip, and a server's group commit changes a few dozen issues.
+        let changed = issues.filter { $0.value.dirty || $0.value.chainDirty }
+        let row = "SELECT CAST(? AS BIGINT) AS id, CAST(? AS BIGINT) AS first_seen, CAST(? AS BIGINT) AS last_seen, "
+            + "CAST(? AS TEXT) AS first_version, CAST(? AS TEXT) AS last_version, CAST(? AS BIGINT) AS events, "
+            + "CAST(? AS TEXT) AS status, CAST(? AS TEXT) AS kind"
+        for slice in Array(changed.values).slices(of: 500) {
+            var arguments = StatementArguments()
+            for issue in slice {
+                arguments += [issue.id, issue.firstSeen.millis, issue.lastSeen.millis, issue.firstVersion, issue.lastVersion,
+                              issue.events, issue.status.rawValue, issue.kind?.rawValue]
+            }
             try db.execute(sql: """
-                UPDATE issue SET first_seen = ?, last_seen = ?, first_version = ?, last_version = ?, events = ?, status = ?, kind = ?
-                WHERE id = ?
-                """, arguments: [issue.firstSeen.millis, issue.lastSeen.millis, issue.firstVersion, issue.lastVersion,
-                                 issue.events, issue.status.rawValue, issue.kind?.rawValue, issue.id])
+                UPDATE issue SET first_seen = v.first_seen, last_seen = v.last_seen, first_version = v.first_version,
+                    last_version = v.last_version, events = v.events, status = v.status, kind = v.kind
+                FROM (\(Array(repeating: row, count: slice.count).joined(separator: " UNION ALL "))) AS v
+                WHERE issue.id = v.id
+                """, arguments: arguments)
+        }
+        for (key, issue) in changed {
             if issue.chainDirty { try TriageStore.writeChain(db, issueID: issue.id, chain: issue.chain) }
             issues[key]?.dirty = false
             issues[key]?.chainDirty = false

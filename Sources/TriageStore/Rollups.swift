@@ -42,8 +42,10 @@ struct Rollups {
     }
 
     mutating func flush(_ db: Database) throws {
-        for version in versions {
-            try db.execute(sql: "INSERT INTO app_version (version) VALUES (?) ON CONFLICT DO NOTHING", arguments: [version])
+        // In one statement per 500 versions (a round trip each on PostgreSQL).
+        for slice in versions.sorted().slices(of: 500) {
+            try db.execute(sql: "INSERT INTO app_version (version) VALUES \(Array(repeating: "(?)", count: slice.count).joined(separator: ", ")) ON CONFLICT DO NOTHING",
+                           arguments: StatementArguments(slice))
         }
         try db.connection.flush(&self, db)
     }

@@ -38,6 +38,8 @@ extension PGSession: SQLConnection {
         try run("UPDATE meta SET value = ? WHERE key = 'schema'", [version])
     }
 
+    var writesBatchesAsOne: Bool { true }
+
     func add(_ batch: IngestWriter.Batch, to writer: IngestWriter, _ db: Database, counts: inout IngestCounts,
              rollups: inout Rollups, partitions: inout Set<Int64>) throws {
         try writer.addSetBased(db, session: self, batch, counts: &counts, rollups: &rollups, partitions: &partitions)

@@ -61,6 +61,10 @@ protocol SQLConnection: AnyObject {
     func schemaVersion() throws -> Int
     func setSchemaVersion(_ version: Int) throws
 
+    /// Whether a transaction's batches are written as one batch: where each statement costs a
+    /// round trip (PostgreSQL), a server's group commit of many small requests then costs the
+    /// round trips of one; where a statement costs microseconds (SQLite), they go one by one.
+    var writesBatchesAsOne: Bool { get }
     /// Writes one batch of ingest: row by row where a statement costs microseconds (SQLite), in
     /// bulk where each costs a round trip (PostgreSQL).
     func add(_ batch: IngestWriter.Batch, to writer: IngestWriter, _ db: Database, counts: inout IngestCounts,

@@ -58,6 +58,8 @@ final class SQLiteConnection: SQLConnection {
 
     func setSchemaVersion(_ version: Int) throws { try db.execute(sql: "PRAGMA user_version = \(version)") }
 
+    var writesBatchesAsOne: Bool { false }
+
     func add(_ batch: IngestWriter.Batch, to writer: IngestWriter, _ db: Database, counts: inout IngestCounts,
              rollups: inout Rollups, partitions: inout Set<Int64>) throws {
         try writer.add(db, batch, counts: &counts, rollups: &rollups, partitions: &partitions)
