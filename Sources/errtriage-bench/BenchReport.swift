@@ -35,8 +35,9 @@ extension BenchRun {
         func pad(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: max(0, w - s.count)) }
         let run = serveOnly ? String(format: "serve only, %.0f s per measurement", serve.seconds) : "\(events) events, \(issues) issues, \(days) days"
         var lines = ["errtriage bench: \(run); \(Self.machine())"]
-        for row in all {
-            let verdict = row.holds.map { $0 ? "holds" : "MISSES" } ?? "verdict"
+        for (n, row) in all.enumerated() {
+            // A row without a goal (a figure for comparison) has no verdict.
+            let verdict = row.holds.map { $0 ? "holds" : "MISSES" } ?? (n == 0 ? "verdict" : "-")
             lines.append([pad(row.what, widths[0]), pad(row.value, widths[1]), pad(row.baseline, widths[2]),
                           pad(row.ratio, widths[3]), pad(row.goal, widths[4]), verdict].joined(separator: "  "))
         }
