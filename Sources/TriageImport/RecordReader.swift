@@ -176,9 +176,20 @@ public final class RecordReader {
 
     /// How a line over the limit is rejected: its size and the limit named.
     static func overLimit(_ line: InputLine) -> RecordResult {
-        .rejected(line: line.number, reason: "line of \(line.size) bytes is over the limit of \(LineReader.maxLineBytes) bytes for one record",
+        .rejected(line: line.number, reason: overLimitReason("line of \(line.size) bytes", limit: LineReader.maxLineBytes, per: "record"),
                   raw: line.bytes)
     }
+
+    /// The reason of every rejection for size (a line, an envelope item, a request's event), in
+    /// one wording that `isOverLimit` knows again: a server answers those 413, not 400.
+    public static func overLimitReason(_ what: String, limit: Int, per unit: String) -> String {
+        "\(what) \(overLimitMark) of \(limit) bytes for one \(unit)"
+    }
+
+    /// Whether a rejection's reason is one of `overLimitReason`'s.
+    public static func isOverLimit(_ reason: String) -> Bool { reason.contains(overLimitMark) }
+
+    private static let overLimitMark = "is over the limit"
 
     /// The next record of an envelope stream: an `event` item's event, a `session` or `sessions`
     /// item's sessions (`SentrySessions`), a `user_report` or `feedback` item's complaint

@@ -95,7 +95,7 @@ public final class EnvelopeReader {
                     return .rejected(line: payloadLine, reason: "\(label): the envelope ends before its \(count) bytes of payload", raw: line.bytes)
                 }
                 if count > EnvelopeReader.maxItemBytes {
-                    return .rejected(line: payloadLine, reason: "\(label): payload of \(count) bytes is over the limit of \(EnvelopeReader.maxItemBytes) bytes for one item", raw: line.bytes)
+                    return .rejected(line: payloadLine, reason: RecordReader.overLimitReason("\(label): payload of \(count) bytes", limit: EnvelopeReader.maxItemBytes, per: "item"), raw: line.bytes)
                 }
                 guard typeValue.text != nil else {
                     return .rejected(line: line.number, reason: "\(label): the item header's type must be text", raw: line.bytes)
@@ -106,7 +106,7 @@ public final class EnvelopeReader {
                 return .rejected(line: line.number, reason: "\(label): the envelope ends before the item's payload", raw: line.bytes)
             }
             if payload.tooLong {
-                return .rejected(line: payload.number, reason: "\(label): payload of \(payload.size) bytes is over the limit of \(EnvelopeReader.maxItemBytes) bytes for one item", raw: payload.bytes)
+                return .rejected(line: payload.number, reason: RecordReader.overLimitReason("\(label): payload of \(payload.size) bytes", limit: EnvelopeReader.maxItemBytes, per: "item"), raw: payload.bytes)
             }
             guard typeValue.text != nil else {
                 return .rejected(line: line.number, reason: "\(label): the item header's type must be text", raw: line.bytes)

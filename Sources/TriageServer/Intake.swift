@@ -30,7 +30,7 @@ public struct IntakeBatch: Sendable {
     /// Envelope items accepted and not stored.
     public var skipped: Int { skippedItems.values.reduce(0, +) }
     /// A refused item was over a size limit (413 rather than 400).
-    public var hasOversized: Bool { rejects.contains { $0.reason.contains("is over the limit") } }
+    public var hasOversized: Bool { rejects.contains { RecordReader.isOverLimit($0.reason) } }
 }
 
 /// Reads request bodies with the importers `errtriage ingest` uses: one decoder for files and requests.
@@ -61,7 +61,7 @@ public enum Intake {
             guard isObject(value) else { throw .malformed("the body must be one JSON object (a Sentry event)") }
             result.eventID = value["event_id"]?.nonEmptyText
             guard body.count <= LineReader.maxLineBytes else {
-                result.rejects.append((1, "event of \(body.count) bytes is over the limit of \(LineReader.maxLineBytes) bytes for one record"))
+                result.rejects.append((1, RecordReader.overLimitReason("event of \(body.count) bytes", limit: LineReader.maxLineBytes, per: "record")))
                 break
             }
             do {
