@@ -5,6 +5,7 @@ struct Rollups {
     struct DayKey: Hashable { var issue: Int64; var bucket: Int64 }
     struct DimKey: Hashable { var issue: Int64; var dim: Dimension; var value: String; var day: Int64 }
     struct UserKey: Hashable { var issue: Int64; var user: String }
+    struct MonthUserKey: Hashable { var issue: Int64; var month: Int64; var user: String }
     struct Counts { var events = 0; var complaints = 0; var users = 0 }
 
     var days: [DayKey: Counts] = [:]
@@ -13,6 +14,10 @@ struct Rollups {
     /// The latest hour each user was seen in this batch, per issue and across all issues.
     var userHours: [UserKey: Int64] = [:]
     var totalUserHours: [String: Int64] = [:]
+    /// Who was seen per issue and month (`issue_month_user`); a month is named by its first day.
+    var monthUsers = Set<MonthUserKey>()
+    /// The last day `add` named a month for, and that month (events come mostly in day order).
+    private var monthOfDay: (day: Int64, month: Int64) = (.min, .min)
     /// The app versions the transaction's events name (the `app_version` table lists every one).
     var versions = Set<String>()
 
@@ -33,6 +38,8 @@ struct Rollups {
             let key = UserKey(issue: issueID, user: user)
             if userHours[key].map({ $0 < hour }) ?? true { userHours[key] = hour }
             if totalUserHours[user].map({ $0 < hour }) ?? true { totalUserHours[user] = hour }
+            if monthOfDay.day != day { monthOfDay = (day, Timestamp.monthStart(ofDay: day)) }
+            monthUsers.insert(MonthUserKey(issue: issueID, month: monthOfDay.month, user: user))
         }
     }
 
@@ -52,6 +59,55 @@ struct Rollups {
     mutating func flushRowByRow(_ db: Database) throws {
         try moveUsers(db)
         try write(db)
+        try writeMonths(db)
+    }
+
+    /// The transaction's day rows summed per issue and month: what `issue_month` changes by.
+    func monthSums() -> [DayKey: Counts] {
+        var months: [DayKey: Counts] = [:]
+        var last: (day: Int64, month: Int64) = (.min, .min)
+        for (k, v) in days {
+            if last.day != k.bucket { last = (k.bucket, Timestamp.monthStart(ofDay: k.bucket)) }
+            let key = DayKey(issue: k.issue, bucket: last.month)
+            months[key, default: Counts()].events += v.events
+            months[key, default: Counts()].complaints += v.complaints
+            months[key, default: Counts()].users += v.users
+        }
+        return months
+    }
+
+    /// Adds who was seen each month, and the month sums with the users each month gained: those
+    /// new to `issue_month_user`.
+    private func writeMonths(_ db: Database) throws {
+        var gained: [DayKey: Int] = [:]
+        var seen = try BoundStatement(db, sql: "INSERT INTO issue_month_user (issue_id, month, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+        for key in monthUsers {
+            seen.bind(key.issue)
+            seen.bind(key.month)
+            seen.bind(key.user)
+            try seen.execute()
+            if db.changesCount > 0 { gained[DayKey(issue: key.issue, bucket: key.month), default: 0] += 1 }
+        }
+        var upsert = try BoundStatement(db, sql: Rollups.monthUpsert(values: "VALUES (?, ?, ?, ?, ?, ?)"))
+        for (k, v) in monthSums() {
+            upsert.bind(k.issue)
+            upsert.bind(k.bucket)
+            upsert.bind(v.events)
+            upsert.bind(v.complaints)
+            upsert.bind(v.users)
+            upsert.bind(gained[k] ?? 0)
+            try upsert.execute()
+        }
+    }
+
+    /// Adds month rows (`values`: issue, month, events, complaints, users, distinct users) to `issue_month`.
+    static func monthUpsert(values: String) -> String {
+        """
+        INSERT INTO issue_month (issue_id, month, events, complaints, users, distinct_users) \(values)
+        ON CONFLICT (issue_id, month) DO UPDATE SET events = issue_month.events + excluded.events,
+            complaints = issue_month.complaints + excluded.complaints, users = issue_month.users + excluded.users,
+            distinct_users = issue_month.distinct_users + excluded.distinct_users
+        """
     }
 
     /// Moves each user seen in the batch to its new last hour: out of the bucket of the old one

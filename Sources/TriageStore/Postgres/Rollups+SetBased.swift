@@ -69,6 +69,25 @@ extension Rollups {
                     complaints = \(table).complaints + excluded.complaints, users = \(table).users + excluded.users
                 """)
         }
+        // Who was seen each month: the rows new to `issue_month_user`, counted per month as the
+        // users it gained, go into the month sums.
+        try stage("issue_month_user_stage", like: "issue_month_user", monthUsers.map { [String($0.issue), String($0.month), $0.user] })
+        var gained: [DayKey: Int] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            WITH added AS (
+                INSERT INTO issue_month_user (issue_id, month, user_id) SELECT issue_id, month, user_id FROM issue_month_user_stage
+                ON CONFLICT DO NOTHING RETURNING issue_id, month)
+            SELECT issue_id, month, COUNT(*) FROM added GROUP BY 1, 2
+            """) {
+            gained[DayKey(issue: row[0], bucket: row[1])] = row[2]
+        }
+        try stage("issue_month_stage", like: "issue_month", monthSums().map {
+            [String($0.key.issue), String($0.key.bucket), String($0.value.events), String($0.value.complaints), String($0.value.users),
+             String(gained[$0.key] ?? 0)]
+        })
+        try db.execute(sql: Rollups.monthUpsert(values: """
+            SELECT issue_id, month, events, complaints, users, distinct_users FROM issue_month_stage
+            """))
         try stage("issue_day_dim_stage", like: "issue_day_dim", dims.map {
             [String($0.key.issue), $0.key.dim.rawValue, $0.key.value, String($0.key.day), String($0.value)]
         })

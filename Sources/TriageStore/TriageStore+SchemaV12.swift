@@ -1,0 +1,62 @@
+import GRDB
+import TriageModel
+
+extension TriageStore {
+    /// The month rollups, the same on both engines but for their types (`text` is PostgreSQL's
+    /// byte-ordered text, SQLite's TEXT; `rowless` is SQLite's `WITHOUT ROWID`). A month is named
+    /// by its first day (days since 1970-01-01), as `pruned_month_users` named it.
+    /// - `issue_month`: per issue and calendar month, the sums of `issue_day`: events, complaints
+    ///   and `users` (the users whose last event, per issue, falls in the month: `issue_day`'s
+    ///   rule, so whole months of a window that runs to the latest data sum to its distinct users);
+    ///   and `distinct_users`, the users seen in the month (`history`), kept for all time.
+    /// - `issue_month_user`: who was seen per issue and month, from the raw horizon on. Ingest adds
+    ///   a user's first event of a month here and counts it in `distinct_users`; a prune deletes the
+    ///   rows of the months it closes (their counts are final).
+    static func monthTables(text t: String, rowless: String) -> String {
+        """
+        CREATE TABLE issue_month (
+            issue_id BIGINT NOT NULL, month BIGINT NOT NULL,
+            events BIGINT NOT NULL DEFAULT 0, complaints BIGINT NOT NULL DEFAULT 0, users BIGINT NOT NULL DEFAULT 0,
+            distinct_users BIGINT NOT NULL DEFAULT 0,
+            PRIMARY KEY (issue_id, month)
+        )\(rowless);
+        CREATE INDEX issue_month_by_month ON issue_month(month, issue_id, events, complaints, users);
+        CREATE TABLE issue_month_user (
+            issue_id BIGINT NOT NULL, month BIGINT NOT NULL, user_id \(t) NOT NULL,
+            PRIMARY KEY (issue_id, month, user_id)
+        )\(rowless);
+        """
+    }
+
+    /// The month rollups of a store made before them: `issue_month` summed from `issue_day`; who was
+    /// seen each month from the raw events from the horizon on, and the distinct users of the
+    /// months before it from `pruned_month_users`, which they replace. `month` is the engine's SQL
+    /// for the month of a day.
+    static func monthRollupsOfOldRows(month: (String) -> String) -> String {
+        let day = floorBucket("ts", Timestamp.millisPerDay)
+        return """
+            INSERT INTO issue_month (issue_id, month, events, complaints, users)
+                SELECT issue_id, \(month("day")), SUM(events), SUM(complaints), SUM(users) FROM issue_day GROUP BY 1, 2;
+            INSERT INTO issue_month_user (issue_id, month, user_id)
+                SELECT DISTINCT issue_id, \(month(day)), user_id FROM event_row
+                WHERE user_id IS NOT NULL AND ts >= COALESCE((SELECT value FROM meta WHERE key = '\(RetentionKey.since)'), ts);
+            UPDATE issue_month SET distinct_users = u.n
+                FROM (SELECT issue_id, month, COUNT(*) AS n FROM issue_month_user GROUP BY 1, 2) AS u
+                WHERE u.issue_id = issue_month.issue_id AND u.month = issue_month.month;
+            UPDATE issue_month SET distinct_users = p.users
+                FROM pruned_month_users AS p WHERE p.issue_id = issue_month.issue_id AND p.month = issue_month.month;
+            DROP TABLE pruned_month_users;
+            """
+    }
+
+    /// SQLite's month of a day: the first day of its calendar month.
+    static func sqliteMonth(ofDay day: String) -> String {
+        "(CAST(strftime('%s', date((\(day)) * 86400, 'unixepoch', 'start of month')) AS INTEGER) / 86400)"
+    }
+
+    /// v12, the month rollups (`monthTables`), built from the rows an older store holds.
+    static func migrateToV12(_ db: GRDB.Database) throws {
+        try db.execute(sql: monthTables(text: "TEXT", rowless: " WITHOUT ROWID")
+                       + monthRollupsOfOldRows(month: sqliteMonth(ofDay:)) + "PRAGMA user_version = 12;")
+    }
+}

@@ -1,0 +1,121 @@
+import TestSupport
+import Testing
+import TriageModel
+@testable import TriageStore
+
+/// The month rollups (schema 12): `issue_month` sums `issue_day` by calendar month, and counts
+/// each month's distinct users from `issue_month_user`, which a prune empties for the months it
+/// closes while the counts stay.
+@Suite struct MonthRollupTests {
+    static let now = TemporaryStore.sampleEnd
+
+    /// Seven months of events and complaints, written in many transactions.
+    static func store() throws -> TemporaryStore {
+        let f = try TemporaryStore()
+        try f.ingest(lines: TemporaryStore.sampleLines(events: 4_000, issues: 12, days: 200), batch: 317)
+        return f
+    }
+
+    /// Distinct users per issue and month (its first day), counted in Swift over the events.
+    static func naiveMonthUsers(_ store: TriageStore) throws -> [[Int64]: Set<String>] {
+        try store.read { db in
+            var users: [[Int64]: Set<String>] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT issue_id, ts, user_id FROM event WHERE user_id IS NOT NULL") {
+                let month = Timestamp.monthStart(ofDay: Timestamp(millis: row[1]).day)
+                users[[row[0], month], default: []].insert(row[2])
+            }
+            return users
+        }
+    }
+
+    static func rows(_ store: TriageStore, _ sql: String) throws -> [[Int64]] {
+        try store.read { db in try Row.fetchAll(db, sql: sql).map { row in (0..<row.count).map { row[$0] as Int64 } } }
+    }
+
+    static func monthRows(_ store: TriageStore) throws -> [[Int64]] {
+        try rows(store, "SELECT issue_id, month, events, complaints, users, distinct_users FROM issue_month ORDER BY 1, 2")
+    }
+
+    static func monthUserRows(_ store: TriageStore) throws -> [String] {
+        try store.read { db in
+            try Row.fetchAll(db, sql: "SELECT issue_id, month, user_id FROM issue_month_user ORDER BY 1, 2, 3").map {
+                "\($0[0] as Int64) \($0[1] as Int64) \($0[2] as String)"
+            }
+        }
+    }
+
+    @Test func eachMonthSumsItsDaysAndCountsItsDistinctUsers() throws {
+        let f = try Self.store()
+        var summed: [[Int64]: [Int64]] = [:]
+        for row in try Self.rows(f.store, "SELECT issue_id, day, events, complaints, users FROM issue_day") {
+            let key = [row[0], Timestamp.monthStart(ofDay: row[1])]
+            summed[key] = zip(summed[key] ?? [0, 0, 0], row[2...]).map(+)
+        }
+        let users = try Self.naiveMonthUsers(f.store)
+        let months = try Self.monthRows(f.store)
+        #expect(months.count == summed.count)
+        #expect(months.count >= 12 * 6, "seven months of twelve issues")
+        for month in months {
+            let key = Array(month[0...1])
+            #expect(Array(month[2...4]) == summed[key], "issue \(key[0]) month \(key[1])")
+            #expect(month[5] == Int64(users[key]?.count ?? 0), "issue \(key[0]) month \(key[1])")
+        }
+        #expect(try Self.monthUserRows(f.store).count == users.values.reduce(0) { $0 + $1.count })
+        #expect(try f.store.verify().isSound)
+    }
+
+    @Test func historyGivesTheSameUsersPerMonthAfterAPruneAndCheckFindsItSound() throws {
+        let f = try Self.store()
+        let keys = try f.store.issueList(IssueQuery(window: .all, filter: .all, top: 100), now: Self.now).issues.map(\.key)
+        let naive = try Self.naiveMonthUsers(f.store)
+        let ids = Dictionary(uniqueKeysWithValues: try f.store.read { db in
+            try Row.fetchAll(db, sql: "SELECT key, id FROM issue").map { ($0[0] as String, $0[1] as Int64) }
+        })
+        let before = try keys.map { try f.store.history(key: $0) }
+        for history in before {
+            for month in history.months {
+                let first = Timestamp.parse(month.month + "-01")!.day
+                #expect(month.users == naive[[ids[history.key]!, first]]?.count ?? 0, "\(history.key) \(month.month)")
+            }
+        }
+        let pruned = try f.store.prune(keepDays: 30, now: Self.now)
+        let horizon = try #require(pruned.eventsSince)
+        #expect(pruned.eventsDeleted > 0)
+        #expect(try keys.map { try f.store.history(key: $0) } == before)
+        let left = try Self.rows(f.store, "SELECT COUNT(*) FROM issue_month_user WHERE month < \(horizon.day)")
+        #expect(left == [[0]], "who was seen in the closed months goes with them")
+        #expect(try f.store.verify().isSound)
+    }
+
+    /// A store of schema 11 (no month rollups; a prune's `pruned_month_users`) is given them on
+    /// open: the same rows as the store that ingest kept them in, with the pruned months' users.
+    @Test func aStoreOfSchema11GainsTheMonthRollupsAFreshStoreHas() throws {
+        let f = try Self.store()
+        let naive = try Self.naiveMonthUsers(f.store)
+        let horizon = try #require(try f.store.prune(keepDays: 30, now: Self.now).eventsSince).day
+        try f.ingest(lines: [TemporaryStore.event("late", "2026-11-20T17:30:00Z", user: "late-user")])
+        let months = try Self.monthRows(f.store), seen = try Self.monthUserRows(f.store)
+        let list = try f.store.issueList(IssueQuery(window: .all, filter: .all, top: 100), now: Self.now)
+        let histories = try list.issues.map { try f.store.history(key: $0.key) }
+        try f.store.write { db in
+            // What schema 11's prune counted from the events it deleted.
+            try db.execute(sql: """
+                CREATE TABLE pruned_month_users (
+                    issue_id BIGINT NOT NULL, month BIGINT NOT NULL, users BIGINT NOT NULL, PRIMARY KEY (issue_id, month))
+                """)
+            for (key, users) in naive where key[1] < horizon {
+                try db.execute(sql: "INSERT INTO pruned_month_users VALUES (?, ?, ?)", arguments: [key[0], key[1], users.count])
+            }
+            try db.execute(sql: "DROP TABLE issue_month_user; DROP TABLE issue_month")
+            if !TemporaryStore.onPostgres { try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v12-months'") }
+            try TriageStore.setStoredSchemaVersion(db, 11)
+        }
+        let upgraded = try TriageStore(path: f.path)
+        #expect(try upgraded.read { db in try TriageStore.storedSchemaVersion(db) } == TriageStore.schemaVersion)
+        #expect(try Self.monthRows(upgraded) == months)
+        #expect(try Self.monthUserRows(upgraded) == seen)
+        #expect(try upgraded.issueList(IssueQuery(window: .all, filter: .all, top: 100), now: Self.now) == list)
+        #expect(try list.issues.map { try upgraded.history(key: $0.key) } == histories)
+        #expect(try upgraded.verify().isSound)
+    }
+}
