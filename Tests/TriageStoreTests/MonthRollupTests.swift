@@ -87,6 +87,56 @@ import TriageModel
         #expect(try f.store.verify().isSound)
     }
 
+    /// Lists and details of windows longer than two months read whole months from `issue_month`
+    /// and the days at the edges from `issue_day`: each issue's events, users and complaints, and
+    /// the totals, equal a count over the window's events and complaints, for windows that end
+    /// mid-month, on a month's first or last day, before the latest data and after it.
+    @Test func longWindowsCountAsTheEventsAndComplaintsInsideThem() throws {
+        let f = try Self.store()
+        let ends = ["2026-11-20T18:00:00Z", "2026-09-30T23:00:00Z", "2026-10-01T05:00:00Z", "2026-08-15T00:00:00Z", "2027-01-03T12:00:00Z"]
+        var edges = Set<Int>()
+        for end in ends {
+            let now = Timestamp.parse(end)!
+            for window in [TimeWindow.d90, .all, .d30] {
+                let list = try f.store.issueList(IssueQuery(window: window, filter: .all, top: 1_000), now: now)
+                try f.store.read { db in
+                    let buckets = try TriageStore.Buckets(db, window: window, now: now)
+                    let split = buckets.monthSplit
+                    #expect((split != nil) == (window != .d30), "\(window.rawValue) to \(end)")
+                    if let split { edges.insert(split.edges.count) }
+                    let range: StatementArguments = [buckets.millis.lowerBound, buckets.millis.upperBound]
+                    var naive: [String: [Int]] = [:]
+                    for row in try Row.fetchAll(db, sql: """
+                        SELECT i.key, COUNT(*), COUNT(DISTINCT e.user_id) FROM event e JOIN issue i ON i.id = e.issue_id
+                        WHERE e.ts BETWEEN ? AND ? GROUP BY i.key
+                        """, arguments: range) {
+                        naive[row[0]] = [row[1], row[2], 0]
+                    }
+                    for row in try Row.fetchAll(db, sql: """
+                        SELECT k.key, COUNT(*) FROM complaint_code k JOIN complaint c ON c.id = k.complaint_id
+                        JOIN issue i ON i.key = k.key WHERE c.ts BETWEEN ? AND ? GROUP BY k.key
+                        """, arguments: range) {
+                        naive[row[0], default: [0, 0, 0]][2] = row[1]
+                    }
+                    #expect(Set(list.issues.map(\.key)) == Set(naive.keys), "\(window.rawValue) to \(end)")
+                    for issue in list.issues {
+                        #expect([issue.events, issue.users, issue.complaints] == naive[issue.key], "\(issue.key), \(window.rawValue) to \(end)")
+                    }
+                    let users = try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT user_id) FROM event WHERE ts BETWEEN ? AND ?", arguments: range)
+                    #expect(list.totals.users == users, "\(window.rawValue) to \(end)")
+                    #expect(list.totals.events == naive.values.reduce(0) { $0 + $1[0] })
+                    #expect(list.totals.complaints == naive.values.reduce(0) { $0 + $1[2] })
+                    #expect(list.totals.series.reduce(0, +) == list.totals.events)
+                }
+                if let top = list.issues.first {
+                    let detail = try f.store.issueDetail(key: top.key, window: window, now: now).summary
+                    #expect([detail.events, detail.users, detail.complaints] == [top.events, top.users, top.complaints], "\(top.key)")
+                }
+            }
+        }
+        #expect(edges == [0, 1, 2], "windows of whole months, and with an edge at one end or both")
+    }
+
     /// A store of schema 11 (no month rollups; a prune's `pruned_month_users`) is given them on
     /// open: the same rows as the store that ingest kept them in, with the pruned months' users.
     @Test func aStoreOfSchema11GainsTheMonthRollupsAFreshStoreHas() throws {
