@@ -120,16 +120,38 @@ struct Rollups {
         try Rollups.advance(totalUserHours, in: "user_seen", keyedBy: ["user_id"], db,
                             bind: { statement, user in statement.bind(user) },
                             moved: { _, old, hour in totals.move(from: old, to: hour) })
-        for (table, column, counts) in [("total_hour", "hour", totals.hours), ("total_day", "day", totals.days)] {
-            var upsert = try BoundStatement(db, sql: """
-                INSERT INTO \(table) (\(column), users) VALUES (?, ?) ON CONFLICT (\(column)) DO UPDATE SET users = \(table).users + excluded.users
-                """)
-            for (bucket, n) in counts where n != 0 {
-                upsert.bind(bucket)
-                upsert.bind(n)
-                try upsert.execute()
-            }
+        var hour = try BoundStatement(db, sql: """
+            INSERT INTO total_hour (hour, users) VALUES (?, ?) ON CONFLICT (hour) DO UPDATE SET users = total_hour.users + excluded.users
+            """)
+        for (bucket, n) in totals.hours where n != 0 {
+            hour.bind(bucket)
+            hour.bind(n)
+            try hour.execute()
         }
+        var day = try BoundStatement(db, sql: Rollups.totalDayUpsert(values: "VALUES (?, ?, ?)"))
+        for (bucket, change) in dayTotals(users: totals.days) {
+            day.bind(bucket)
+            day.bind(change.users)
+            day.bind(change.events)
+            try day.execute()
+        }
+    }
+
+    /// What each day's all-issue row changes by: the users moved into (or out of) it, and every
+    /// issue's events of the transaction.
+    func dayTotals(users: [Int64: Int]) -> [Int64: (users: Int, events: Int)] {
+        var totals: [Int64: (users: Int, events: Int)] = [:]
+        for (day, n) in users where n != 0 { totals[day, default: (0, 0)].users += n }
+        for (key, counts) in days where counts.events != 0 { totals[key.bucket, default: (0, 0)].events += counts.events }
+        return totals
+    }
+
+    /// Adds all-issue day rows (`values`: day, users, events) to `total_day`.
+    static func totalDayUpsert(values: String) -> String {
+        """
+        INSERT INTO total_day (day, users, events) \(values)
+        ON CONFLICT (day) DO UPDATE SET users = total_day.users + excluded.users, events = total_day.events + excluded.events
+        """
     }
 
     /// A user of an issue whose last hour moves from `old` (nil: a new user) to `hour`: out of the

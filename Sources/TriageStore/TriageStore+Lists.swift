@@ -231,7 +231,13 @@ extension TriageStore {
         // Every issue with events in the window is listed: the totals need not name them.
         let everyActive = ids.count == activeIssues
         var series = [Int](repeating: 0, count: buckets.count)
-        if !ids.isEmpty {
+        if !ids.isEmpty && everyActive && !buckets.hourly {
+            // Every issue's events per day: a row a day, not one per issue and day.
+            try db.forEachIntegers(sql: "SELECT day, events FROM total_day WHERE day BETWEEN ? AND ?",
+                                   arguments: [buckets.range.lowerBound, buckets.range.upperBound], columns: 2) { row in
+                series[Int(row[0] - buckets.range.lowerBound)] = Int(row[1])
+            }
+        } else if !ids.isEmpty {
             let issues = everyActive ? "" : " AND issue_id IN (\(databaseQuestionMarks(count: ids.count)))"
             try db.forEachIntegers(sql: """
                 SELECT \(buckets.column), SUM(events) FROM \(buckets.table)

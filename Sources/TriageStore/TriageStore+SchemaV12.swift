@@ -2,9 +2,10 @@ import GRDB
 import TriageModel
 
 extension TriageStore {
-    /// The month rollups, the same on both engines but for their types (`text` is PostgreSQL's
-    /// byte-ordered text, SQLite's TEXT; `rowless` is SQLite's `WITHOUT ROWID`). A month is named
-    /// by its first day (days since 1970-01-01), as `pruned_month_users` named it.
+    /// The rollups for windows of months and a year (schema 12), the same on both engines but for
+    /// their types (`text` is PostgreSQL's byte-ordered text, SQLite's TEXT; `rowless` is SQLite's
+    /// `WITHOUT ROWID`). A month is named by its first day (days since 1970-01-01), as
+    /// `pruned_month_users` named it.
     /// - `issue_month`: per issue and calendar month, the sums of `issue_day`: events, complaints
     ///   and `users` (the users whose last event, per issue, falls in the month: `issue_day`'s
     ///   rule, so whole months of a window that runs to the latest data sum to its distinct users);
@@ -12,7 +13,9 @@ extension TriageStore {
     /// - `issue_month_user`: who was seen per issue and month, from the raw horizon on. Ingest adds
     ///   a user's first event of a month here and counts it in `distinct_users`; a prune deletes the
     ///   rows of the months it closes (their counts are final).
-    static func monthTables(text t: String, rowless: String) -> String {
+    /// - `total_day.events`: every issue's events per day, the list's header series (which summed
+    ///   `issue_day` over every issue: 100,000 rows for a year of 400 issues).
+    static func longWindowRollups(text t: String, rowless: String) -> String {
         """
         CREATE TABLE issue_month (
             issue_id BIGINT NOT NULL, month BIGINT NOT NULL,
@@ -25,14 +28,15 @@ extension TriageStore {
             issue_id BIGINT NOT NULL, month BIGINT NOT NULL, user_id \(t) NOT NULL,
             PRIMARY KEY (issue_id, month, user_id)
         )\(rowless);
+        ALTER TABLE total_day ADD COLUMN events BIGINT NOT NULL DEFAULT 0;
         """
     }
 
-    /// The month rollups of a store made before them: `issue_month` summed from `issue_day`; who was
-    /// seen each month from the raw events from the horizon on, and the distinct users of the
-    /// months before it from `pruned_month_users`, which they replace. `month` is the engine's SQL
-    /// for the month of a day.
-    static func monthRollupsOfOldRows(month: (String) -> String) -> String {
+    /// The rollups of schema 12 for a store made before them: `issue_month` summed from `issue_day`;
+    /// who was seen each month from the raw events from the horizon on, and the distinct users of
+    /// the months before it from `pruned_month_users`, which they replace; `total_day.events`
+    /// summed from `issue_day`. `month` is the engine's SQL for the month of a day.
+    static func longWindowRollupsOfOldRows(month: (String) -> String) -> String {
         let day = floorBucket("ts", Timestamp.millisPerDay)
         return """
             INSERT INTO issue_month (issue_id, month, events, complaints, users)
@@ -46,6 +50,8 @@ extension TriageStore {
             UPDATE issue_month SET distinct_users = p.users
                 FROM pruned_month_users AS p WHERE p.issue_id = issue_month.issue_id AND p.month = issue_month.month;
             DROP TABLE pruned_month_users;
+            INSERT INTO total_day (day, users, events) SELECT day, 0, SUM(events) FROM issue_day WHERE true GROUP BY day
+                ON CONFLICT (day) DO UPDATE SET events = excluded.events;
             """
     }
 
@@ -54,9 +60,9 @@ extension TriageStore {
         "(CAST(strftime('%s', date((\(day)) * 86400, 'unixepoch', 'start of month')) AS INTEGER) / 86400)"
     }
 
-    /// v12, the month rollups (`monthTables`), built from the rows an older store holds.
+    /// v12, the rollups of long windows (`longWindowRollups`), built from the rows an older store holds.
     static func migrateToV12(_ db: GRDB.Database) throws {
-        try db.execute(sql: monthTables(text: "TEXT", rowless: " WITHOUT ROWID")
-                       + monthRollupsOfOldRows(month: sqliteMonth(ofDay:)) + "PRAGMA user_version = 12;")
+        try db.execute(sql: longWindowRollups(text: "TEXT", rowless: " WITHOUT ROWID")
+                       + longWindowRollupsOfOldRows(month: sqliteMonth(ofDay:)) + "PRAGMA user_version = 12;")
     }
 }

@@ -123,6 +123,12 @@ extension TriageStore {
                 ("all-issue daily users", "SELECT \(dayOfHour), COUNT(*) FROM (\(userLastHours)) AS u GROUP BY 1",
                  ("all-issue users", "SELECT \(bucket("last_hour", 24)), COUNT(*) FROM user_seen WHERE 1 = 1\(lastHour) GROUP BY 1"),
                  "SELECT day, users FROM total_day WHERE users != 0\(days)"),
+                ("all-issue daily events", """
+                    SELECT \(day), COUNT(*) FROM \(events) GROUP BY 1
+                    UNION ALL SELECT day, SUM(events) FROM issue_day WHERE day < \(hDay) AND \(horizon == nil ? "1 = 0" : "1 = 1")
+                    GROUP BY day HAVING SUM(events) != 0
+                    """, ("daily events", "SELECT day, SUM(events) FROM issue_day WHERE events != 0 GROUP BY day"),
+                 "SELECT day, events FROM total_day WHERE events != 0"),
                 ("monthly events", "SELECT e.issue_id, m.month, COUNT(*) FROM event e \(inMonth("e.ts", "ms")) WHERE 1 = 1\(kept("e.ts", h)) GROUP BY 1, 2"
                     + prunedMonths("events"), ("daily events", monthsOfDays("events")),
                  "SELECT issue_id, month, events FROM issue_month WHERE events != 0"),

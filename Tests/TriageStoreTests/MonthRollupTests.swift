@@ -88,9 +88,10 @@ import TriageModel
     }
 
     /// Lists and details of windows longer than two months read whole months from `issue_month`
-    /// and the days at the edges from `issue_day`: each issue's events, users and complaints, and
-    /// the totals, equal a count over the window's events and complaints, for windows that end
-    /// mid-month, on a month's first or last day, before the latest data and after it.
+    /// and the days at the edges from `issue_day`, and the header's series `total_day`: each
+    /// issue's events, users and complaints, and the totals, equal a count over the window's events
+    /// and complaints, for windows that end mid-month, on a month's first or last day, before the
+    /// latest data and after it.
     @Test func longWindowsCountAsTheEventsAndComplaintsInsideThem() throws {
         let f = try Self.store()
         let ends = ["2026-11-20T18:00:00Z", "2026-09-30T23:00:00Z", "2026-10-01T05:00:00Z", "2026-08-15T00:00:00Z", "2027-01-03T12:00:00Z"]
@@ -126,7 +127,11 @@ import TriageModel
                     #expect(list.totals.users == users, "\(window.rawValue) to \(end)")
                     #expect(list.totals.events == naive.values.reduce(0) { $0 + $1[0] })
                     #expect(list.totals.complaints == naive.values.reduce(0) { $0 + $1[2] })
-                    #expect(list.totals.series.reduce(0, +) == list.totals.events)
+                    var daily = [Int](repeating: 0, count: buckets.count)
+                    for row in try Row.fetchAll(db, sql: "SELECT ts FROM event WHERE ts BETWEEN ? AND ?", arguments: range) {
+                        daily[Int(Timestamp(millis: row[0]).day - buckets.range.lowerBound)] += 1
+                    }
+                    #expect(list.totals.series == daily, "\(window.rawValue) to \(end)")
                 }
                 if let top = list.issues.first {
                     let detail = try f.store.issueDetail(key: top.key, window: window, now: now).summary
@@ -137,14 +142,16 @@ import TriageModel
         #expect(edges == [0, 1, 2], "windows of whole months, and with an edge at one end or both")
     }
 
-    /// A store of schema 11 (no month rollups; a prune's `pruned_month_users`) is given them on
-    /// open: the same rows as the store that ingest kept them in, with the pruned months' users.
+    /// A store of schema 11 (no month rollups, no daily events of all issues; a prune's
+    /// `pruned_month_users`) is given them on open: the same rows as the store that ingest kept
+    /// them in, with the pruned months' users.
     @Test func aStoreOfSchema11GainsTheMonthRollupsAFreshStoreHas() throws {
         let f = try Self.store()
         let naive = try Self.naiveMonthUsers(f.store)
         let horizon = try #require(try f.store.prune(keepDays: 30, now: Self.now).eventsSince).day
         try f.ingest(lines: [TemporaryStore.event("late", "2026-11-20T17:30:00Z", user: "late-user")])
         let months = try Self.monthRows(f.store), seen = try Self.monthUserRows(f.store)
+        let totalDays = try Self.rows(f.store, "SELECT day, users, events FROM total_day ORDER BY 1")
         let list = try f.store.issueList(IssueQuery(window: .all, filter: .all, top: 100), now: Self.now)
         let histories = try list.issues.map { try f.store.history(key: $0.key) }
         try f.store.write { db in
@@ -156,7 +163,7 @@ import TriageModel
             for (key, users) in naive where key[1] < horizon {
                 try db.execute(sql: "INSERT INTO pruned_month_users VALUES (?, ?, ?)", arguments: [key[0], key[1], users.count])
             }
-            try db.execute(sql: "DROP TABLE issue_month_user; DROP TABLE issue_month")
+            try db.execute(sql: "DROP TABLE issue_month_user; DROP TABLE issue_month; ALTER TABLE total_day DROP COLUMN events")
             if !TemporaryStore.onPostgres { try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v12-months'") }
             try TriageStore.setStoredSchemaVersion(db, 11)
         }
@@ -164,6 +171,7 @@ import TriageModel
         #expect(try upgraded.read { db in try TriageStore.storedSchemaVersion(db) } == TriageStore.schemaVersion)
         #expect(try Self.monthRows(upgraded) == months)
         #expect(try Self.monthUserRows(upgraded) == seen)
+        #expect(try Self.rows(upgraded, "SELECT day, users, events FROM total_day ORDER BY 1") == totalDays)
         #expect(try upgraded.issueList(IssueQuery(window: .all, filter: .all, top: 100), now: Self.now) == list)
         #expect(try list.issues.map { try upgraded.history(key: $0.key) } == histories)
         #expect(try upgraded.verify().isSound)

@@ -186,7 +186,7 @@ enum PGSchema {
         CREATE TABLE app_version (version \(t) PRIMARY KEY);
         \(projects)
         \(TriageStore.prunedVersionTables(text: t))
-        \(TriageStore.monthTables(text: t, rowless: ""))
+        \(TriageStore.longWindowRollups(text: t, rowless: ""))
         """
     }
 
@@ -201,7 +201,7 @@ enum PGSchema {
         8: "ALTER TABLE chain_link ADD COLUMN origin TEXT COLLATE \"C\";",
         9: projects,
         10: TriageStore.retentionTables(text: text),
-        11: TriageStore.monthTables(text: text, rowless: "") + TriageStore.monthRollupsOfOldRows(month: month(ofDay:)),
+        11: TriageStore.longWindowRollups(text: text, rowless: "") + TriageStore.longWindowRollupsOfOldRows(month: month(ofDay:)),
     ]
 
     /// The month of a day (days since 1970-01-01): the first day of its calendar month.

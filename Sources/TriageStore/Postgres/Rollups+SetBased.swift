@@ -50,13 +50,15 @@ extension Rollups {
             INSERT INTO user_seen (user_id, last_hour) SELECT user_id, last_hour FROM user_seen_stage
             ON CONFLICT (user_id) DO UPDATE SET last_hour = excluded.last_hour WHERE user_seen.last_hour < excluded.last_hour
             """)
-        for (table, column, counts) in [("total_hour", "hour", totals.hours), ("total_day", "day", totals.days)] {
-            try stage("\(table)_stage", like: table, counts.filter { $0.value != 0 }.map { [String($0.key), String($0.value)] })
-            try db.execute(sql: """
-                INSERT INTO \(table) (\(column), users) SELECT \(column), users FROM \(table)_stage
-                ON CONFLICT (\(column)) DO UPDATE SET users = \(table).users + excluded.users
-                """)
-        }
+        try stage("total_hour_stage", like: "total_hour", totals.hours.filter { $0.value != 0 }.map { [String($0.key), String($0.value)] })
+        try db.execute(sql: """
+            INSERT INTO total_hour (hour, users) SELECT hour, users FROM total_hour_stage
+            ON CONFLICT (hour) DO UPDATE SET users = total_hour.users + excluded.users
+            """)
+        try stage("total_day_stage", like: "total_day", dayTotals(users: totals.days).map {
+            [String($0.key), String($0.value.users), String($0.value.events)]
+        })
+        try db.execute(sql: Rollups.totalDayUpsert(values: "SELECT day, users, events FROM total_day_stage"))
 
         for (table, column, buckets) in [("issue_day", "day", days), ("issue_hour", "hour", hours)] {
             try stage("\(table)_stage", like: table, buckets.map {
