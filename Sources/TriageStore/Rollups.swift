@@ -57,9 +57,9 @@ struct Rollups {
 
     /// The row-by-row flush (SQLite's, where a statement costs microseconds).
     mutating func flushRowByRow(_ db: Database) throws {
-        try moveUsers(db)
+        let held = try moveUsers(db)
         try write(db)
-        try writeMonths(db)
+        try writeMonths(db, held: held)
     }
 
     /// The transaction's day rows summed per issue and month: what `issue_month` changes by.
@@ -76,12 +76,24 @@ struct Rollups {
         return months
     }
 
+    /// Who was seen each month, less those a stored last hour (`held`, per issue and user, before
+    /// this transaction) shows were seen in that month already: the rows `issue_month_user` may
+    /// not hold yet. (A user's repeat events in a month, most of them, then cost no statement.)
+    func monthUsers(notIn held: [UserKey: Int64]) -> [MonthUserKey] {
+        var last: (hour: Int64, month: Int64) = (.min, .min)
+        return monthUsers.filter { key in
+            guard let hour = held[UserKey(issue: key.issue, user: key.user)] else { return true }
+            if last.hour != hour { last = (hour, Timestamp.monthStart(ofDay: Timestamp.startOf(hour: hour).day)) }
+            return last.month != key.month
+        }
+    }
+
     /// Adds who was seen each month, and the month sums with the users each month gained: those
     /// new to `issue_month_user`.
-    private func writeMonths(_ db: Database) throws {
+    private func writeMonths(_ db: Database, held: [UserKey: Int64]) throws {
         var gained: [DayKey: Int] = [:]
         var seen = try BoundStatement(db, sql: "INSERT INTO issue_month_user (issue_id, month, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
-        for key in monthUsers {
+        for key in monthUsers(notIn: held) {
             seen.bind(key.issue)
             seen.bind(key.month)
             seen.bind(key.user)
@@ -111,14 +123,18 @@ struct Rollups {
     }
 
     /// Moves each user seen in the batch to its new last hour: out of the bucket of the old one
-    /// (if it is older) and into the new one, per issue and across all issues.
-    private mutating func moveUsers(_ db: Database) throws {
+    /// (if it is older) and into the new one, per issue and across all issues. Returns the last
+    /// hours stored before, per issue and user.
+    private mutating func moveUsers(_ db: Database) throws -> [UserKey: Int64] {
+        var held: [UserKey: Int64] = [:]
         try Rollups.advance(userHours, in: "issue_user", keyedBy: ["issue_id", "user_id"], db,
                             bind: { statement, key in statement.bind(key.issue); statement.bind(key.user) },
+                            held: { key, old in held[key] = old },
                             moved: { key, old, hour in moveUser(key, from: old, to: hour) })
         var totals = TotalMoves()
         try Rollups.advance(totalUserHours, in: "user_seen", keyedBy: ["user_id"], db,
                             bind: { statement, user in statement.bind(user) },
+                            held: { _, _ in },
                             moved: { _, old, hour in totals.move(from: old, to: hour) })
         var hour = try BoundStatement(db, sql: """
             INSERT INTO total_hour (hour, users) VALUES (?, ?) ON CONFLICT (hour) DO UPDATE SET users = total_hour.users + excluded.users
@@ -135,6 +151,7 @@ struct Rollups {
             day.bind(change.events)
             try day.execute()
         }
+        return held
     }
 
     /// What each day's all-issue row changes by: the users moved into (or out of) it, and every
@@ -181,10 +198,11 @@ struct Rollups {
         days[DayKey(issue: issue, bucket: Timestamp.startOf(hour: hour).day), default: Counts()].users += delta
     }
 
-    /// Stores each key's latest hour in `table` where it is later than the stored one, and tells
-    /// `moved` the key, the stored hour (nil for a new key) and the new one.
+    /// Stores each key's latest hour in `table` where it is later than the stored one; tells `held`
+    /// each stored hour, and `moved` the key, the stored hour (nil for a new key) and the new one.
     private static func advance<Key>(_ latest: [Key: Int64], in table: String, keyedBy columns: [String], _ db: Database,
                                      bind: (inout BoundStatement, Key) -> Void,
+                                     held: (Key, Int64) -> Void,
                                      moved: (Key, Int64?, Int64) -> Void) throws {
         let keys = columns.joined(separator: ", ")
         var find = try BoundStatement(db, sql: """
@@ -197,6 +215,7 @@ struct Rollups {
         for (key, hour) in latest {
             bind(&find, key)
             let old = try find.fetchInt64()
+            if let old { held(key, old) }
             if let old, old >= hour { continue }
             bind(&put, key)
             put.bind(hour)

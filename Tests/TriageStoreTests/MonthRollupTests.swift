@@ -1,3 +1,4 @@
+import SampleData
 import TestSupport
 import Testing
 import TriageModel
@@ -10,9 +11,11 @@ import TriageModel
     static let now = TemporaryStore.sampleEnd
 
     /// Seven months of events and complaints, written in many transactions.
-    static func store() throws -> TemporaryStore {
+    static func store(order: EventOrder = .day) throws -> TemporaryStore {
         let f = try TemporaryStore()
-        try f.ingest(lines: TemporaryStore.sampleLines(events: 4_000, issues: 12, days: 200), batch: 317)
+        var lines: [String] = []
+        SampleGenerator(.init(events: 4_000, issues: 12, days: 200, seed: 3, end: now, order: order)).write { lines.append($0) }
+        try f.ingest(lines: lines, batch: 317)
         return f
     }
 
@@ -44,8 +47,11 @@ import TriageModel
         }
     }
 
-    @Test func eachMonthSumsItsDaysAndCountsItsDistinctUsers() throws {
-        let f = try Self.store()
+    /// In day order a user's repeat events in a month are known from their last hour; shuffled,
+    /// most come before it.
+    @Test(arguments: [EventOrder.day, .shuffled])
+    func eachMonthSumsItsDaysAndCountsItsDistinctUsers(order: EventOrder) throws {
+        let f = try Self.store(order: order)
         var summed: [[Int64]: [Int64]] = [:]
         for row in try Self.rows(f.store, "SELECT issue_id, day, events, complaints, users FROM issue_day") {
             let key = [row[0], Timestamp.monthStart(ofDay: row[1])]

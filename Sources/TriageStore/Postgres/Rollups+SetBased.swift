@@ -73,7 +73,9 @@ extension Rollups {
         }
         // Who was seen each month: the rows new to `issue_month_user`, counted per month as the
         // users it gained, go into the month sums.
-        try stage("issue_month_user_stage", like: "issue_month_user", monthUsers.map { [String($0.issue), String($0.month), $0.user] })
+        try stage("issue_month_user_stage", like: "issue_month_user", monthUsers(notIn: held).map {
+            [String($0.issue), String($0.month), $0.user]
+        })
         var gained: [DayKey: Int] = [:]
         for row in try Row.fetchAll(db, sql: """
             WITH added AS (
