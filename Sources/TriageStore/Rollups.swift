@@ -5,7 +5,6 @@ struct Rollups {
     struct DayKey: Hashable { var issue: Int64; var bucket: Int64 }
     struct DimKey: Hashable { var issue: Int64; var dim: Dimension; var value: String; var day: Int64 }
     struct UserKey: Hashable { var issue: Int64; var user: String }
-    struct MonthUserKey: Hashable { var issue: Int64; var month: Int64; var user: String }
     struct Counts { var events = 0; var complaints = 0; var users = 0 }
 
     var days: [DayKey: Counts] = [:]
@@ -14,7 +13,7 @@ struct Rollups {
     /// The latest hour each user was seen in this batch, per issue and across all issues.
     var userHours: [UserKey: Int64] = [:]
     var totalUserHours: [String: Int64] = [:]
-    /// Who was seen per issue and month (`issue_month_user`); a month is named by its first day.
+    /// Who was seen per issue and month; a month is named by its first day (`Rollups+Months.swift`).
     var monthUsers = Set<MonthUserKey>()
     /// The last day `add` named a month for, and that month (events come mostly in day order).
     private var monthOfDay: (day: Int64, month: Int64) = (.min, .min)
@@ -60,66 +59,6 @@ struct Rollups {
         let held = try moveUsers(db)
         try write(db)
         try writeMonths(db, held: held)
-    }
-
-    /// The transaction's day rows summed per issue and month: what `issue_month` changes by.
-    func monthSums() -> [DayKey: Counts] {
-        var months: [DayKey: Counts] = [:]
-        var last: (day: Int64, month: Int64) = (.min, .min)
-        for (k, v) in days {
-            if last.day != k.bucket { last = (k.bucket, Timestamp.monthStart(ofDay: k.bucket)) }
-            let key = DayKey(issue: k.issue, bucket: last.month)
-            months[key, default: Counts()].events += v.events
-            months[key, default: Counts()].complaints += v.complaints
-            months[key, default: Counts()].users += v.users
-        }
-        return months
-    }
-
-    /// Who was seen each month, less those a stored last hour (`held`, per issue and user, before
-    /// this transaction) shows were seen in that month already: the rows `issue_month_user` may
-    /// not hold yet. (A user's repeat events in a month, most of them, then cost no statement.)
-    func monthUsers(notIn held: [UserKey: Int64]) -> [MonthUserKey] {
-        var last: (hour: Int64, month: Int64) = (.min, .min)
-        return monthUsers.filter { key in
-            guard let hour = held[UserKey(issue: key.issue, user: key.user)] else { return true }
-            if last.hour != hour { last = (hour, Timestamp.monthStart(ofDay: Timestamp.startOf(hour: hour).day)) }
-            return last.month != key.month
-        }
-    }
-
-    /// Adds who was seen each month, and the month sums with the users each month gained: those
-    /// new to `issue_month_user`.
-    private func writeMonths(_ db: Database, held: [UserKey: Int64]) throws {
-        var gained: [DayKey: Int] = [:]
-        var seen = try BoundStatement(db, sql: "INSERT INTO issue_month_user (issue_id, month, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
-        for key in monthUsers(notIn: held) {
-            seen.bind(key.issue)
-            seen.bind(key.month)
-            seen.bind(key.user)
-            try seen.execute()
-            if db.changesCount > 0 { gained[DayKey(issue: key.issue, bucket: key.month), default: 0] += 1 }
-        }
-        var upsert = try BoundStatement(db, sql: Rollups.monthUpsert(values: "VALUES (?, ?, ?, ?, ?, ?)"))
-        for (k, v) in monthSums() {
-            upsert.bind(k.issue)
-            upsert.bind(k.bucket)
-            upsert.bind(v.events)
-            upsert.bind(v.complaints)
-            upsert.bind(v.users)
-            upsert.bind(gained[k] ?? 0)
-            try upsert.execute()
-        }
-    }
-
-    /// Adds month rows (`values`: issue, month, events, complaints, users, distinct users) to `issue_month`.
-    static func monthUpsert(values: String) -> String {
-        """
-        INSERT INTO issue_month (issue_id, month, events, complaints, users, distinct_users) \(values)
-        ON CONFLICT (issue_id, month) DO UPDATE SET events = issue_month.events + excluded.events,
-            complaints = issue_month.complaints + excluded.complaints, users = issue_month.users + excluded.users,
-            distinct_users = issue_month.distinct_users + excluded.distinct_users
-        """
     }
 
     /// Moves each user seen in the batch to its new last hour: out of the bucket of the old one

@@ -136,29 +136,18 @@ extension TriageStore {
         return try prune(keepDays: keep, now: now)
     }
 
-    /// Deletes who was seen in the months before `cut` (a month's start), about `chunk` rows per
-    /// transaction: those months are closed to ingest, so their `issue_month.distinct_users` are final.
+    /// Deletes who was seen in the months before `cut` (a month's start; the rows come first in the
+    /// table's key), `chunk` rows per transaction: those months are closed to ingest, so their
+    /// `issue_month.distinct_users` are final.
     func deleteMonthUsers(before cut: Int64, chunk: Int) throws(StoreError) {
         let month = Timestamp(millis: cut).day
-        let issues = try read { db in
-            try Int64.fetchAll(db, sql: "SELECT id FROM issue WHERE first_seen < ? ORDER BY id", arguments: [cut])
-        }
-        var next = 0
-        while next < issues.count {
-            try write { db in
-                var n = 0
-                while n < chunk, next < issues.count {
-                    let room = chunk - n
-                    try db.execute(sql: """
-                        DELETE FROM issue_month_user WHERE (issue_id, month, user_id) IN
-                            (SELECT issue_id, month, user_id FROM issue_month_user WHERE issue_id = ? AND month < ? LIMIT ?)
-                        """, arguments: [issues[next], month, room])
-                    let deleted = db.changesCount
-                    n += deleted
-                    if deleted < room { next += 1 }
-                }
-            }
-        }
+        while try write({ db in
+            try db.execute(sql: """
+                DELETE FROM issue_month_user WHERE (month, issue_id, user_id) IN
+                    (SELECT month, issue_id, user_id FROM issue_month_user WHERE month < ? LIMIT ?)
+                """, arguments: [month, chunk])
+            return db.changesCount
+        }) >= chunk {}
     }
 
     /// Deletes the complaints before `cut` and their citations, `chunk` at a time. A complaint

@@ -85,9 +85,16 @@ extension TriageStore {
             func monthsOfDays(_ column: String) -> String {
                 "SELECT d.issue_id, m.month, SUM(d.\(column)) FROM issue_day d \(inMonth("d.day", "day")) WHERE d.\(column) != 0 GROUP BY 1, 2"
             }
-            let seenPerMonth = """
-                SELECT DISTINCT e.issue_id, m.month, e.user_id FROM event e \(inMonth("e.ts", "ms"))
-                WHERE e.user_id IS NOT NULL\(kept("e.ts", h))
+            // Who was seen each month but their last (per issue), and each month's distinct users:
+            // those rows and the months of `issue_user`'s last hours.
+            let seenBeforeLast = """
+                SELECT DISTINCT m.month, e.issue_id, e.user_id FROM event e \(inMonth("e.ts", "ms"))
+                JOIN (\(lastHours)) AS l ON l.issue_id = e.issue_id AND l.user_id = e.user_id
+                WHERE e.user_id IS NOT NULL\(kept("e.ts", h)) AND NOT (l.h >= m.first_hour AND l.h < m.end_hour)
+                """
+            let seenInMonths = """
+                SELECT issue_id, month FROM issue_month_user WHERE 1 = 1\(kept("month", hDay))
+                UNION ALL SELECT u.issue_id, m.month FROM issue_user u \(inMonth("u.last_hour", "hour")) WHERE 1 = 1\(lastHour)
                 """
             // A rollup that sums another (days of hours, users of their last hours) is recounted
             // from that other table once it has been found equal to its own recount over the
@@ -140,11 +147,12 @@ extension TriageStore {
                 ("monthly users", "SELECT u.issue_id, m.month, COUNT(*) FROM (\(lastHours)) AS u \(inMonth("u.h", "hour")) GROUP BY 1, 2"
                     + prunedMonths("users"), ("daily users", monthsOfDays("users")),
                  "SELECT issue_id, month, users FROM issue_month WHERE users != 0"),
-                ("users seen per month", seenPerMonth, nil,
-                 "SELECT issue_id, month, user_id FROM issue_month_user WHERE 1 = 1\(kept("month", hDay))"),
-                ("distinct users per month", "SELECT issue_id, month, COUNT(*) FROM (\(seenPerMonth)) AS u GROUP BY 1, 2",
-                 ("users seen per month",
-                  "SELECT issue_id, month, COUNT(*) FROM issue_month_user WHERE 1 = 1\(kept("month", hDay)) GROUP BY 1, 2"),
+                ("users seen per month", seenBeforeLast, nil,
+                 "SELECT month, issue_id, user_id FROM issue_month_user WHERE 1 = 1\(kept("month", hDay))"),
+                ("distinct users per month", """
+                    SELECT e.issue_id, m.month, COUNT(DISTINCT e.user_id) FROM event e \(inMonth("e.ts", "ms"))
+                    WHERE e.user_id IS NOT NULL\(kept("e.ts", h)) GROUP BY 1, 2
+                    """, ("users seen per month and issue users", "SELECT issue_id, month, COUNT(*) FROM (\(seenInMonths)) AS s GROUP BY 1, 2"),
                  "SELECT issue_id, month, distinct_users FROM issue_month WHERE distinct_users != 0\(kept("month", hDay))"),
                 ("breakdown", TriageStore.breakdownRecount(day: day, where: "1 = 1\(kept("ts", h))"), nil,
                  "SELECT issue_id, dim, value, day, events FROM issue_day_dim WHERE events != 0\(days)"),
@@ -155,7 +163,10 @@ extension TriageStore {
             ]
             var equal = Set<String>()
             for rollup in rollups {
-                let recount = rollup.from.flatMap { equal.contains($0.checked) ? $0.sql : nil } ?? rollup.naive
+                // (A recount from two tables names both: "a and b".)
+                let recount = rollup.from.flatMap { from in
+                    from.checked.split(separator: " and ").allSatisfy { equal.contains(String($0)) } ? from.sql : nil
+                } ?? rollup.naive
                 // The rows only one side holds (as EXCEPT both ways counts them), with the recount run once.
                 let columns = (1...(try db.columnCount(sql: rollup.rollup))).map { "c\($0)" }.joined(separator: ", ")
                 let differ = try Int.fetchOne(db, sql: """

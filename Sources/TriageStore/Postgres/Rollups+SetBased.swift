@@ -71,23 +71,28 @@ extension Rollups {
                     complaints = \(table).complaints + excluded.complaints, users = \(table).users + excluded.users
                 """)
         }
-        // Who was seen each month: the rows new to `issue_month_user`, counted per month as the
-        // users it gained, go into the month sums.
-        try stage("issue_month_user_stage", like: "issue_month_user", monthUsers(notIn: held).map {
-            [String($0.issue), String($0.month), $0.user]
-        })
-        var gained: [DayKey: Int] = [:]
-        for row in try Row.fetchAll(db, sql: """
-            WITH added AS (
-                INSERT INTO issue_month_user (issue_id, month, user_id) SELECT issue_id, month, user_id FROM issue_month_user_stage
-                ON CONFLICT DO NOTHING RETURNING issue_id, month)
-            SELECT issue_id, month, COUNT(*) FROM added GROUP BY 1, 2
-            """) {
-            gained[DayKey(issue: row[0], bucket: row[1])] = row[2]
+        // The months' users (`Rollups+Months.swift`): the rows `issue_month_user` cannot hold yet,
+        // then the late ones, of which each row it did not hold is a user new to its month.
+        var months = monthUserChanges(held: held)
+        for (keys, counted) in [(months.rows, false), (months.late, true)] where !keys.isEmpty {
+            try stage("issue_month_user_stage", like: "issue_month_user", keys.map { [String($0.month), String($0.issue), $0.user] })
+            let insert = """
+                INSERT INTO issue_month_user (month, issue_id, user_id) SELECT month, issue_id, user_id FROM issue_month_user_stage
+                ON CONFLICT DO NOTHING
+                """
+            guard counted else {
+                try db.execute(sql: insert)
+                continue
+            }
+            for row in try Row.fetchAll(db, sql: """
+                WITH added AS (\(insert) RETURNING issue_id, month) SELECT issue_id, month, COUNT(*) FROM added GROUP BY 1, 2
+                """) {
+                months.gained[DayKey(issue: row[0], bucket: row[1]), default: 0] += row[2] as Int
+            }
         }
         try stage("issue_month_stage", like: "issue_month", monthSums().map {
             [String($0.key.issue), String($0.key.bucket), String($0.value.events), String($0.value.complaints), String($0.value.users),
-             String(gained[$0.key] ?? 0)]
+             String(months.gained[$0.key] ?? 0)]
         })
         try db.execute(sql: Rollups.monthUpsert(values: """
             SELECT issue_id, month, events, complaints, users, distinct_users FROM issue_month_stage
