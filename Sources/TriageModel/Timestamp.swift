@@ -126,6 +126,18 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable {
         return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
+    /// The first day of the calendar month that holds `day` (days since 1970-01-01): a month
+    /// bucket is named by it.
+    public static func monthStart(ofDay day: Int64) -> Int64 {
+        day - civil(fromDays: day).day + 1
+    }
+
+    /// The first day of the calendar month after the one that holds `day`.
+    public static func nextMonthStart(ofDay day: Int64) -> Int64 {
+        let (year, month, _) = civil(fromDays: day)
+        return month == 12 ? daysFromCivil(year: year + 1, month: 1, day: 1) : daysFromCivil(year: year, month: month + 1, day: 1)
+    }
+
     /// The first millisecond of a day bucket.
     public static func startOf(day: Int64) -> Timestamp { Timestamp(millis: day * millisPerDay) }
     /// The first millisecond of an hour bucket.

@@ -13,6 +13,10 @@ struct Rollups {
     /// The latest hour each user was seen in this batch, per issue and across all issues.
     var userHours: [UserKey: Int64] = [:]
     var totalUserHours: [String: Int64] = [:]
+    /// Who was seen per issue and month; a month is named by its first day (`Rollups+Months.swift`).
+    var monthUsers = Set<MonthUserKey>()
+    /// The last day `add` named a month for, and that month (events come mostly in day order).
+    private var monthOfDay: (day: Int64, month: Int64) = (.min, .min)
     /// The app versions the transaction's events name (the `app_version` table lists every one).
     var versions = Set<String>()
 
@@ -33,6 +37,8 @@ struct Rollups {
             let key = UserKey(issue: issueID, user: user)
             if userHours[key].map({ $0 < hour }) ?? true { userHours[key] = hour }
             if totalUserHours[user].map({ $0 < hour }) ?? true { totalUserHours[user] = hour }
+            if monthOfDay.day != day { monthOfDay = (day, Timestamp.monthStart(ofDay: day)) }
+            monthUsers.insert(MonthUserKey(issue: issueID, month: monthOfDay.month, user: user))
         }
     }
 
@@ -52,30 +58,58 @@ struct Rollups {
 
     /// The row-by-row flush (SQLite's, where a statement costs microseconds).
     mutating func flushRowByRow(_ db: Database) throws {
-        try moveUsers(db)
+        let held = try moveUsers(db)
         try write(db)
+        try writeMonths(db, held: held)
     }
 
     /// Moves each user seen in the batch to its new last hour: out of the bucket of the old one
-    /// (if it is older) and into the new one, per issue and across all issues.
-    private mutating func moveUsers(_ db: Database) throws {
+    /// (if it is older) and into the new one, per issue and across all issues. Returns the last
+    /// hours stored before, per issue and user.
+    private mutating func moveUsers(_ db: Database) throws -> [UserKey: Int64] {
+        var held: [UserKey: Int64] = [:]
         try Rollups.advance(userHours, in: "issue_user", keyedBy: ["issue_id", "user_id"], db,
                             bind: { statement, key in statement.bind(key.issue); statement.bind(key.user) },
+                            held: { key, old in held[key] = old },
                             moved: { key, old, hour in moveUser(key, from: old, to: hour) })
         var totals = TotalMoves()
         try Rollups.advance(totalUserHours, in: "user_seen", keyedBy: ["user_id"], db,
                             bind: { statement, user in statement.bind(user) },
+                            held: { _, _ in },
                             moved: { _, old, hour in totals.move(from: old, to: hour) })
-        for (table, column, counts) in [("total_hour", "hour", totals.hours), ("total_day", "day", totals.days)] {
-            var upsert = try BoundStatement(db, sql: """
-                INSERT INTO \(table) (\(column), users) VALUES (?, ?) ON CONFLICT (\(column)) DO UPDATE SET users = \(table).users + excluded.users
-                """)
-            for (bucket, n) in counts where n != 0 {
-                upsert.bind(bucket)
-                upsert.bind(n)
-                try upsert.execute()
-            }
+        var hour = try BoundStatement(db, sql: """
+            INSERT INTO total_hour (hour, users) VALUES (?, ?) ON CONFLICT (hour) DO UPDATE SET users = total_hour.users + excluded.users
+            """)
+        for (bucket, n) in totals.hours where n != 0 {
+            hour.bind(bucket)
+            hour.bind(n)
+            try hour.execute()
         }
+        var day = try BoundStatement(db, sql: Rollups.totalDayUpsert(values: "VALUES (?, ?, ?)"))
+        for (bucket, change) in dayTotals(users: totals.days) {
+            day.bind(bucket)
+            day.bind(change.users)
+            day.bind(change.events)
+            try day.execute()
+        }
+        return held
+    }
+
+    /// What each day's all-issue row changes by: the users moved into (or out of) it, and every
+    /// issue's events of the transaction.
+    func dayTotals(users: [Int64: Int]) -> [Int64: (users: Int, events: Int)] {
+        var totals: [Int64: (users: Int, events: Int)] = [:]
+        for (day, n) in users where n != 0 { totals[day, default: (0, 0)].users += n }
+        for (key, counts) in days where counts.events != 0 { totals[key.bucket, default: (0, 0)].events += counts.events }
+        return totals
+    }
+
+    /// Adds all-issue day rows (`values`: day, users, events) to `total_day`.
+    static func totalDayUpsert(values: String) -> String {
+        """
+        INSERT INTO total_day (day, users, events) \(values)
+        ON CONFLICT (day) DO UPDATE SET users = total_day.users + excluded.users, events = total_day.events + excluded.events
+        """
     }
 
     /// A user of an issue whose last hour moves from `old` (nil: a new user) to `hour`: out of the
@@ -105,10 +139,11 @@ struct Rollups {
         days[DayKey(issue: issue, bucket: Timestamp.startOf(hour: hour).day), default: Counts()].users += delta
     }
 
-    /// Stores each key's latest hour in `table` where it is later than the stored one, and tells
-    /// `moved` the key, the stored hour (nil for a new key) and the new one.
+    /// Stores each key's latest hour in `table` where it is later than the stored one; tells `held`
+    /// each stored hour, and `moved` the key, the stored hour (nil for a new key) and the new one.
     private static func advance<Key>(_ latest: [Key: Int64], in table: String, keyedBy columns: [String], _ db: Database,
                                      bind: (inout BoundStatement, Key) -> Void,
+                                     held: (Key, Int64) -> Void,
                                      moved: (Key, Int64?, Int64) -> Void) throws {
         let keys = columns.joined(separator: ", ")
         var find = try BoundStatement(db, sql: """
@@ -121,6 +156,7 @@ struct Rollups {
         for (key, hour) in latest {
             bind(&find, key)
             let old = try find.fetchInt64()
+            if let old { held(key, old) }
             if let old, old >= hour { continue }
             bind(&put, key)
             put.bind(hour)

@@ -1,9 +1,10 @@
 import TriageModel
 
 extension TriageStore {
-    /// An identifier's whole life (`errtriage history KEY`): per month since first seen, events
-    /// and complaints from the daily rollup, versions from the breakdown rollup, users from its
-    /// events (of a pruned month, from what the prune counted); every status change and merge. The key is the issue's own, merged or not.
+    /// An identifier's whole life (`errtriage history KEY`): per month since first seen, events,
+    /// complaints and distinct users from the month rollup (kept for all time, pruned months too),
+    /// versions from the breakdown rollup; every status change and merge. The key is the issue's
+    /// own, merged or not.
     public func history(key: String) throws(StoreError) -> IssueHistory {
         try read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT id, status, first_seen, last_seen FROM issue WHERE key = ?", arguments: [key])
@@ -15,23 +16,12 @@ extension TriageStore {
                 if months[name] == nil { months[name] = IssueHistory.Month(month: name, events: 0, users: 0, complaints: 0, versions: []) }
                 return name
             }
-            for r in try Row.fetchAll(db, sql: "SELECT day, events, complaints FROM issue_day WHERE issue_id = ?", arguments: [id]) {
+            for r in try Row.fetchAll(db, sql: "SELECT month, events, complaints, distinct_users FROM issue_month WHERE issue_id = ?",
+                                      arguments: [id]) {
                 let m = month(r[0])
-                months[m]!.events += r[1] as Int
-                months[m]!.complaints += r[2] as Int
-            }
-            // Months before the raw horizon were counted when their events were pruned (whole months).
-            let since = try TriageStore.meta(db, RetentionKey.since) ?? .min
-            var users: [String: Set<String>] = [:]
-            for r in try Row.fetchAll(db, sql: """
-                SELECT DISTINCT \(TriageStore.floorBucket("ts", Timestamp.millisPerDay)), user_id FROM event
-                WHERE issue_id = ? AND user_id IS NOT NULL AND ts >= ?
-                """, arguments: [id, since]) {
-                users[month(r[0]), default: []].insert(r[1])
-            }
-            for (m, set) in users { months[m]!.users = set.count }
-            for r in try Row.fetchAll(db, sql: "SELECT month, users FROM pruned_month_users WHERE issue_id = ?", arguments: [id]) {
-                months[month(r[0])]!.users = r[1]
+                months[m]!.events = r[1]
+                months[m]!.complaints = r[2]
+                months[m]!.users = r[3]
             }
             var versions: [String: Set<String>] = [:]
             for r in try Row.fetchAll(db, sql: """

@@ -75,6 +75,8 @@ extension TriageStore {
         var runsToLatest: Bool
         /// Where raw events begin after a prune (nil: nothing pruned).
         var rawSince: Int64?
+        /// The first and last days with data (`issue_day`'s), for a window of days; nil when none.
+        var dataDays: ClosedRange<Int64>?
 
         /// Whether users counted from the events of this window miss pruned ones: the window
         /// reaches before the raw horizon and its users are counted from events (it ends before
@@ -88,15 +90,35 @@ extension TriageStore {
             self.now = now
             rawSince = try TriageStore.meta(db, RetentionKey.since)
             hourly = window.isHourly
+            let latest = try Int64.fetchOne(db, sql: "SELECT MAX(\(hourly ? "hour" : "day")) FROM \(hourly ? "issue_hour" : "issue_day")")
             if hourly {
                 range = TimeWindow.hourRange(now: now)
             } else {
-                let firstDay = try Int64.fetchOne(db, sql: "SELECT MIN(day) FROM issue_day") ?? now.day
-                range = window.dayRange(now: now, firstDay: firstDay)
+                let firstDay = try Int64.fetchOne(db, sql: "SELECT MIN(day) FROM issue_day")
+                range = window.dayRange(now: now, firstDay: firstDay ?? now.day)
+                if let firstDay, let latest { dataDays = firstDay...latest }
             }
-            let latest = try Int64.fetchOne(db, sql: "SELECT MAX(\(hourly ? "hour" : "day")) FROM \(hourly ? "issue_hour" : "issue_day")")
             let last = range.upperBound
             runsToLatest = latest.map { $0 <= last } ?? true
+        }
+
+        /// Windows of more days than this read their whole months from `issue_month`.
+        static let monthsAfterDays = 62
+
+        /// A long window of days as whole months (their first days), read from `issue_month`, and
+        /// the days at its edges, read from `issue_day`: the same sums with a row per month instead
+        /// of one per day. The days before the first with data and after the last hold nothing, so
+        /// the window stretches over them to their months' edges (`all` is whole months alone).
+        /// Nil for a short window, one of hours, or one that holds no whole month.
+        var monthSplit: (months: ClosedRange<Int64>, edges: [ClosedRange<Int64>])? {
+            guard !hourly, count > Buckets.monthsAfterDays, let data = dataDays else { return nil }
+            let lo = range.lowerBound <= data.lowerBound ? Timestamp.monthStart(ofDay: data.lowerBound) : range.lowerBound
+            let hi = range.upperBound >= data.upperBound ? Timestamp.nextMonthStart(ofDay: data.upperBound) - 1 : range.upperBound
+            // The whole months run from `first` up to the day before `end`.
+            let first = Timestamp.monthStart(ofDay: lo) == lo ? lo : Timestamp.nextMonthStart(ofDay: lo)
+            let end = Timestamp.nextMonthStart(ofDay: hi) == hi + 1 ? hi + 1 : Timestamp.monthStart(ofDay: hi)
+            guard first < end else { return nil }
+            return (first...Timestamp.monthStart(ofDay: end - 1), [(lo, first - 1), (end, hi)].filter { $0.0 <= $0.1 }.map { $0.0...$0.1 })
         }
 
         var table: String { hourly ? "issue_hour" : "issue_day" }
@@ -146,19 +168,31 @@ extension TriageStore {
         var index: [Int64: Int] = [:]
         for (i, c) in candidates.enumerated() { index[c.id] = i }
         var active = 0
-        // A long window of days holds most of the daily rollup: reading the table in its (issue,
-        // day) order groups without sorting; a short one, and every window of hours (24 of
-        // the hourly rollup's thousands), reads its range of the covering by-time index. One issue (the
-        // detail) reads its own range of the table.
+        // A window of more than a few weeks holds most of the daily rollup: reading the table in
+        // its (issue, day) order groups without sorting; a short one, and every window of hours
+        // (24 of the hourly rollup's thousands), reads its range of the covering by-time index.
+        // One issue (the detail) reads its own range of the table. A window of months reads a row
+        // per issue and month instead, and its edges' days (`monthSplit`).
         // (The unary `+` is SQLite's way to keep its planner off an index; PostgreSQL's planner
         // picks the scan by its statistics, and the `+` would only spoil its estimate.)
         let column = !buckets.hourly && buckets.count > 14 ? db.dialect.indexAvoidance + buckets.column : buckets.column
         let one = only.map { _ in "issue_id = ? AND " } ?? ""
-        try db.forEachIntegers(sql: """
+        let issue = StatementArguments(only.map { [$0] } ?? [])
+        var sql = """
             SELECT issue_id, SUM(events), SUM(complaints), SUM(users) FROM \(buckets.table)
             WHERE \(one)\(column) BETWEEN ? AND ? GROUP BY issue_id
-            """, arguments: StatementArguments(only.map { [$0] } ?? []) + [buckets.range.lowerBound, buckets.range.upperBound],
-            columns: 4) { row in
+            """
+        var arguments = issue + [buckets.range.lowerBound, buckets.range.upperBound]
+        if let split = buckets.monthSplit {
+            let counts = "issue_id, events, complaints, users"
+            sql = "SELECT issue_id, SUM(events), SUM(complaints), SUM(users) FROM ("
+                + (["SELECT \(counts) FROM issue_month WHERE \(one)month BETWEEN ? AND ?"]
+                   + split.edges.map { _ in "SELECT \(counts) FROM issue_day WHERE \(one)day BETWEEN ? AND ?" }).joined(separator: " UNION ALL ")
+                + ") AS r GROUP BY issue_id"
+            arguments = issue + [split.months.lowerBound, split.months.upperBound]
+            for edge in split.edges { arguments += issue + [edge.lowerBound, edge.upperBound] }
+        }
+        try db.forEachIntegers(sql: sql, arguments: arguments, columns: 4) { row in
             let events = Int(row[1])
             if events > 0 { active += 1 }
             guard let i = index[row[0]] else { return }
@@ -197,7 +231,13 @@ extension TriageStore {
         // Every issue with events in the window is listed: the totals need not name them.
         let everyActive = ids.count == activeIssues
         var series = [Int](repeating: 0, count: buckets.count)
-        if !ids.isEmpty {
+        if !ids.isEmpty && everyActive && !buckets.hourly {
+            // Every issue's events per day: a row a day, not one per issue and day.
+            try db.forEachIntegers(sql: "SELECT day, events FROM total_day WHERE day BETWEEN ? AND ?",
+                                   arguments: [buckets.range.lowerBound, buckets.range.upperBound], columns: 2) { row in
+                series[Int(row[0] - buckets.range.lowerBound)] = Int(row[1])
+            }
+        } else if !ids.isEmpty {
             let issues = everyActive ? "" : " AND issue_id IN (\(databaseQuestionMarks(count: ids.count)))"
             try db.forEachIntegers(sql: """
                 SELECT \(buckets.column), SUM(events) FROM \(buckets.table)

@@ -70,6 +70,6 @@ extension TriageStore {
                 SELECT COUNT(DISTINCT user_id) FROM issue_user WHERE issue_id IN (SELECT id FROM issue WHERE id = ? OR group_id = ?)
                 """, arguments: [issueID, issueID]) ?? 0
         }
-        return try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(users), 0) FROM issue_day WHERE issue_id = ?", arguments: [issueID]) ?? 0
+        return try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(users), 0) FROM issue_month WHERE issue_id = ?", arguments: [issueID]) ?? 0
     }
 }

@@ -87,8 +87,9 @@ extension TriageStore {
     /// `retentionCut`) and keeps everything else: issues, chains, statuses and their history,
     /// notes, links, assignees, mutes, meetings, merges and every rollup. Counts what only the
     /// events knew (`pruned_*`) first, then deletes in short transactions (an ingest and a
-    /// dashboard go on meanwhile), then gives the space back where the engine can. A prune cut off
-    /// part way is finished by the next one.
+    /// dashboard go on meanwhile) the events, the complaints and who was seen in the closed months
+    /// (`issue_month_user`), then gives the space back where the engine can. A prune cut off part
+    /// way is finished by the next one.
     public func prune(keepDays: Int, now: Timestamp, chunk: Int = TriageStore.pruneChunk) throws(StoreError) -> PruneResult {
         guard keepDays >= 1 else { throw StoreError.usage("a prune must keep at least 1 day, not \(keepDays)") }
         guard !readOnly else { throw engine.readOnlyError }
@@ -116,6 +117,7 @@ extension TriageStore {
                 result.eventsDeleted = try engine.deleteEvents(before: horizon, chunk: chunk)
             } catch let error as StoreError { throw error } catch { throw StoreError.describing(error, path: target) }
             result.complaintsDeleted = try deleteComplaints(before: horizon, chunk: chunk)
+            try deleteMonthUsers(before: horizon, chunk: chunk)
             do { result.spaceNote = try engine.reclaimSpace() } catch { throw StoreError.describing(error, path: target) }
         }
         try write { db in try TriageStore.setMeta(db, RetentionKey.prunedAt, now.millis) }
@@ -132,6 +134,20 @@ extension TriageStore {
         guard let keep = setting.keepDays else { return nil }
         if let last = setting.prunedAt, now.millis - last.millis < Timestamp.millisPerDay, now >= last { return nil }
         return try prune(keepDays: keep, now: now)
+    }
+
+    /// Deletes who was seen in the months before `cut` (a month's start; the rows come first in the
+    /// table's key), `chunk` rows per transaction: those months are closed to ingest, so their
+    /// `issue_month.distinct_users` are final.
+    func deleteMonthUsers(before cut: Int64, chunk: Int) throws(StoreError) {
+        let month = Timestamp(millis: cut).day
+        while try write({ db in
+            try db.execute(sql: """
+                DELETE FROM issue_month_user WHERE (month, issue_id, user_id) IN
+                    (SELECT month, issue_id, user_id FROM issue_month_user WHERE month < ? LIMIT ?)
+                """, arguments: [month, chunk])
+            return db.changesCount
+        }) >= chunk {}
     }
 
     /// Deletes the complaints before `cut` and their citations, `chunk` at a time. A complaint
@@ -177,38 +193,16 @@ extension TriageStore {
     }
 }
 
-/// What only the pruned events knew, counted from them before they go: distinct users per issue
-/// and month (and of all issues, issue 0), per app version and day (per issue and of all), and
-/// the users of each version.
+/// What only the pruned events knew, counted from them before they go: their figures per app
+/// version and day (per issue and of all, issue 0), and the users of each version. (Their
+/// distinct users per issue and month are kept at ingest, in `issue_month`.)
 struct PrunedFigures {
-    var monthUsers: [(issue: Int64, month: Int64, users: Int64)] = []
     var versionDays: [[SQLValue]] = []
     var versionUsers: [(version: String, user: String)] = []
 
     init(_ db: Database, from since: Int64?, to cut: Int64) throws {
         let first = try Int64.fetchOne(db, sql: "SELECT MIN(first_seen) FROM issue")
-        let from = since ?? first ?? cut
-        guard from < cut else { return }
-        var months: [(month: Int64, lo: Int64, hi: Int64)] = []
-        var day = Timestamp(millis: from).day
-        while day * Timestamp.millisPerDay < cut {
-            let (y, m, _) = Timestamp.civil(fromDays: day)
-            let start = Timestamp.daysFromCivil(year: y, month: m, day: 1)
-            let next = m == 12 ? Timestamp.daysFromCivil(year: y + 1, month: 1, day: 1) : Timestamp.daysFromCivil(year: y, month: m + 1, day: 1)
-            months.append((start, max(start * Timestamp.millisPerDay, since ?? .min), min(next * Timestamp.millisPerDay, cut)))
-            day = next
-        }
-        let values = Array(repeating: "(?, ?, ?)", count: months.count).joined(separator: ", ")
-        let monthArgs = StatementArguments(months.flatMap { [$0.month, $0.lo, $0.hi] })
-        let window = "e.ts >= m.lo AND e.ts < m.hi AND e.user_id IS NOT NULL"
-        for row in try Row.fetchAll(db, sql: """
-            WITH m(month, lo, hi) AS (VALUES \(values))
-            SELECT e.issue_id, m.month, COUNT(DISTINCT e.user_id) FROM event_row e JOIN m ON \(window) GROUP BY 1, 2
-            UNION ALL
-            SELECT 0, m.month, COUNT(DISTINCT e.user_id) FROM event_row e JOIN m ON \(window) GROUP BY 2
-            """, arguments: monthArgs) {
-            monthUsers.append((row[0], row[1], row[2]))
-        }
+        guard (since ?? first ?? cut) < cut else { return }
         let day0 = TriageStore.floorBucket("ts", Timestamp.millisPerDay)
         let range = "ts >= ? AND ts < ? AND app_version IS NOT NULL"
         let lo = since ?? .min
@@ -225,13 +219,6 @@ struct PrunedFigures {
     }
 
     func insert(_ db: Database) throws {
-        var month = try BoundStatement(db, sql: "INSERT INTO pruned_month_users (issue_id, month, users) VALUES (?, ?, ?)")
-        for row in monthUsers {
-            month.bind(row.issue)
-            month.bind(row.month)
-            month.bind(row.users)
-            try month.execute()
-        }
         var day = try BoundStatement(db, sql: """
             INSERT INTO pruned_version_day (app_version, day, issue_id, events, users, first_ts, last_ts) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)

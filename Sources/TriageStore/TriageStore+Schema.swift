@@ -122,6 +122,7 @@ extension TriageStore {
         migrator.registerMigration("v9-code-origin") { db in try migrateToV9(db) }
         migrator.registerMigration("v10-projects") { db in try migrateToV10(db) }
         migrator.registerMigration("v11-retention") { db in try migrateToV11(db) }
+        migrator.registerMigration("v12-months") { db in try migrateToV12(db) }
         return migrator
     }
 

@@ -6,13 +6,21 @@ extension TriageStore {
     /// version over all time (`releases`, `release`). A prune writes them for whole months, from
     /// the events it is about to delete, in the transaction that moves the store's raw horizon
     /// (`meta.events_since`). Issue 0 stands for all issues together. The same SQL on both engines
-    /// (`text` is PostgreSQL's byte-ordered text type, SQLite's TEXT).
+    /// (`text` is PostgreSQL's byte-ordered text type, SQLite's TEXT). Schema 12 replaces the first
+    /// with `issue_month.distinct_users`, kept at ingest (`TriageStore+SchemaV12.swift`).
     static func retentionTables(text t: String) -> String {
         """
         CREATE TABLE pruned_month_users (
             issue_id BIGINT NOT NULL, month BIGINT NOT NULL, users BIGINT NOT NULL,
             PRIMARY KEY (issue_id, month)
         );
+        \(prunedVersionTables(text: t))
+        """
+    }
+
+    /// The figures per app version of pruned events (`releases`, `release`).
+    static func prunedVersionTables(text t: String) -> String {
+        """
         CREATE TABLE pruned_version_day (
             app_version \(t) NOT NULL, day BIGINT NOT NULL, issue_id BIGINT NOT NULL,
             events BIGINT NOT NULL, users BIGINT NOT NULL, first_ts BIGINT NOT NULL, last_ts BIGINT NOT NULL,

@@ -68,6 +68,34 @@ extension TriageStore {
             let events = "event WHERE 1 = 1\(kept("ts", h))", complaints = "1 = 1\(kept("c.ts", h))"
             let hours = kept("hour", hHour), days = kept("day", hDay), lastHour = kept("last_hour", hHour)
             let dayOfHour = bucket("h", 24)
+            // Months: of the kept days, recounted like the days (from the events, or from `issue_day`
+            // once its days are found equal to them); the months before the horizon from `issue_day`,
+            // whose days there are what the events left.
+            let span = try Row.fetchOne(db, sql: "SELECT MIN(day), MAX(day) FROM issue_day")
+            let months = TriageStore.monthTable(days: (span?[0] as Int64?).flatMap { lo in (span?[1] as Int64?).map { lo...$0 } })
+            func inMonth(_ column: String, _ unit: String) -> String {
+                "JOIN \(months) m ON \(column) >= m.first_\(unit) AND \(column) < m.end_\(unit)"
+            }
+            func prunedMonths(_ column: String) -> String {
+                """
+                 UNION ALL SELECT d.issue_id, m.month, SUM(d.\(column)) FROM issue_day d \(inMonth("d.day", "day"))
+                WHERE d.day < \(hDay) AND \(horizon == nil ? "1 = 0" : "1 = 1") GROUP BY 1, 2 HAVING SUM(d.\(column)) != 0
+                """
+            }
+            func monthsOfDays(_ column: String) -> String {
+                "SELECT d.issue_id, m.month, SUM(d.\(column)) FROM issue_day d \(inMonth("d.day", "day")) WHERE d.\(column) != 0 GROUP BY 1, 2"
+            }
+            // Who was seen each month but their last (per issue), and each month's distinct users:
+            // those rows and the months of `issue_user`'s last hours.
+            let seenBeforeLast = """
+                SELECT DISTINCT m.month, e.issue_id, e.user_id FROM event e \(inMonth("e.ts", "ms"))
+                JOIN (\(lastHours)) AS l ON l.issue_id = e.issue_id AND l.user_id = e.user_id
+                WHERE e.user_id IS NOT NULL\(kept("e.ts", h)) AND NOT (l.h >= m.first_hour AND l.h < m.end_hour)
+                """
+            let seenInMonths = """
+                SELECT issue_id, month FROM issue_month_user WHERE 1 = 1\(kept("month", hDay))
+                UNION ALL SELECT u.issue_id, m.month FROM issue_user u \(inMonth("u.last_hour", "hour")) WHERE 1 = 1\(lastHour)
+                """
             // A rollup that sums another (days of hours, users of their last hours) is recounted
             // from that other table once it has been found equal to its own recount over the
             // events: the same figures, without another pass over every event. When that table
@@ -102,6 +130,30 @@ extension TriageStore {
                 ("all-issue daily users", "SELECT \(dayOfHour), COUNT(*) FROM (\(userLastHours)) AS u GROUP BY 1",
                  ("all-issue users", "SELECT \(bucket("last_hour", 24)), COUNT(*) FROM user_seen WHERE 1 = 1\(lastHour) GROUP BY 1"),
                  "SELECT day, users FROM total_day WHERE users != 0\(days)"),
+                ("all-issue daily events", """
+                    SELECT \(day), COUNT(*) FROM \(events) GROUP BY 1
+                    UNION ALL SELECT day, SUM(events) FROM issue_day WHERE day < \(hDay) AND \(horizon == nil ? "1 = 0" : "1 = 1")
+                    GROUP BY day HAVING SUM(events) != 0
+                    """, ("daily events", "SELECT day, SUM(events) FROM issue_day WHERE events != 0 GROUP BY day"),
+                 "SELECT day, events FROM total_day WHERE events != 0"),
+                ("monthly events", "SELECT e.issue_id, m.month, COUNT(*) FROM event e \(inMonth("e.ts", "ms")) WHERE 1 = 1\(kept("e.ts", h)) GROUP BY 1, 2"
+                    + prunedMonths("events"), ("daily events", monthsOfDays("events")),
+                 "SELECT issue_id, month, events FROM issue_month WHERE events != 0"),
+                ("monthly complaints", """
+                    SELECT i.id, m.month, COUNT(*) FROM complaint_code k
+                    JOIN complaint c ON c.id = k.complaint_id JOIN issue i ON i.key = k.key \(inMonth("c.ts", "ms")) WHERE \(complaints) GROUP BY 1, 2
+                    """ + prunedMonths("complaints"), ("daily complaints", monthsOfDays("complaints")),
+                 "SELECT issue_id, month, complaints FROM issue_month WHERE complaints != 0"),
+                ("monthly users", "SELECT u.issue_id, m.month, COUNT(*) FROM (\(lastHours)) AS u \(inMonth("u.h", "hour")) GROUP BY 1, 2"
+                    + prunedMonths("users"), ("daily users", monthsOfDays("users")),
+                 "SELECT issue_id, month, users FROM issue_month WHERE users != 0"),
+                ("users seen per month", seenBeforeLast, nil,
+                 "SELECT month, issue_id, user_id FROM issue_month_user WHERE 1 = 1\(kept("month", hDay))"),
+                ("distinct users per month", """
+                    SELECT e.issue_id, m.month, COUNT(DISTINCT e.user_id) FROM event e \(inMonth("e.ts", "ms"))
+                    WHERE e.user_id IS NOT NULL\(kept("e.ts", h)) GROUP BY 1, 2
+                    """, ("users seen per month and issue users", "SELECT issue_id, month, COUNT(*) FROM (\(seenInMonths)) AS s GROUP BY 1, 2"),
+                 "SELECT issue_id, month, distinct_users FROM issue_month WHERE distinct_users != 0\(kept("month", hDay))"),
                 ("breakdown", TriageStore.breakdownRecount(day: day, where: "1 = 1\(kept("ts", h))"), nil,
                  "SELECT issue_id, dim, value, day, events FROM issue_day_dim WHERE events != 0\(days)"),
                 ("versions", """
@@ -111,7 +163,10 @@ extension TriageStore {
             ]
             var equal = Set<String>()
             for rollup in rollups {
-                let recount = rollup.from.flatMap { equal.contains($0.checked) ? $0.sql : nil } ?? rollup.naive
+                // (A recount from two tables names both: "a and b".)
+                let recount = rollup.from.flatMap { from in
+                    from.checked.split(separator: " and ").allSatisfy { equal.contains(String($0)) } ? from.sql : nil
+                } ?? rollup.naive
                 // The rows only one side holds (as EXCEPT both ways counts them), with the recount run once.
                 let columns = (1...(try db.columnCount(sql: rollup.rollup))).map { "c\($0)" }.joined(separator: ", ")
                 let differ = try Int.fetchOne(db, sql: """
@@ -149,6 +204,25 @@ extension TriageStore {
             }
             return check
         }
+    }
+
+    /// The calendar months that hold `days` as a derived table: `month` (its first day) and where
+    /// it starts and ends (`first_` inclusive, `end_` exclusive) in days, hours and milliseconds;
+    /// the same SQL on both engines, no rows when `days` is nil.
+    static func monthTable(days: ClosedRange<Int64>?) -> String {
+        var rows: [String] = []
+        var day = days.map { Timestamp.monthStart(ofDay: $0.lowerBound) } ?? 0
+        while let days, day <= days.upperBound {
+            let next = Timestamp.nextMonthStart(ofDay: day)
+            let bounds = [day, next, day * 24, next * 24, day * Timestamp.millisPerDay, next * Timestamp.millisPerDay]
+            // Cast, so that PostgreSQL takes every column as bigint.
+            rows.append("(" + ([day] + bounds).map { "CAST(\($0) AS BIGINT)" }.joined(separator: ", ") + ")")
+            day = next
+        }
+        let names = ["month", "first_day", "end_day", "first_hour", "end_hour", "first_ms", "end_ms"]
+        let columns = names.enumerated().map { "column\($0.offset + 1) AS \($0.element)" }.joined(separator: ", ")
+        let values = rows.isEmpty ? "(" + Array(repeating: "CAST(0 AS BIGINT)", count: names.count).joined(separator: ", ") + ")" : rows.joined(separator: ", ")
+        return "(SELECT \(columns) FROM (VALUES \(values)) AS v)"
     }
 
     /// How much of a store `check` maps into memory at most (SQLite caps it at its own limit).

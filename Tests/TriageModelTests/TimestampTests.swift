@@ -145,6 +145,17 @@ struct TimestampTests {
             }
         }
     }
+
+    @Test func aDaysMonthRunsFromItsFirstDayToTheNextMonthsFirst() async {
+        await propertyCheck(count: 500, input: Gen.int64(in: -1_000_000 ... 1_000_000)) { days in
+            let (y, m, d) = Timestamp.civil(fromDays: days)
+            let start = Timestamp.monthStart(ofDay: days), next = Timestamp.nextMonthStart(ofDay: days)
+            #expect(Timestamp.civil(fromDays: start) == (y, m, 1))
+            #expect(next - start == daysIn(month: m, year: y))
+            #expect(days - start == d - 1)
+            #expect(Timestamp.civil(fromDays: next).day == 1)
+        }
+    }
 }
 
 /// Days in a month of the proleptic Gregorian calendar, written independently of the code under test.

@@ -33,12 +33,13 @@ import TriageModel
             line: Array(TemporaryStore.complaint("c1", "2026-11-01T10:00:00Z", codes: ["US14-LO43"]).utf8)) else { return }
         _ = try IngestWriter(store: store).write(events: events, complaints: [complaint])
         let before = try store.read { db in try Row.fetchAll(db, sql: "SELECT * FROM event ORDER BY id").map(\.values) }
-        // Schema 6 as it was: no versions table, no code origins, no projects, no retention tables, and the
-        // events in one partitioned table of texts.
+        // Schema 6 as it was: no versions table, no code origins, no projects, no retention tables, no month
+        // rollups or daily events of all issues, and the events in one partitioned table of texts.
         try store.write { db in
             try db.execute(sql: """
                 DROP TABLE app_version; ALTER TABLE chain_link DROP COLUMN origin;
-                DROP TABLE pruned_month_users; DROP TABLE pruned_version_day; DROP TABLE pruned_version_users;
+                DROP TABLE pruned_version_day; DROP TABLE pruned_version_users; DROP TABLE issue_month; DROP TABLE issue_month_user;
+                ALTER TABLE total_day DROP COLUMN events;
                 DROP INDEX complaint_code_by_time; ALTER TABLE complaint_code DROP COLUMN ts;
                 DROP TABLE project_key; DROP TABLE project; DELETE FROM issue_day_dim WHERE dim = 'project';
                 CREATE TABLE event_v6 AS SELECT * FROM event; ALTER TABLE event_v6 DROP COLUMN project;

@@ -38,6 +38,15 @@ import TriageModel
         ("UPDATE issue_day SET complaints = complaints + 1 WHERE (issue_id, day) IN (SELECT issue_id, day FROM issue_day WHERE complaints > 0 LIMIT 1)", "daily complaints"),
         ("UPDATE complaint_code SET ts = ts + 1 WHERE (key, complaint_id) IN (SELECT key, complaint_id FROM complaint_code LIMIT 1)", "citations of complaints"),
         ("UPDATE event_row SET message_term = 987654 WHERE id = (SELECT MIN(id) FROM event_row)", "term dictionary does not hold"),
+        ("UPDATE total_day SET events = events + 1 WHERE day IN (SELECT day FROM total_day LIMIT 1)", "all-issue daily events"),
+        ("UPDATE issue_month SET events = events + 1 WHERE (issue_id, month) IN (SELECT issue_id, month FROM issue_month LIMIT 1)", "monthly events"),
+        ("UPDATE issue_month SET complaints = complaints + 1 WHERE (issue_id, month) IN (SELECT issue_id, month FROM issue_month LIMIT 1)",
+         "monthly complaints"),
+        ("UPDATE issue_month SET users = users + 1 WHERE (issue_id, month) IN (SELECT issue_id, month FROM issue_month LIMIT 1)", "monthly users"),
+        ("DELETE FROM issue_month_user WHERE (issue_id, month, user_id) IN (SELECT issue_id, month, user_id FROM issue_month_user LIMIT 1)",
+         "users seen per month"),
+        ("UPDATE issue_month SET distinct_users = distinct_users + 1 WHERE (issue_id, month) IN (SELECT issue_id, month FROM issue_month LIMIT 1)",
+         "distinct users per month"),
     ])
     func eachKindOfDamageIsNamed(_ damage: String, _ named: String) throws {
         let fixture = try ingested()

@@ -185,7 +185,8 @@ enum PGSchema {
         CREATE INDEX merge_change_by_head ON merge_change(head_id, at);
         CREATE TABLE app_version (version \(t) PRIMARY KEY);
         \(projects)
-        \(TriageStore.retentionTables(text: t))
+        \(TriageStore.prunedVersionTables(text: t))
+        \(TriageStore.longWindowRollups(text: t, rowless: ""))
         """
     }
 
@@ -200,7 +201,13 @@ enum PGSchema {
         8: "ALTER TABLE chain_link ADD COLUMN origin TEXT COLLATE \"C\";",
         9: projects,
         10: TriageStore.retentionTables(text: text),
+        11: TriageStore.longWindowRollups(text: text, rowless: "") + TriageStore.longWindowRollupsOfOldRows(month: month(ofDay:)),
     ]
+
+    /// The month of a day (days since 1970-01-01): the first day of its calendar month.
+    static func month(ofDay day: String) -> String {
+        "(date_trunc('month', (DATE '1970-01-01' + (\(day))::integer)::timestamp)::date - DATE '1970-01-01')"
+    }
 
     /// The event rows with their repeated texts in `term` (SQLite's `migrateToV8`). Each month's
     /// partition is made again under its name for `event_row`, after the old one steps aside.

@@ -50,13 +50,15 @@ extension Rollups {
             INSERT INTO user_seen (user_id, last_hour) SELECT user_id, last_hour FROM user_seen_stage
             ON CONFLICT (user_id) DO UPDATE SET last_hour = excluded.last_hour WHERE user_seen.last_hour < excluded.last_hour
             """)
-        for (table, column, counts) in [("total_hour", "hour", totals.hours), ("total_day", "day", totals.days)] {
-            try stage("\(table)_stage", like: table, counts.filter { $0.value != 0 }.map { [String($0.key), String($0.value)] })
-            try db.execute(sql: """
-                INSERT INTO \(table) (\(column), users) SELECT \(column), users FROM \(table)_stage
-                ON CONFLICT (\(column)) DO UPDATE SET users = \(table).users + excluded.users
-                """)
-        }
+        try stage("total_hour_stage", like: "total_hour", totals.hours.filter { $0.value != 0 }.map { [String($0.key), String($0.value)] })
+        try db.execute(sql: """
+            INSERT INTO total_hour (hour, users) SELECT hour, users FROM total_hour_stage
+            ON CONFLICT (hour) DO UPDATE SET users = total_hour.users + excluded.users
+            """)
+        try stage("total_day_stage", like: "total_day", dayTotals(users: totals.days).map {
+            [String($0.key), String($0.value.users), String($0.value.events)]
+        })
+        try db.execute(sql: Rollups.totalDayUpsert(values: "SELECT day, users, events FROM total_day_stage"))
 
         for (table, column, buckets) in [("issue_day", "day", days), ("issue_hour", "hour", hours)] {
             try stage("\(table)_stage", like: table, buckets.map {
@@ -69,6 +71,32 @@ extension Rollups {
                     complaints = \(table).complaints + excluded.complaints, users = \(table).users + excluded.users
                 """)
         }
+        // The months' users (`Rollups+Months.swift`): the rows `issue_month_user` cannot hold yet,
+        // then the late ones, of which each row it did not hold is a user new to its month.
+        var months = monthUserChanges(held: held)
+        for (keys, counted) in [(months.rows, false), (months.late, true)] where !keys.isEmpty {
+            try stage("issue_month_user_stage", like: "issue_month_user", keys.map { [String($0.month), String($0.issue), $0.user] })
+            let insert = """
+                INSERT INTO issue_month_user (month, issue_id, user_id) SELECT month, issue_id, user_id FROM issue_month_user_stage
+                ON CONFLICT DO NOTHING
+                """
+            guard counted else {
+                try db.execute(sql: insert)
+                continue
+            }
+            for row in try Row.fetchAll(db, sql: """
+                WITH added AS (\(insert) RETURNING issue_id, month) SELECT issue_id, month, COUNT(*) FROM added GROUP BY 1, 2
+                """) {
+                months.gained[DayKey(issue: row[0], bucket: row[1]), default: 0] += row[2] as Int
+            }
+        }
+        try stage("issue_month_stage", like: "issue_month", monthSums().map {
+            [String($0.key.issue), String($0.key.bucket), String($0.value.events), String($0.value.complaints), String($0.value.users),
+             String(months.gained[$0.key] ?? 0)]
+        })
+        try db.execute(sql: Rollups.monthUpsert(values: """
+            SELECT issue_id, month, events, complaints, users, distinct_users FROM issue_month_stage
+            """))
         try stage("issue_day_dim_stage", like: "issue_day_dim", dims.map {
             [String($0.key.issue), $0.key.dim.rawValue, $0.key.value, String($0.key.day), String($0.value)]
         })
