@@ -88,9 +88,11 @@ extension TriageStore {
             // Who was seen each month but their last (per issue), and each month's distinct users:
             // those rows and the months of `issue_user`'s last hours.
             let seenBeforeLast = """
-                SELECT DISTINCT m.month, e.issue_id, e.user_id FROM event e \(inMonth("e.ts", "ms"))
-                JOIN (\(lastHours)) AS l ON l.issue_id = e.issue_id AND l.user_id = e.user_id
-                WHERE e.user_id IS NOT NULL\(kept("e.ts", h)) AND NOT (l.h >= m.first_hour AND l.h < m.end_hour)
+                SELECT month, issue_id, user_id FROM (
+                    SELECT month, issue_id, user_id, MAX(month) OVER (PARTITION BY issue_id, user_id) AS last FROM (
+                        SELECT DISTINCT m.month, e.issue_id, e.user_id FROM event e \(inMonth("e.ts", "ms"))
+                        WHERE e.user_id IS NOT NULL\(kept("e.ts", h))) AS s) AS w
+                WHERE month < last
                 """
             let seenInMonths = """
                 SELECT issue_id, month FROM issue_month_user WHERE 1 = 1\(kept("month", hDay))
