@@ -116,12 +116,15 @@ import Testing
 @Suite(.serialized) struct StaleStoreTmuxTests: TmuxDriving {
     let session = "errtriage-stale-\(getpid())"
 
-    /// A store whose newest event is three days old by the clock.
+    /// A store whose newest event is three and a half days old by the clock, at any time of day
+    /// (events at the early hours of the day three days back were under three days old when the
+    /// tests ran before 03:00 UTC).
     func staleStore() throws -> CLI {
         let cli = try CLI()
-        let day = Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000) - 3 * 86_400_000 - 7_200_000).day
-        let date = Timestamp.startOf(day: day).iso8601.prefix(10)
-        let lines = (0..<4).map { TemporaryStore.event("s\($0)", "\(date)T0\($0):00:00Z", user: "u\($0)") }
+        let newest = Int64(Date().timeIntervalSince1970 * 1000) - 84 * 3_600_000
+        let lines = (0..<4).map {
+            TemporaryStore.event("s\($0)", Timestamp(millis: newest - Int64(3 - $0) * 3_600_000).iso8601, user: "u\($0)")
+        }
         let ingest = try cli.run(["ingest", try cli.file("events.ndjson", lines.joined(separator: "\n") + "\n")])
         #expect(ingest.status == 0, "\(ingest.stderr)")
         return cli
