@@ -49,9 +49,11 @@ public final class ChildProcess {
 
     /// Starts `arguments[0]` (looked up in PATH when it has no slash) with the rest as arguments,
     /// `stdin` as its input (else /dev/null), the caller's environment with `environment` merged
-    /// over it, in `directory` (else the caller's).
+    /// over it, in `directory` (else the caller's). With `ownProcessGroup` the child leads a process
+    /// group of its own, so that a signal to the caller's group (a shell's or a job runner's kill
+    /// of a job) does not reach it.
     public init(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
-                directory: String? = nil, output: Output = .capture) throws(SpawnFailure) {
+                directory: String? = nil, output: Output = .capture, ownProcessGroup: Bool = false) throws(SpawnFailure) {
         precondition(!arguments.isEmpty, "a child needs a program")
         self.output = output
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)").path
@@ -88,11 +90,18 @@ public final class ChildProcess {
             env.forEach { free($0) }
             argv.forEach { free($0) }
         }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        if ownProcessGroup {
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
         var child = pid_t()
         started = ChildProcess.clock()
         let spawned = arguments[0].contains("/")
-            ? posix_spawn(&child, arguments[0], &actions, nil, argv, env)
-            : posix_spawnp(&child, arguments[0], &actions, nil, argv, env)
+            ? posix_spawn(&child, arguments[0], &actions, &attributes, argv, env)
+            : posix_spawnp(&child, arguments[0], &actions, &attributes, argv, env)
         guard spawned == 0 else {
             ChildProcess.remove(scratch)
             throw SpawnFailure(description: "cannot start \(arguments[0]): \(String(cString: strerror(spawned)))")

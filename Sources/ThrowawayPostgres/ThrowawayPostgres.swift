@@ -89,7 +89,8 @@ public final class ThrowawayPostgres: Sendable {
     private static let watchersLock = NSLock()
 
     /// Stops the server and removes its folder when this process ends, however it ends: a watcher
-    /// process waits for this one to go, so a crash or a kill of the tests leaves no server behind.
+    /// process waits for this one to go, so a crash or a kill of the tests (or of their whole
+    /// process group) leaves no server behind.
     private static func stopAtExit(bin: String, folder: String) {
         let stop = getuid() == 0 ? "runuser -u postgres -- '\(bin)/pg_ctl'" : "'\(bin)/pg_ctl'"
         let script = """
@@ -97,8 +98,11 @@ public final class ThrowawayPostgres: Sendable {
             \(stop) -D '\(folder)/data' -m immediate stop >/dev/null 2>&1
             rm -rf '\(folder)'
             """
-        // Kept, never waited for (a ChildProcess waits when it goes): it outlives this process on purpose.
-        guard let watcher = try? ChildProcess(["/bin/sh", "-c", script], output: .discard) else { return }
+        // Kept, never waited for (a ChildProcess waits when it goes): it outlives this process on
+        // purpose. In a process group of its own, so that a kill of the caller's group (a job
+        // stopped with `kill -- -PGID`, a CI step's timeout) does not take the watcher with it and
+        // leave the server and its folder behind; the server itself is already in its own session.
+        guard let watcher = try? ChildProcess(["/bin/sh", "-c", script], output: .discard, ownProcessGroup: true) else { return }
         watchersLock.lock()
         watchers.append(watcher)
         watchersLock.unlock()
