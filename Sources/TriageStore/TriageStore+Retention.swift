@@ -153,7 +153,9 @@ extension TriageStore {
     /// Deletes the complaints before `cut` and their citations, `chunk` at a time. A complaint
     /// that cites a key no issue has yet stays: when that issue's first event comes, ingest counts
     /// the complaint for it (`issueState`), as it would have without the prune. Such complaints
-    /// are few (a key users read out before any event carried it, or a mistyped one).
+    /// are few (a key users read out before any event carried it, or a mistyped one). Citations go
+    /// by their complaint (`complaint_code_by_complaint`), which is also how the engine checks that
+    /// no citation names a complaint deleted: a chunk's work follows its rows, not the table's.
     func deleteComplaints(before cut: Int64, chunk: Int) throws(StoreError) -> Int {
         // The citations carry their complaint's time: one pass finds those of unknown keys.
         let waiting = Set(try read { db in
@@ -167,22 +169,12 @@ extension TriageStore {
             let (n, last) = try write { db in
                 let ids = try Int64.fetchAll(db, sql: "SELECT id FROM complaint WHERE ts < ? AND id > ? ORDER BY id LIMIT ?",
                                              arguments: [cut, after, chunk])
-                guard let first = ids.first, let last = ids.last else { return (0, after) }
+                guard let last = ids.last else { return (0, after) }
                 let gone = ids.filter { !waiting.contains($0) }
-                // complaint_code is keyed by key: one pass over a range of ids, each range leaving
-                // out at most 500 waiting complaints.
-                var lower = first
-                for slice in ids.filter({ waiting.contains($0) }).slices(of: 500) + [[]] {
-                    let upper = slice.count == 500 ? slice.last! : last
-                    try db.execute(sql: "DELETE FROM complaint_code WHERE ts < ? AND complaint_id >= ? AND complaint_id <= ?"
-                                   + (slice.isEmpty ? "" : " AND complaint_id NOT IN (\(databaseQuestionMarks(count: slice.count)))"),
-                                   arguments: StatementArguments([cut, lower, upper] + Array(slice)))
-                    if upper == last { break }
-                    lower = upper + 1
-                }
                 for slice in gone.slices(of: 500) {
-                    try db.execute(sql: "DELETE FROM complaint WHERE id IN (\(databaseQuestionMarks(count: slice.count)))",
-                                   arguments: StatementArguments(slice))
+                    let list = databaseQuestionMarks(count: slice.count)
+                    try db.execute(sql: "DELETE FROM complaint_code WHERE complaint_id IN (\(list))", arguments: StatementArguments(slice))
+                    try db.execute(sql: "DELETE FROM complaint WHERE id IN (\(list))", arguments: StatementArguments(slice))
                 }
                 return (gone.count, last)
             }

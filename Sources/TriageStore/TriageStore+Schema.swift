@@ -123,6 +123,7 @@ extension TriageStore {
         migrator.registerMigration("v10-projects") { db in try migrateToV10(db) }
         migrator.registerMigration("v11-retention") { db in try migrateToV11(db) }
         migrator.registerMigration("v12-months") { db in try migrateToV12(db) }
+        migrator.registerMigration("v13-citations-by-complaint") { db in try migrateToV13(db) }
         return migrator
     }
 

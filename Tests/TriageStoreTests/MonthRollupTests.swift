@@ -184,8 +184,13 @@ import TriageModel
             for (key, users) in naive where key[1] < horizon {
                 try db.execute(sql: "INSERT INTO pruned_month_users VALUES (?, ?, ?)", arguments: [key[0], key[1], users.count])
             }
-            try db.execute(sql: "DROP TABLE issue_month_user; DROP TABLE issue_month; ALTER TABLE total_day DROP COLUMN events")
-            if !TemporaryStore.onPostgres { try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v12-months'") }
+            try db.execute(sql: """
+                DROP TABLE issue_month_user; DROP TABLE issue_month; ALTER TABLE total_day DROP COLUMN events;
+                DROP INDEX complaint_code_by_complaint
+                """)
+            if !TemporaryStore.onPostgres {
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('v12-months', 'v13-citations-by-complaint')")
+            }
             try TriageStore.setStoredSchemaVersion(db, 11)
         }
         let upgraded = try TriageStore(path: f.path)

@@ -40,7 +40,7 @@ import TriageModel
                 DROP TABLE app_version; ALTER TABLE chain_link DROP COLUMN origin;
                 DROP TABLE pruned_version_day; DROP TABLE pruned_version_users; DROP TABLE issue_month; DROP TABLE issue_month_user;
                 ALTER TABLE total_day DROP COLUMN events;
-                DROP INDEX complaint_code_by_time; ALTER TABLE complaint_code DROP COLUMN ts;
+                DROP INDEX complaint_code_by_time; DROP INDEX complaint_code_by_complaint; ALTER TABLE complaint_code DROP COLUMN ts;
                 DROP TABLE project_key; DROP TABLE project; DELETE FROM issue_day_dim WHERE dim = 'project';
                 CREATE TABLE event_v6 AS SELECT * FROM event; ALTER TABLE event_v6 DROP COLUMN project;
                 DROP VIEW event; DROP TABLE event_row; DROP TABLE term;
