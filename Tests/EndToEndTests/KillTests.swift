@@ -30,6 +30,9 @@ import Testing
             #expect(answer == "ok\n", "integrity after \(moment)", sourceLocation: sourceLocation)
         }
         let check = try cli.run(["check"])
+        // A kill before the first commit (the schema's, on PostgreSQL a moment after the start)
+        // leaves no store at all: nothing half-made, which is sound too.
+        if check.status == 3, check.stderr.hasPrefix("errtriage: no store at ") { return }
         #expect(check.status == 0, "check after \(moment): \(check.stdout)\(check.stderr)", sourceLocation: sourceLocation)
     }
 
