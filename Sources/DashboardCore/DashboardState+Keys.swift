@@ -88,9 +88,10 @@ extension DashboardState {
         let page = max(1, DetailLayout(size: size).bodyHeight - 1)
         switch key {
         case .escape, .backspace, .char("q"): closeDetail()
-        case .tab, .right: showPane(DetailPane(rawValue: pane.rawValue % 5 + 1)!)
-        case .backTab, .left: showPane(DetailPane(rawValue: (pane.rawValue + 3) % 5 + 1)!)
-        case .char(let c) where ("1"..."5").contains(c): showPane(DetailPane(rawValue: Int(String(c))!)!)
+        case .tab, .right: showPane(pane.next)
+        case .backTab, .left: showPane(pane.previous)
+        case .char(let c) where c.isASCII && DetailPane(rawValue: c.wholeNumberValue ?? 0) != nil:
+            showPane(DetailPane(rawValue: c.wholeNumberValue!)!)
         case .up, .char("k"): scrollPane(by: -1)
         case .down, .char("j"): scrollPane(by: 1)
         case .pageUp: scrollPane(by: -page)

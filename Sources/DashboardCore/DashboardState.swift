@@ -25,9 +25,9 @@ public enum Screen: Hashable, Sendable {
     }
 }
 
-/// A pane of the issue detail screen, numbered as the keys 1–5 select them.
+/// A pane of the issue detail screen, numbered as the keys 1–6 select them.
 public enum DetailPane: Int, CaseIterable, Hashable, Sendable {
-    case chain = 1, breakdowns, events, complaints, notes
+    case chain = 1, breakdowns, events, complaints, notes, life
 
     /// The tab's name.
     public var title: String {
@@ -37,6 +37,7 @@ public enum DetailPane: Int, CaseIterable, Hashable, Sendable {
         case .events: "Events"
         case .complaints: "Complaints"
         case .notes: "Notes & history"
+        case .life: "Life"
         }
     }
 
@@ -48,7 +49,15 @@ public enum DetailPane: Int, CaseIterable, Hashable, Sendable {
         case .events: "Events"
         case .complaints: "Compl"
         case .notes: "Notes"
+        case .life: "Life"
         }
+    }
+
+    /// The pane Tab shows next, the first after the last.
+    var next: DetailPane { DetailPane(rawValue: rawValue % DetailPane.allCases.count + 1)! }
+    /// The pane Shift-Tab shows, the last before the first.
+    var previous: DetailPane {
+        DetailPane(rawValue: (rawValue + DetailPane.allCases.count - 2) % DetailPane.allCases.count + 1)!
     }
 }
 

@@ -75,6 +75,7 @@ enum IssueDetailView {
         case .events: return EventsPane.lines(detail, width: width, unicode: state.unicode)
         case .complaints: return ComplaintsPane.lines(detail, width: width, unicode: state.unicode)
         case .notes: return NotesPane.lines(detail, width: width, unicode: state.unicode)
+        case .life: return LifePane.lines(detail, width: width, unicode: state.unicode)
         }
     }
 

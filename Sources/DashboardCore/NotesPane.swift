@@ -18,14 +18,17 @@ enum NotesPane {
         lines.append([])
         lines.append([Span("History", .heading)])
         if detail.history.isEmpty { lines.append([Span("  (no changes)", .dim)]) }
-        for change in detail.history {
-            var text = (change.from?.rawValue ?? "new") + arrow + change.to.rawValue
-            if let version = change.version, !version.isEmpty { text += " in \(version)" }
-            var spans = [Span("  " + change.at.minuteText, .dim), Span("  " + text, Format.style(of: change.to)),
-                         Span("  by \(change.by)", .dim)]
-            if let note = change.note, !note.isEmpty { spans.append(Span("  " + note)) }
-            lines.append(spans)
-        }
+        for change in detail.history { lines.append(changeSpans(change, arrow: arrow)) }
         return lines
+    }
+
+    /// One status change: when, from and to (and in which version), who, and the note.
+    static func changeSpans(_ change: StatusChange, arrow: String) -> [Span] {
+        var text = (change.from?.rawValue ?? "new") + arrow + change.to.rawValue
+        if let version = change.version, !version.isEmpty { text += " in \(version)" }
+        var spans = [Span("  " + change.at.minuteText, .dim), Span("  " + text, Format.style(of: change.to)),
+                     Span("  by \(change.by)", .dim)]
+        if let note = change.note, !note.isEmpty { spans.append(Span("  " + note)) }
+        return spans
     }
 }

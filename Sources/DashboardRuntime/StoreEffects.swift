@@ -25,7 +25,9 @@ public struct StoreEffects: EffectPerformer {
             case .loadList(let query):
                 return .listLoaded(try store.issueList(query, now: now))
             case .loadDetail(let key, let window):
-                return .detailLoaded(try store.issueDetail(key: key, window: window, now: now))
+                var detail = try store.issueDetail(key: key, window: window, now: now)
+                detail.life = try store.history(key: detail.summary.key)
+                return .detailLoaded(detail)
             case .loadPivot(let query, let layer):
                 let groups = try store.layerPivot(query, by: layer, now: now).groups
                 var unknown = false

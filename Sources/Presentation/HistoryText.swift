@@ -38,7 +38,7 @@ public enum HistoryText {
     }
 
     /// `1.9→1.13 (4 versions)`, or the one version.
-    static func versionSpan(_ versions: [String], unicode: Bool) -> String {
+    public static func versionSpan(_ versions: [String], unicode: Bool) -> String {
         guard let first = versions.first, let last = versions.last, versions.count > 1 else { return versions.first ?? "" }
         return "\(first)\(unicode ? "→" : "->")\(last) (\(versions.count) versions)"
     }

@@ -280,6 +280,9 @@ public struct IssueDetail: Hashable, Sendable {
     public var rawEventsSince: Timestamp? = nil
     /// The users are a lower bound (see `IssueList.approximateUsers`).
     public var approximateUsers = false
+    /// The issue's whole life month by month (`errtriage history`), which the dashboard's Life pane
+    /// shows; loaded with the detail by the dashboard, nil elsewhere.
+    public var life: IssueHistory? = nil
 
     public init(summary: IssueSummary, window: TimeWindow, now: Timestamp, seriesStart: Timestamp,
                 breakdowns: [Breakdown], recentEvents: [ErrorEvent], complaints: [Complaint],

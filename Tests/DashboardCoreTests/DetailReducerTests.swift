@@ -10,7 +10,10 @@ import TriageModel
         #expect(state.pane == .breakdowns)
         _ = reduce(&state, .key(.backTab))
         _ = reduce(&state, .key(.backTab))
+        #expect(state.pane == .life)
+        _ = reduce(&state, .key(.backTab))
         #expect(state.pane == .notes)
+        _ = reduce(&state, .key(.tab))
         _ = reduce(&state, .key(.tab))
         #expect(state.pane == .chain)
     }
@@ -19,8 +22,32 @@ import TriageModel
         var state = Fixtures.detailState()
         _ = reduce(&state, .key(.char("4")))
         #expect(state.pane == .complaints)
+        _ = reduce(&state, .key(.char("6")))
+        #expect(state.pane == .life)
+        _ = reduce(&state, .key(.char("7")))
+        _ = reduce(&state, .key(.char("0")))
+        #expect(state.pane == .life)
         _ = reduce(&state, .key(.char("1")))
         #expect(state.pane == .chain)
+    }
+
+    @Test func theLifePaneScrollsAnIssueSeenForYears() {
+        var state = Fixtures.detailState(Size(rows: 12, cols: 40), pane: .life)
+        let lines = IssueDetailView.bodyLines(state, size: state.size)
+        #expect(lines.count > DetailLayout(size: state.size).bodyHeight)
+        _ = reduce(&state, .key(.char("G")))
+        #expect(state.paneScroll == lines.count - DetailLayout(size: state.size).bodyHeight)
+    }
+
+    @Test func theLifePaneWaitsForItsLoad() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.enter))
+        var detail = Fixtures.loginDetail
+        detail.life = nil
+        _ = reduce(&state, .detailLoaded(detail))
+        _ = reduce(&state, .key(.char("6")))
+        let text = IssueDetailView.bodyLines(state, size: state.size).map { $0.map(\.text).joined() }
+        #expect(text == ["loading…"])
     }
 
     @Test func arrowsLeftAndRightSwitchPanes() {

@@ -87,7 +87,32 @@ enum Fixtures {
                    sessionID: "s-\(900 + n)", environment: "production", message: message, customKeys: custom)
     }
 
-    static let loginDetail = IssueDetail(
+    static let loginDetail: IssueDetail = {
+        var detail = loginDetailToday
+        detail.life = loginLife
+        return detail
+    }()
+
+    /// The login issue's life since 2024: a quiet stretch, a month with a mark and no events, a merge.
+    static let loginLife = IssueHistory(
+        key: login.key, chain: loginChain, status: .open,
+        firstSeen: at("2024-11-14T08:03:00Z"), lastSeen: at("2026-10-04T22:05:00Z"),
+        months: [
+            .init(month: "2024-11", events: 312, users: 40, complaints: 2, versions: ["1.7"]),
+            .init(month: "2024-12", events: 1_204, users: 180, complaints: 10, versions: ["1.7", "1.8"]),
+            .init(month: "2025-01", events: 88, users: 31, complaints: 0, versions: ["1.8"]),
+            .init(month: "2025-09", events: 5, users: 2, complaints: 0, versions: ["1.10"]),
+            .init(month: "2026-08", events: 2_410, users: 611, complaints: 14, versions: ["1.10", "1.11", "1.12"]),
+            .init(month: "2026-09", events: 3_950, users: 902, complaints: 25, versions: ["1.11", "1.12"]),
+            .init(month: "2026-10", events: 1_234, users: 456, complaints: 12, versions: ["1.12"]),
+        ],
+        changes: [StatusChange(from: .open, to: .resolved, version: "1.9", at: at("2025-02-03T10:00:00Z"), by: "anna", note: "retry with backoff"),
+                  StatusChange(from: .resolved, to: .regressed, version: nil, at: at("2025-09-12T07:30:00Z"), by: "ingest", note: "seen in 1.10"),
+                  StatusChange(from: .regressed, to: .resolved, version: "1.11", at: at("2026-09-20T12:00:00Z"), by: "anna", note: nil),
+                  StatusChange(from: .resolved, to: .open, version: nil, at: at("2026-09-30T09:00:00Z"), by: "ingest", note: "seen in 1.12")],
+        merges: [IssueHistory.Merge(at: at("2026-08-11T15:20:00Z"), by: "ben", action: "merge", head: login.key, member: "US14-LO43-AP7-NE9")])
+
+    static let loginDetailToday = IssueDetail(
         summary: login, window: .d7, now: now, seriesStart: seriesStart,
         breakdowns: [
             Breakdown(dimension: .device, rows: [BreakdownRow(value: "iPhone15,2", count: 512, percent: 41.5),
@@ -133,6 +158,13 @@ enum Fixtures {
                                    readOnly: readOnly)
         _ = state.start(size: size)
         _ = reduce(&state, .listLoaded(list(issues)))
+        return state
+    }
+
+    /// The login issue's Life pane, on a store whose raw events were pruned before July 2026.
+    static func lifeState(_ size: Size, unicode: Bool = true) -> DashboardState {
+        var state = detailState(size, unicode: unicode, pane: .life)
+        state.detail?.rawEventsSince = at("2026-07-01T00:00:00Z")
         return state
     }
 

@@ -104,6 +104,21 @@ import TriageModel
         expectSnapshot(render(Fixtures.detailState(Self.standard, pane: .notes), size: Self.standard), "detail-notes-80x24")
     }
 
+    /// Month by month since first seen: quiet months folded, status changes and merges under their
+    /// month, a month with a mark and no events, and where the raw events stop.
+    @Test func lifePaneAt80x24() {
+        expectSnapshot(render(Fixtures.lifeState(Self.standard), size: Self.standard), "detail-life-80x24")
+    }
+
+    @Test func lifePaneAt160x48() {
+        expectSnapshot(render(Fixtures.lifeState(Self.large), size: Self.large), "detail-life-160x48")
+    }
+
+    @Test func lifePaneAt80x24InASCII() {
+        expectSnapshot(render(Fixtures.lifeState(Self.standard, unicode: false), size: Self.standard),
+                       "detail-life-80x24-ascii")
+    }
+
     @Test func helpAt80x24() {
         var state = Fixtures.loadedState(Self.standard)
         _ = reduce(&state, .key(.char("?")))
