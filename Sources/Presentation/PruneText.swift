@@ -14,7 +14,7 @@ public enum PruneText {
 
     /// The retention setting and the raw horizon, one line.
     public static func setting(keepDays: Int?, eventsSince: Timestamp?, prunedAt: Timestamp?) -> String {
-        var line = "retention: " + (keepDays.map { "raw events kept \(RetentionPeriod.text(days: $0)), pruned by ingest at most once a day" } ?? "off (raw events kept for ever)")
+        var line = "retention: " + (keepDays.map { "raw events kept \(RetentionPeriod.text(days: $0)), applied by ingest and serve at most once a day" } ?? "off (raw events kept for ever)")
         if let since = eventsSince { line += "; raw events since \(since.dateText), older days answered from rollups" }
         if let at = prunedAt { line += "; last pruned \(at.minuteText)" }
         return line

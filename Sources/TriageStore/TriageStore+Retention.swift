@@ -38,6 +38,8 @@ extension TriageStore {
         /// Events before it are counted in `pruned_*` and may be deleted (the raw horizon).
         static let since = "events_since"
         static let prunedAt = "pruned_at"
+        /// The days the last prune kept: a setting made shorter since is due at once.
+        static let prunedKeepDays = "pruned_keep_days"
     }
 
     /// Events in a bounded write transaction of a prune: short enough that an ingest or a mark
@@ -120,19 +122,25 @@ extension TriageStore {
             try deleteMonthUsers(before: horizon, chunk: chunk)
             do { result.spaceNote = try engine.reclaimSpace() } catch { throw StoreError.describing(error, path: target) }
         }
-        try write { db in try TriageStore.setMeta(db, RetentionKey.prunedAt, now.millis) }
+        try write { db in
+            try TriageStore.setMeta(db, RetentionKey.prunedAt, now.millis)
+            try TriageStore.setMeta(db, RetentionKey.prunedKeepDays, Int64(keepDays))
+        }
         result.eventsSince = horizon.map(Timestamp.init(millis:))
         result.bytesAfter = try databaseBytes()
         return result
     }
 
     /// Applies the store's retention setting when it is due (set, and not run in the day before
-    /// `now`): what `ingest` runs after its files and `serve` on its own. Nil when not due.
+    /// `now`, or run keeping more days than the setting now says): what `ingest` runs after its
+    /// files and `serve` on its own. Nil when not due.
     public func applyRetentionIfDue(now: Timestamp) throws(StoreError) -> PruneResult? {
         guard !readOnly else { return nil }
         let setting = try retention()
         guard let keep = setting.keepDays else { return nil }
-        if let last = setting.prunedAt, now.millis - last.millis < Timestamp.millisPerDay, now >= last { return nil }
+        let keptLast = try read { db in try TriageStore.meta(db, RetentionKey.prunedKeepDays) }
+        if let last = setting.prunedAt, now.millis - last.millis < Timestamp.millisPerDay, now >= last,
+           keptLast.map({ $0 <= Int64(keep) }) ?? true { return nil }
         return try prune(keepDays: keep, now: now)
     }
 

@@ -27,6 +27,8 @@ struct Ingest: ParsableCommand {
     var project: String?
     @Option(name: .customLong("min-free"), help: "Stop before the store's disk has less free than this: 1GiB, 500MiB, 0 for no floor (default: $ERRTRIAGE_MIN_FREE, else 1GiB). Exit 3, naming the floor; every transaction before stays.")
     var minFree: String?
+    @Option(help: "Keep this many days of raw events (90d, 12w, 1y): sets the store's retention, as errtriage retention set does; it is applied after the files, at most once a day (at once when the period is shorter than the last prune's).")
+    var retention: RetentionDays?
 
     @Argument(help: "Files to read; - reads standard input.")
     var files: [String]
@@ -38,6 +40,7 @@ struct Ingest: ParsableCommand {
             if let project, let problem = Project.problem(withName: project) { throw CLIError.usage("--project: \(problem)") }
             let floor = try floor()
             let store = try options.open()
+            if let retention { try store.setRetention(keepDays: retention.days) }
             let ingestion = try Ingestion(store: store)
             ingestion.pipeline.minFreeBytes = floor
             var unreadable = 0

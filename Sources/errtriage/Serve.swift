@@ -18,8 +18,8 @@ struct ServeCommand: ParsableCommand {
             Point a Sentry SDK's DSN at it (errtriage key add NAME prints one). Endpoints: POST /api/ID/envelope/ and \
             /api/ID/store/ (Sentry), /api/ID/elk (ELK-style JSON, key as ?token=KEY), /api/ID/events (native NDJSON); \
             GET /healthz and /metrics (Prometheus). A request is answered 200 only once what it carried is committed. \
-            Logs a line a minute and one per fault on standard error. Applies the store's retention (errtriage retention) \
-            once a day, and answers 503 while the disk is below --min-free. SIGTERM or SIGINT: stops accepting, commits \
+            Logs a line a minute and one per fault on standard error. Applies the store's retention (--retention, or \
+            errtriage retention set) once a day, and answers 503 while the disk is below --min-free. SIGTERM or SIGINT: stops accepting, commits \
             what was accepted, exits 0. Exit 3 when the store cannot be opened or the address cannot be bound.
             """)
 
@@ -48,6 +48,9 @@ struct ServeCommand: ParsableCommand {
 
     @Option(name: .customLong("min-free"), help: "Answer 503 before the store's disk has less free than this: 1GiB, 500MiB, 0 for no floor (default: $ERRTRIAGE_MIN_FREE, else 1GiB).")
     var minFree: String?
+
+    @Option(help: "Keep this many days of raw events (90d, 12w, 1y): sets the store's retention, as errtriage retention set does, which the server applies at start when due and then at most once a day.")
+    var retention: RetentionDays?
 
     @Option(name: .customLong("log-every"), help: "Seconds between the log's summary lines.")
     var logEvery: Double = 60
@@ -78,6 +81,7 @@ struct ServeCommand: ParsableCommand {
             configuration.bodyTimeoutSeconds = bodyTimeout
             configuration.minFreeBytes = try freeSpaceFloor(minFree)
             let location = options.storePath
+            if let retention { try options.open().setRetention(keepDays: retention.days) }
             let serve = Serve(location: location, configuration: configuration,
                               alerts: .init(command: onAlert, webhook: webhookURL), logIntervalSeconds: logEvery,
                               log: { ServeLog.line($0) })

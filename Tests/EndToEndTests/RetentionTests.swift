@@ -234,6 +234,17 @@ import Testing
         #expect(late.stdout.contains("1 records older than the store's retention skipped"), "\(late.stdout)")
         #expect(try cli.run(["check"]).status == 0)
         #expect(try cli.run(["retention"]).stdout.contains("raw events since 2026-08-01"))
+
+        // `--retention` on ingest sets the same: the same period waits for the next day, a shorter
+        // one is applied at once, after the files.
+        let same = try cli.run(["ingest", "--retention", "13w", "--now", Self.now, try cli.file("e.ndjson", fresh + "\n")])
+        #expect(same.status == 0 && !same.stdout.contains("prune:"), "\(same.stdout)\(same.stderr)")
+        #expect(try cli.run(["retention"]).stdout.contains("raw events kept 91d"))
+        let shorter = try cli.run(["ingest", "--retention", "30d", "--now", Self.now, try cli.file("f.ndjson", fresh + "\n")])
+        #expect(shorter.status == 0 && shorter.stdout.contains("prune: kept 30d"), "\(shorter.stdout)\(shorter.stderr)")
+        #expect(try cli.run(["retention"]).stdout.contains("raw events since 2026-10-01"))
+        #expect(try cli.run(["ingest", "--retention", "0d", try cli.file("g.ndjson", fresh + "\n")]).status == 1)
+        #expect(try cli.run(["check"]).status == 0)
     }
 
     /// On a store in a file, in both passes (a team store's disk is the server's, which it watches itself).

@@ -163,6 +163,39 @@ import Testing
         #expect(revoked.stdout.hasSuffix("\n403"), "\(revoked.stdout)")
     }
 
+    /// `serve --retention 30d` sets the store's retention and applies it at start (the clock is
+    /// the machine's: the sample's year is older than 30 days), while it takes events.
+    @Test func serveAppliesTheRetentionItIsGiven() async throws {
+        let cli = try CLI()
+        let lines = TemporaryStore.sampleLines(events: 1_200, issues: 6, days: 400)
+        try cli.run(["ingest", try cli.file("a.ndjson", lines.joined(separator: "\n") + "\n")])
+        let report = try cli.run(["report", "--window", "all", "--now", "2030-01-01T00:00:00Z", "--format", "json"]).json
+        let top = try #require((report["issues"] as? [[String: Any]])?.first?["key"] as? String)
+        let now = Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000))
+        /// The issue's months before this one, which nothing sent now can change.
+        func pastMonths() throws -> String {
+            let months = try #require(try cli.run(["history", top, "--format", "json"]).json["months"] as? [[String: Any]])
+            return try Self.canonical(months.filter { ($0["month"] as! String) < String(now.dateText.prefix(7)) })
+        }
+        let before = try pastMonths()
+        let server = try Server(cli, arguments: ["--retention", "30d"])
+        let deadline = ChildProcess.clock() + 30
+        while !server.log.contains("retention: ") && ChildProcess.clock() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(server.log.contains(#/retention: [1-9][0-9]* events and [0-9]+ complaints pruned; raw events kept from/#), "\(server.log)")
+        let (key, project, _) = try server.addKey("app")
+        #expect(try await Self.post(server, key: key, project: project, body: Self.envelope("ab12cd34ab12cd34ab12cd34ab12cd34", time: now.iso8601)) == 200)
+        #expect(server.stop().status == 0)
+        #expect(try cli.run(["retention"]).stdout.contains("raw events kept 30d"))
+        #expect(try Self.storedIDs(cli).contains("ab12cd34ab12cd34ab12cd34ab12cd34"))
+        // Every month of the issue's life is still there, from the rollups.
+        #expect(try pastMonths() == before)
+        #expect(try cli.run(["check"]).status == 0)
+    }
+
+    static func canonical(_ value: Any) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)
+    }
+
     // MARK: - Nothing acknowledged is lost
 
     /// Load from 16 connections, `kill -9` at a random moment, three times: every event answered
