@@ -23,10 +23,11 @@ enum MeetingEndView {
         lines.append([])
         let unlinked = walk.unlinked
         if unlinked.groups.isEmpty {
-            lines.append([Span("Every complaint of the last \(window.rawValue) cites an error code.", .dim)])
+            lines.append([Span("Every complaint of the last \(window.rawValue)"
+                               + (unlinked.prunedBefore.map { " kept since \($0.dateText)" } ?? "") + " cites an error code.", .dim)])
         } else {
             lines.append([Span(Format.unlinkedTitle, .heading),
-                          Span(" (\(Format.unlinkedCount(unlinked.total, window: window))): what the code cannot see", .dim)])
+                          Span(" (\(Format.unlinkedCount(unlinked, window: window))): what the code cannot see", .dim)])
             for group in unlinked.groups {
                 lines.append([Span("  " + Format.right(Format.count(group.count), 6), .ranked), Span("  " + group.category, .heading)])
                 for sample in group.samples {

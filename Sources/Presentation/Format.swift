@@ -120,9 +120,10 @@ public enum Format {
     /// The heading of the complaints that cite no code, wherever they are listed.
     public static let unlinkedTitle = "Complaints that cite no code"
 
-    /// How many such complaints, in which window: `118 in the last 7d`.
-    public static func unlinkedCount(_ total: Int, window: TimeWindow) -> String {
-        "\(total) in the last \(window.rawValue)"
+    /// How many such complaints, in which window: `118 in the last 7d`, and where they stop when
+    /// a prune deleted the window's older ones (`1 in the last all; those before 2026-08-01 were pruned`).
+    public static func unlinkedCount(_ u: UnlinkedComplaints, window: TimeWindow) -> String {
+        "\(u.total) in the last \(window.rawValue)" + (u.prunedBefore.map { "; those before \($0.dateText) were pruned" } ?? "")
     }
 
     /// A span of time, rounded down to its largest unit: `4d`, `5h`, `12m`.

@@ -14,7 +14,14 @@ public enum Minutes {
         let t = m.current.totals, p = m.previous?.totals
         for (label, now, before) in [("Issues", t.issues, p?.issues), ("Events", t.events, p?.events),
                                      ("Users", t.users, p?.users), ("Complaints", t.complaints, p?.complaints)] {
-            out += "| \(label) | \(now) | \(before.map(String.init) ?? "–") | \(change(now, before)) |\n"
+            // Users of a window reaching before the raw horizon are a lower bound: marked, and no change is made of them.
+            let nowMark = label == "Users" && m.current.approximateUsers ? "≈" : ""
+            let beforeMark = label == "Users" && m.previous?.approximateUsers == true ? "≈" : ""
+            let moved = nowMark.isEmpty && beforeMark.isEmpty ? change(now, before) : "–"
+            out += "| \(label) | \(nowMark)\(now) | \(before.map { beforeMark + String($0) } ?? "–") | \(moved) |\n"
+        }
+        if let since = m.current.rawEventsSince, m.current.approximateUsers || m.previous?.approximateUsers == true {
+            out += "\n≈ a lower bound: the raw events before \(since.dateText) were pruned, and users across days are counted from them.\n"
         }
         out += "\nEvents per \(m.window.isHourly ? "hour" : "day"): \(Sparkline.line(t.series, width: 60))\n"
         if let release = m.release { out += "\n" + MarkdownText.inline(Format.releaseLine(release)) + "\n" }
@@ -55,7 +62,7 @@ public enum Minutes {
             }
         }
         if m.unlinked.total > 0 {
-            out += "\n## \(Format.unlinkedTitle) (\(Format.unlinkedCount(m.unlinked.total, window: m.window)))\n\n"
+            out += "\n## \(Format.unlinkedTitle) (\(Format.unlinkedCount(m.unlinked, window: m.window)))\n\n"
             for g in m.unlinked.groups {
                 out += "- **\(MarkdownText.inline(g.category))**: \(g.count)"
                 out += g.samples.isEmpty ? "\n" : " — e.g. “\(MarkdownText.inline(String(g.samples[0].prefix(100))))”\n"

@@ -66,7 +66,7 @@ public enum ReportText {
     /// Complaints that cite no known issue, by category with sample texts.
     public static func unlinked(_ u: UnlinkedComplaints, window: TimeWindow) -> String {
         guard u.total > 0 else { return "" }
-        var out = "\n\(Format.unlinkedTitle) (\(Format.unlinkedCount(u.total, window: window)))\n"
+        var out = "\n\(Format.unlinkedTitle) (\(Format.unlinkedCount(u, window: window)))\n"
         for g in u.groups {
             out += "  " + Format.fit(g.category, 42) + Format.right("\(g.count)", 6) + "\n"
             for sample in g.samples { out += "      “\(TextSanitizer.sanitize(String(sample.prefix(100))))”\n" }

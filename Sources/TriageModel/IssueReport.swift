@@ -373,8 +373,14 @@ public struct UnlinkedComplaints: Hashable, Sendable {
     public var total: Int { groups.reduce(0) { $0 + $1.count } }
     /// Largest first.
     public var groups: [Group]
+    /// Where the counted complaints begin when the window reaches further back than a prune kept
+    /// them (nil: the whole window is counted).
+    public var prunedBefore: Timestamp?
 
-    public init(groups: [Group]) { self.groups = groups }
+    public init(groups: [Group], prunedBefore: Timestamp? = nil) {
+        self.groups = groups
+        self.prunedBefore = prunedBefore
+    }
 }
 
 /// What `errtriage serve` refused in one minute, by reason (`unauthorized`, `too_large`, …), as it

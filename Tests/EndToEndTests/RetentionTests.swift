@@ -46,6 +46,11 @@ import Testing
             }
             let releases = try cli.run(["releases", "--format", "json"]).stdout
             out["releases"] = try JSONSerialization.jsonObject(with: Data(releases.utf8))
+            // The minutes, and the meeting's agenda, as the team reads them.
+            for window in ["all", "90d"] {
+                out["minutes \(window)"] = try cli.run(["report", "--window", window, "--now", Self.now, "--format", "markdown"]).stdout
+                out["agenda \(window)"] = try cli.run(["meeting", "--print", "--window", window, "--now", Self.now]).stdout
+            }
             return out
         }
         let before = try answers()
@@ -64,6 +69,24 @@ import Testing
                 #expect(new["users_approximate"] == nil, "\(name): windows that run to the data stay exact")
                 #expect(try Self.canonical(Self.normalised(old, since: since)) == Self.canonical(Self.normalised(new, since: since)), "\(name)")
                 if name.hasPrefix("report") || name.hasPrefix("show") { #expect(new["raw_events_since"] as? String == since, "\(name)") }
+            } else if let old = old as? String, let new = new as? String {
+                // The minutes and the agenda: the same, but for lines marked `≈` (users over pruned
+                // days) and the complaints that cite no code, which are pruned and say from when.
+                func split(_ text: String) -> (kept: [Substring], unlinked: Substring?) {
+                    let parts = text.components(separatedBy: "Complaints that cite no code")
+                    return (parts[0].split(separator: "\n").filter { !$0.contains("≈") && !$0.contains("| Users |") },
+                            parts.count > 1 ? parts[1].split(separator: "\n").first : nil)
+                }
+                let (o, n) = (split(old), split(new))
+                #expect(!o.kept.isEmpty && o.kept == n.kept, "\(name): before only \(Set(o.kept).subtracting(n.kept)); after only \(Set(n.kept).subtracting(o.kept))")
+                if name.hasSuffix(" all") { #expect(n.unlinked?.contains("those before 2026-08-01 were pruned") == true, "\(name): \(new)") }
+                if name.hasSuffix(" 90d") { #expect(n.unlinked == o.unlinked, "\(name)") }
+                if name == "minutes 90d" {
+                    // The window before this one reaches past the horizon: its users are marked, and no change is made of them.
+                    #expect(new.contains(#/\| Users \| \d+ \| ≈\d+ \| – \|/#), "\(new)")
+                    #expect(new.contains("≈ a lower bound: the raw events before 2026-08-01 were pruned"), "\(new)")
+                    #expect(old.split(separator: "\n").first { $0.hasPrefix("| Users |") } != nil)
+                }
             } else {
                 #expect(try Self.canonical(old) == Self.canonical(new), "\(name)")
             }
