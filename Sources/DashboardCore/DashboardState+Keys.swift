@@ -86,12 +86,14 @@ extension DashboardState {
 
     mutating func detailKey(_ key: Key) -> [DashboardEffect] {
         let page = max(1, DetailLayout(size: size).bodyHeight - 1)
+        if case .char(let c) = key, let numbered = DetailPane(digit: c) {
+            showPane(numbered)
+            return []
+        }
         switch key {
         case .escape, .backspace, .char("q"): closeDetail()
         case .tab, .right: showPane(pane.next)
         case .backTab, .left: showPane(pane.previous)
-        case .char(let c) where c.isASCII && DetailPane(rawValue: c.wholeNumberValue ?? 0) != nil:
-            showPane(DetailPane(rawValue: c.wholeNumberValue!)!)
         case .up, .char("k"): scrollPane(by: -1)
         case .down, .char("j"): scrollPane(by: 1)
         case .pageUp: scrollPane(by: -page)

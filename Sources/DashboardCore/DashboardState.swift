@@ -53,6 +53,15 @@ public enum DetailPane: Int, CaseIterable, Hashable, Sendable {
         }
     }
 
+    /// The pane a number key selects (`6`: Life); nil for any other key.
+    init?(digit: Character) {
+        guard digit.isASCII, let n = digit.wholeNumberValue else { return nil }
+        self.init(rawValue: n)
+    }
+
+    /// The number keys that select the panes.
+    static var digits: [Character] { allCases.map { Character(String($0.rawValue)) } }
+
     /// The pane Tab shows next, the first after the last.
     var next: DetailPane { DetailPane(rawValue: rawValue % DetailPane.allCases.count + 1)! }
     /// The pane Shift-Tab shows, the last before the first.

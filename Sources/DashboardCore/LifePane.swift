@@ -66,35 +66,22 @@ enum LifePane {
 
     /// Every month from the first with anything in it to the last, oldest first, quiet ones included.
     static func timeline(_ life: IssueHistory) -> [Month] {
-        var byName: [String: Month] = [:]
-        func month(_ name: String) -> Month { byName[name] ?? Month(name: name, figures: nil, changes: [], merges: []) }
-        for m in life.months { byName[m.month] = Month(name: m.month, figures: m, changes: [], merges: []) }
-        for c in life.changes {
-            let name = Timestamp.monthText(ofDay: c.at.day)
-            byName[name] = month(name)
-            byName[name]!.changes.append(c)
+        // Keyed by the month's first day, as the month rollups are.
+        var byStart: [Int64: Month] = [:]
+        func month(ofDay day: Int64) -> Int64 {
+            let start = Timestamp.monthStart(ofDay: day)
+            if byStart[start] == nil { byStart[start] = Month(name: Timestamp.monthText(ofDay: start), figures: nil, changes: [], merges: []) }
+            return start
         }
-        for m in life.merges {
-            let name = Timestamp.monthText(ofDay: m.at.day)
-            byName[name] = month(name)
-            byName[name]!.merges.append(m)
+        for m in life.months {
+            guard let day = Timestamp.parse(m.month + "-01T00:00:00Z")?.day else { continue }
+            byStart[month(ofDay: day)]!.figures = m
         }
-        guard let first = byName.keys.min(), let last = byName.keys.max() else { return [] }
-        var names: [String] = []
-        var current = first
-        while current <= last, names.count < 1_200 {
-            names.append(current)
-            current = next(current)
-        }
-        return names.map(month)
-    }
-
-    /// The calendar month after `2026-11`: `2026-12`.
-    static func next(_ month: String) -> String {
-        let parts = month.split(separator: "-")
-        guard parts.count == 2, let year = Int(parts[0]), let m = Int(parts[1]) else { return "9999-99" }
-        let (y, n) = m >= 12 ? (year + 1, 1) : (year, m + 1)
-        return String(y) + (n < 10 ? "-0" : "-") + String(n)
+        for c in life.changes { byStart[month(ofDay: c.at.day)]!.changes.append(c) }
+        for m in life.merges { byStart[month(ofDay: m.at.day)]!.merges.append(m) }
+        guard let first = byStart.keys.min(), let last = byStart.keys.max() else { return [] }
+        return sequence(first: first) { Timestamp.nextMonthStart(ofDay: $0) }.prefix { $0 <= last }
+            .map { byStart[month(ofDay: $0)]! }
     }
 
     static func monthsText(_ count: Int) -> String { count == 1 ? "1 month" : "\(Format.grouped(count)) months" }
@@ -103,8 +90,7 @@ enum LifePane {
     static func eventLines(_ month: Month, arrow: String) -> [[Span]] {
         var items: [(at: Timestamp, spans: [Span])] = month.changes.map { ($0.at, NotesPane.changeSpans($0, arrow: arrow)) }
         items += month.merges.map { m in
-            let text = m.action == "split" ? "split \(m.member) from \(m.head)" : "merged \(m.member) into \(m.head)"
-            return (m.at, [Span("  " + m.at.minuteText, .dim), Span("  " + text, .heading), Span("  by \(m.by)", .dim)])
+            (m.at, [Span("  " + m.at.minuteText, .dim), Span("  " + HistoryText.mergeText(m), .heading), Span("  by \(m.by)", .dim)])
         }
         return items.sorted { $0.at < $1.at }.map(\.spans)
     }

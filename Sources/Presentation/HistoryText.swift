@@ -31,10 +31,15 @@ public enum HistoryText {
         if !h.merges.isEmpty {
             out += "\nMerges\n"
             for m in h.merges {
-                out += TextSanitizer.sanitize("  \(m.at.minuteText)  \(m.action) \(m.member) into \(m.head)  by \(m.by)") + "\n"
+                out += TextSanitizer.sanitize("  \(m.at.minuteText)  \(mergeText(m))  by \(m.by)") + "\n"
             }
         }
         return out
+    }
+
+    /// What a merge or an unmerge did: `merged US3-… into US14-…`, `took US3-… out of US14-…'s group`.
+    public static func mergeText(_ m: IssueHistory.Merge) -> String {
+        m.action == "unmerge" ? "took \(m.member) out of \(m.head)'s group" : "merged \(m.member) into \(m.head)"
     }
 
     /// `1.9→1.13 (4 versions)`, or the one version.

@@ -12,15 +12,16 @@ public enum Minutes {
         }
         out += "## Totals\n\n| | This window | Previous window | Change |\n|---|---:|---:|---:|\n"
         let t = m.current.totals, p = m.previous?.totals
-        for (label, now, before) in [("Issues", t.issues, p?.issues), ("Events", t.events, p?.events),
-                                     ("Users", t.users, p?.users), ("Complaints", t.complaints, p?.complaints)] {
-            // Users of a window reaching before the raw horizon are a lower bound: marked, and no change is made of them.
-            let nowMark = label == "Users" && m.current.approximateUsers ? "≈" : ""
-            let beforeMark = label == "Users" && m.previous?.approximateUsers == true ? "≈" : ""
-            let moved = nowMark.isEmpty && beforeMark.isEmpty ? change(now, before) : "–"
-            out += "| \(label) | \(nowMark)\(now) | \(before.map { beforeMark + String($0) } ?? "–") | \(moved) |\n"
+        // Users of a window reaching before the raw horizon are a lower bound: marked `≈`, and no change is made of them.
+        let approximate = (now: m.current.approximateUsers, before: m.previous?.approximateUsers == true)
+        let exact = (now: false, before: false)
+        for (label, now, before, marks) in [("Issues", t.issues, p?.issues, exact), ("Events", t.events, p?.events, exact),
+                                            ("Users", t.users, p?.users, approximate),
+                                            ("Complaints", t.complaints, p?.complaints, exact)] {
+            let moved = marks.now || marks.before ? "–" : change(now, before)
+            out += "| \(label) | \(marks.now ? "≈" : "")\(now) | \(before.map { (marks.before ? "≈" : "") + String($0) } ?? "–") | \(moved) |\n"
         }
-        if let since = m.current.rawEventsSince, m.current.approximateUsers || m.previous?.approximateUsers == true {
+        if let since = m.current.rawEventsSince, approximate.now || approximate.before {
             out += "\n≈ a lower bound: the raw events before \(since.dateText) were pruned, and users across days are counted from them.\n"
         }
         out += "\nEvents per \(m.window.isHourly ? "hour" : "day"): \(Sparkline.line(t.series, width: 60))\n"

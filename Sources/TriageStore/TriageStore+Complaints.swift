@@ -19,10 +19,9 @@ extension TriageStore {
                 if group.samples.count < samples, !group.samples.contains(text) { group.samples.append(text) }
                 groups[category] = group
             }
-            let since = try TriageStore.retention(db).eventsSince
             return UnlinkedComplaints(groups: groups.map { .init(category: $0.key, count: $0.value.count, samples: $0.value.samples) }
                 .sorted { $0.count != $1.count ? $0.count > $1.count : $0.category < $1.category },
-                prunedBefore: since.flatMap { $0.millis > buckets.millis.lowerBound ? $0 : nil })
+                prunedBefore: buckets.rawSince.flatMap { $0 > buckets.millis.lowerBound ? Timestamp(millis: $0) : nil })
         }
     }
 }

@@ -9,11 +9,22 @@ public struct Retention: Sendable, Equatable {
     public var eventsSince: Timestamp?
     /// When retention last ran.
     public var prunedAt: Timestamp?
+    /// How many days that last prune kept.
+    public var prunedKeepDays: Int?
 
-    public init(keepDays: Int? = nil, eventsSince: Timestamp? = nil, prunedAt: Timestamp? = nil) {
+    public init(keepDays: Int? = nil, eventsSince: Timestamp? = nil, prunedAt: Timestamp? = nil, prunedKeepDays: Int? = nil) {
         self.keepDays = keepDays
         self.eventsSince = eventsSince
         self.prunedAt = prunedAt
+        self.prunedKeepDays = prunedKeepDays
+    }
+
+    /// Whether the setting asks for a prune at `now`: it is set, and the last prune is a day old
+    /// (or in the future), or kept more days than the setting says now.
+    public func isDue(now: Timestamp) -> Bool {
+        guard let keepDays else { return false }
+        guard let last = prunedAt, now >= last, now.millis - last.millis < Timestamp.millisPerDay else { return true }
+        return (prunedKeepDays ?? keepDays) > keepDays
     }
 }
 
@@ -62,7 +73,8 @@ extension TriageStore {
     static func retention(_ db: Database) throws -> Retention {
         Retention(keepDays: try meta(db, RetentionKey.keepDays).map { Int($0) },
                   eventsSince: try meta(db, RetentionKey.since).map(Timestamp.init(millis:)),
-                  prunedAt: try meta(db, RetentionKey.prunedAt).map(Timestamp.init(millis:)))
+                  prunedAt: try meta(db, RetentionKey.prunedAt).map(Timestamp.init(millis:)),
+                  prunedKeepDays: try meta(db, RetentionKey.prunedKeepDays).map { Int($0) })
     }
 
     /// The store's retention setting and raw horizon.
@@ -131,16 +143,12 @@ extension TriageStore {
         return result
     }
 
-    /// Applies the store's retention setting when it is due (set, and not run in the day before
-    /// `now`, or run keeping more days than the setting now says): what `ingest` runs after its
-    /// files and `serve` on its own. Nil when not due.
+    /// Applies the store's retention setting when it is due (`Retention.isDue`): what `ingest`
+    /// runs after its files and `serve` on its own. Nil when not due.
     public func applyRetentionIfDue(now: Timestamp) throws(StoreError) -> PruneResult? {
         guard !readOnly else { return nil }
         let setting = try retention()
-        guard let keep = setting.keepDays else { return nil }
-        let keptLast = try read { db in try TriageStore.meta(db, RetentionKey.prunedKeepDays) }
-        if let last = setting.prunedAt, now.millis - last.millis < Timestamp.millisPerDay, now >= last,
-           keptLast.map({ $0 <= Int64(keep) }) ?? true { return nil }
+        guard setting.isDue(now: now), let keep = setting.keepDays else { return nil }
         return try prune(keepDays: keep, now: now)
     }
 

@@ -39,6 +39,16 @@ import TriageModel
         #expect(state.paneScroll == lines.count - DetailLayout(size: state.size).bodyHeight)
     }
 
+    @Test func theLifePaneTellsAnUnmergeFromAMerge() {
+        var state = Fixtures.detailState(pane: .life)
+        let at = Fixtures.at("2026-08-20T09:00:00Z")
+        state.detail?.life?.merges.append(IssueHistory.Merge(at: at, by: "ben", action: "unmerge", head: Fixtures.login.key,
+                                                             member: "US14-LO43-AP7-NE9"))
+        let text = IssueDetailView.bodyLines(state, size: state.size).map { $0.map(\.text).joined() }
+        #expect(text.contains("  2026-08-11 15:20  merged US14-LO43-AP7-NE9 into US14-LO43-AP7-NE8  by ben"), "\(text)")
+        #expect(text.contains("  2026-08-20 09:00  took US14-LO43-AP7-NE9 out of US14-LO43-AP7-NE8's group  by ben"), "\(text)")
+    }
+
     @Test func theLifePaneWaitsForItsLoad() {
         var state = Fixtures.loadedState()
         _ = reduce(&state, .key(.enter))

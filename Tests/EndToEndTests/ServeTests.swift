@@ -175,7 +175,7 @@ import Testing
         /// The months before this one, which nothing sent now can change.
         func pastMonths() throws -> String {
             let months = try #require(try cli.run(["history", top, "--format", "json"]).json["months"] as? [[String: Any]])
-            return try Self.canonical(months.filter { ($0["month"] as! String) < String(now.dateText.prefix(7)) })
+            return try RetentionTests.canonical(months.filter { ($0["month"] as! String) < String(now.dateText.prefix(7)) })
         }
         let before = try pastMonths()
         let server = try Server(cli, arguments: ["--retention", "30d"])
@@ -190,10 +190,6 @@ import Testing
         // Every month of the life is still there, from the rollups.
         #expect(try pastMonths() == before)
         #expect(try cli.run(["check"]).status == 0)
-    }
-
-    static func canonical(_ value: Any) throws -> String {
-        String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)
     }
 
     // MARK: - Nothing acknowledged is lost

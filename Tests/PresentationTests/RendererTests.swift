@@ -10,6 +10,16 @@ import TriageModel
         ChainLink(domain: "UserError", short: "US", code: 14, name: "connectionIssue"),
         ChainLink(domain: "NetworkError", short: "NE", code: 8, name: "timeout", origin: .message),
     ])
+
+    /// `history`'s merges say what each did: a merge, and an unmerge as the member taken out of the group.
+    @Test func historySaysWhatEachMergeDid() {
+        let merges = [IssueHistory.Merge(at: Self.now, by: "ann", action: "merge", head: "US14-NE8", member: "US14-NE9"),
+                      IssueHistory.Merge(at: Self.now, by: "ben", action: "unmerge", head: "US14-NE8", member: "US14-NE9")]
+        let text = HistoryText.render(IssueHistory(key: "US14-NE8", chain: Self.chain, status: .open, firstSeen: Self.now, lastSeen: Self.now,
+                                                   months: [], changes: [], merges: merges))
+        #expect(text.contains("2026-11-20 18:00  merged US14-NE9 into US14-NE8  by ann"), "\(text)")
+        #expect(text.contains("2026-11-20 18:00  took US14-NE9 out of US14-NE8's group  by ben"), "\(text)")
+    }
     static let crash = ErrorChain(links: [ChainLink(domain: "DecodingError", short: "DE", code: 93113, name: "keyNotFound", origin: .derived)])
 
     static func issue(_ chain: ErrorChain, events: Int, complaints: Int, signals: [Signal] = [], status: IssueStatus = .open) -> IssueSummary {
