@@ -11,7 +11,6 @@ enum LifePane {
         guard let life = detail.life else { return [[Span(unicode ? "loading…" : "loading...", .dim)]] }
         let dot = unicode ? " · " : " | "
         let dash = unicode ? "—" : "-"
-        let arrow = unicode ? " → " : " -> "
         let months = timeline(life)
         var lines: [[Span]] = [[
             Span("First seen \(life.firstSeen.minuteText) UTC", .heading),
@@ -43,13 +42,13 @@ enum LifePane {
                 }
                 closeQuiet()
                 lines.append([Span(row([month.name, "0", "0", "0"], widths), .dim), Span("  " + dash, .dim)])
-                lines += eventLines(month, arrow: arrow)
+                lines += eventLines(month, width: width, unicode: unicode)
                 continue
             }
             closeQuiet()
             lines.append([Span(row([m.month, Format.grouped(m.events), Format.grouped(m.users), Format.grouped(m.complaints)], widths)),
                           Span("  " + (m.versions.isEmpty ? dash : HistoryText.versionSpan(m.versions, unicode: unicode)), .dim)])
-            lines += eventLines(month, arrow: arrow)
+            lines += eventLines(month, width: width, unicode: unicode)
         }
         closeQuiet()
         if life.changes.isEmpty { lines += [[], [Span("No status changes: \(life.status.rawValue) since first seen.", .dim)]] }
@@ -87,12 +86,12 @@ enum LifePane {
     static func monthsText(_ count: Int) -> String { count == 1 ? "1 month" : "\(Format.grouped(count)) months" }
 
     /// The status changes and merges of a month, indented under its row, oldest first.
-    static func eventLines(_ month: Month, arrow: String) -> [[Span]] {
-        var items: [(at: Timestamp, spans: [Span])] = month.changes.map { ($0.at, NotesPane.changeSpans($0, arrow: arrow)) }
+    static func eventLines(_ month: Month, width: Int, unicode: Bool) -> [[Span]] {
+        var items: [(at: Timestamp, lines: [[Span]])] = month.changes.map { ($0.at, NotesPane.changeLines($0, width: width, unicode: unicode)) }
         items += month.merges.map { m in
-            (m.at, [Span("  " + m.at.minuteText, .dim), Span("  " + HistoryText.mergeText(m), .heading), Span("  by \(m.by)", .dim)])
+            (m.at, [[Span("  " + m.at.minuteText, .dim), Span("  " + HistoryText.mergeText(m), .heading), Span("  by \(m.by)", .dim)]])
         }
-        return items.sorted { $0.at < $1.at }.map(\.spans)
+        return items.sorted { $0.at < $1.at }.flatMap(\.lines)
     }
 
     static func columnWidths(_ months: [Month]) -> [Int] {
