@@ -114,7 +114,7 @@ let package = Package(
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "TriageImportTests", dependencies: [
-            "TriageImport", "TriageModel", "TestSupport",
+            "TriageImport", "TriageModel", "TestSupport", "Presentation",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "TriageStoreTests", dependencies: ["TriageModel", "TriageImport", "TriageStore", "SampleData", "TestSupport", "ThrowawayPostgres"]),

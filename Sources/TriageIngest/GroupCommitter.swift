@@ -219,7 +219,7 @@ public final class GroupCommitter: @unchecked Sendable {
     /// How many transactions a group may take when its commit fails: enough to find two bad
     /// submissions among thousands by halving, and few enough that a store failing every
     /// write (a full disk) costs a bounded retry.
-    static func attemptBudget(_ submissions: Int) -> Int {
+    public static func attemptBudget(_ submissions: Int) -> Int {
         var log2 = 0
         while (1 << log2) < submissions { log2 += 1 }
         return 4 * log2 + 2
