@@ -88,7 +88,7 @@ let package = Package(
             .product(name: "CSV", package: "CSV.swift"),
         ]),
         // The fuzz targets: every importer's line parser, the reader, the chain and version parsers.
-        .target(name: "FuzzTargets", dependencies: ["TriageModel", "TriageImport"]),
+        .target(name: "FuzzTargets", dependencies: ["TriageModel", "TriageImport", "Presentation"]),
         // libFuzzer's driver for them (`make fuzz`), or a replayer of saved inputs in a plain build.
         .executableTarget(name: "errtriage-fuzz", dependencies: ["FuzzTargets"]),
         // Spawning and timing child processes (wait4: exit status and peak memory), for the bench and the tests.

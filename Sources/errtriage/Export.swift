@@ -46,7 +46,7 @@ struct Export: ParsableCommand {
             case .ndjson:
                 let sink = try LineWriter(path: out)
                 try store.exportEvents(window: window, now: now, key: canonical, search: query?.query ?? SearchQuery()) {
-                    try sink.write(toTerminal ? TextSanitizer.inert(NativeEncoder.line($0)) : NativeEncoder.line($0))
+                    try sink.write(NativeEncoder.line($0, inert: toTerminal))
                 }
                 try sink.close()
             case .csv:
