@@ -29,7 +29,7 @@ public final class GroupCommitter: @unchecked Sendable {
     public typealias Opener = @Sendable () throws -> TriageStore
 
     /// Records in one group at most: a queue longer than this is committed in several transactions.
-    public static let defaultMaxRecords = 20_000
+    public static let defaultMaxRecords = 2_000
     /// How long a short queue waits for more before its commit (`linger`), and what is short.
     public static let defaultLinger = 0.002
     static let lingerBelow = 16
