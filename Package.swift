@@ -99,6 +99,7 @@ let package = Package(
         // measuring tool outside the app (it holds the baseline's sqlite3 script, see ARCHITECTURE.md).
         .executableTarget(name: "errtriage-bench", dependencies: [
             "ChildProcess", "ThrowawayPostgres", "DashboardCore", "SampleData", "TriageImport", "TriageIngest", "TriageModel", "TriageStore",
+            "CZlib",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             // The serve section's load generator: keep-alive HTTP/1 to errtriage serve on loopback.
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -82,6 +82,7 @@ extension BenchRun {
         try? cluster.stop()
 
         try measureKills(store: "\(folder)/serve-kills.sqlite", envelopes: envelopes, settings: settings)
+        try measureHostile(envelopes: envelopes, settings: settings)
     }
 
     static func kb(_ bytes: Int) -> String { String(format: "%.1f KB", Double(bytes) / 1000) }

@@ -43,6 +43,8 @@ struct ErrtriageBench: ParsableCommand {
     @Option(help: "With --retention-year: the days of raw events the store keeps.") var keepDays: Int = 90
     @Flag(help: "Measure only errtriage serve (issue 27): intake into SQLite and PostgreSQL, ack latency, memory, kill -9s.")
     var serveOnly = false
+    @Flag(help: "Measure only errtriage serve under hostile traffic (issue 40): latency beside large requests, /healthz under keyless bombs, memory under 400,000-event bodies.")
+    var serveHostileOnly = false
     @Flag(help: "Leave errtriage serve out of a full run.")
     var noServe = false
     @Option(help: "Seconds each serve throughput and latency measurement lasts, after the warm-up (default: $BENCH_SERVE_SECONDS, else 10).")
@@ -85,10 +87,18 @@ struct ErrtriageBench: ParsableCommand {
             bench.withServe = !noServe
             bench.serve = ServeSettings(seconds: serveSeconds, warmup: serveWarmup, maxRequests: serveMaxRequests, rate: serveRate,
                                         kills: serveKills, connections: serveConnections, clientThreads: serveClientThreads)
-            if queriesOnly { try bench.measureQueriesOnly() } else if serveOnly { try bench.measureServe() } else { try bench.measure() }
-            print(bench.table(serveOnly: serveOnly))
+            if queriesOnly {
+                try bench.measureQueriesOnly()
+            } else if serveHostileOnly {
+                try bench.measureHostile(envelopes: ServeEnvelopes(chains: bench.serve.chains), settings: bench.serve)
+            } else if serveOnly {
+                try bench.measureServe()
+            } else {
+                try bench.measure()
+            }
+            print(bench.table(serveOnly: serveOnly || serveHostileOnly))
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            let file = serveOnly ? "\(out)/bench-serve.json" : "\(out)/bench-\(events).json"
+            let file = serveHostileOnly ? "\(out)/bench-serve-hostile.json" : serveOnly ? "\(out)/bench-serve.json" : "\(out)/bench-\(events).json"
             try Data(bench.json().utf8).write(to: URL(fileURLWithPath: file))
             print("written to \(file)")
             if !bench.rollupsEqualNaive { throw BenchFailure("the rollups differ from the naive counts (see above)") }
