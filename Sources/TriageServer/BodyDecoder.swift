@@ -10,10 +10,13 @@ public enum BodyRefusal: Error, Equatable, Sendable {
     case unsupportedEncoding(String)
     /// The bodies in flight are at the memory budget: 503, try again.
     case overloaded(String)
+    /// The compressed stream ends before its end: malformed for a whole body; for a body still
+    /// arriving, more is needed.
+    case truncated(String)
 
     public var reason: String {
         switch self {
-        case .tooLarge(let r), .malformed(let r), .unsupportedEncoding(let r), .overloaded(let r): r
+        case .tooLarge(let r), .malformed(let r), .unsupportedEncoding(let r), .overloaded(let r), .truncated(let r): r
         }
     }
 }
@@ -47,21 +50,38 @@ public enum BodyDecoder {
         guard body.count <= limits.maxBodyBytes else {
             throw .tooLarge("body of \(body.count) bytes is over the limit of \(limits.maxBodyBytes) bytes")
         }
-        return try undo(body, contentEncoding: contentEncoding, limit: limits.inflatedLimit(for: body.count), reserve: reserve, untilNewline: false)
+        do {
+            return try undo(body, contentEncoding: contentEncoding, limit: limits.inflatedLimit(for: body.count), reserve: reserve, untilNewline: false)
+        } catch .truncated(let reason) {
+            throw .malformed(reason)
+        }
     }
 
-    /// The body's first line, decoded no further than it (at most `cap` bytes of it): where an
-    /// envelope names its key when a request names none. Nil when the first `cap` bytes hold no
-    /// line break and the body goes on, so a bomb costs no more than `cap` bytes of work.
-    public static func firstLine(_ body: [UInt8], contentEncoding: String?, cap: Int = 16 << 10) throws(BodyRefusal) -> [UInt8]? {
+    /// What the start of a body says of its first line.
+    public enum FirstLine: Equatable, Sendable {
+        /// The first line, decoded (without its line break).
+        case line([UInt8])
+        /// The body so far decodes to less than a line: more of it is needed.
+        case needMore
+        /// No line within the cap, or the start does not decode: no header to read.
+        case none
+    }
+
+    /// The first line of a body, or of as much of it as has arrived (`complete` false), decoded no
+    /// further than that line and at most `cap` bytes of it: where an envelope names its key when
+    /// a request names none, so a bomb costs no more than `cap` bytes of work.
+    public static func firstLine(_ body: [UInt8], contentEncoding: String?, complete: Bool = true, cap: Int = 16 << 10) -> FirstLine {
         let decoded: [UInt8]
         do {
             decoded = try undo(body, contentEncoding: contentEncoding, limit: cap, reserve: { _ in true }, untilNewline: true)
-        } catch .tooLarge {
-            return nil
+        } catch .truncated {
+            return complete ? .none : .needMore
+        } catch {
+            return .none
         }
-        if let newline = decoded.firstIndex(of: 0x0A) { return Array(decoded[..<newline]) }
-        return decoded.count < cap ? decoded : nil
+        if let newline = decoded.firstIndex(of: 0x0A) { return .line(Array(decoded[..<newline])) }
+        if decoded.count >= cap { return .none }
+        return complete ? .line(decoded) : .needMore
     }
 
     /// Undoes the encodings in the order they were applied, from the last; each step's output at
@@ -94,10 +114,10 @@ public enum BodyDecoder {
                 throw .unsupportedEncoding("Content-Encoding \(encoding.prefix(40)) is not supported (gzip, deflate and br are)")
             }
         }
-        if untilNewline && (encodings.isEmpty || encodings.allSatisfy({ $0 == "identity" })) {
-            let end = bytes.firstIndex(of: 0x0A) ?? bytes.count
+        if untilNewline && encodings.allSatisfy({ $0 == "identity" }) {
+            let end = bytes.prefix(limit + 1).firstIndex(of: 0x0A) ?? min(bytes.count, limit + 1)
             guard end <= limit else { throw .tooLarge("the first line is over \(limit) bytes") }
-            return Array(bytes[..<end])
+            return end < bytes.count ? Array(bytes[...end]) : Array(bytes[..<end])
         }
         return bytes
     }
@@ -164,7 +184,7 @@ public enum BodyDecoder {
                     continue
                 }
                 if produced == 0 && stream.avail_in == 0 {
-                    failure = .malformed("the \(name) body ends before its stream does")
+                    failure = .truncated("the \(name) body ends before its stream does")
                     return
                 }
             } while true
@@ -206,7 +226,7 @@ public enum BodyDecoder {
                     return
                 case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT: continue
                 case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT:
-                    failure = .malformed("the br body ends before its stream does")
+                    failure = .truncated("the br body ends before its stream does")
                     return
                 default:
                     failure = .malformed("the br body is corrupt")

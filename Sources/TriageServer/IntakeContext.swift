@@ -33,9 +33,13 @@ struct IntakeRequest: Sendable {
 
 /// A request's body read whole: within the size limit, the time limit and the memory budget.
 enum BodyCollector {
-    static func collect(_ body: RequestBody, limit: Int, timeout: Duration, reservation: BudgetReservation) async throws -> [UInt8] {
+    /// `inspect` is shown the bytes so far after each part until it returns true (it may throw a
+    /// refusal, which ends the reading there).
+    static func collect(_ body: RequestBody, limit: Int, timeout: Duration, reservation: BudgetReservation,
+                        inspect: (_ sofar: [UInt8], _ complete: Bool) async throws -> Bool = { _, _ in true }) async throws -> [UInt8] {
         let deadline = ContinuousClock.now + timeout
         var bytes: [UInt8] = []
+        var decided = false
         do {
             for try await part in body {
                 guard bytes.count + part.readableBytes <= limit else {
@@ -48,7 +52,9 @@ enum BodyCollector {
                 if ContinuousClock.now > deadline {
                     throw Refusal(.requestTimeout, .timeout, "the body did not arrive within \(timeout.components.seconds) s", close: true)
                 }
+                if !decided { decided = try await inspect(bytes, false) }
             }
+            if !decided { _ = try await inspect(bytes, true) }
         } catch let refusal as Refusal {
             throw refusal
         } catch {

@@ -86,6 +86,22 @@ import TriageStore
         }
     }
 
+    /// The first line of a body still arriving: more is needed until it is there, and a start
+    /// that decodes to more than the cap without a line break has none.
+    @Test func theFirstLineIsDecodedFromAsMuchOfTheBodyAsHasArrived() throws {
+        let envelope = T.envelope("f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0")
+        let header = Array(envelope.utf8.prefix { $0 != 0x0A })
+        let gzip = try Self.gzip(envelope)
+        #expect(BodyDecoder.firstLine(Array(gzip.prefix(8)), contentEncoding: "gzip", complete: false) == .needMore)
+        #expect(BodyDecoder.firstLine(gzip, contentEncoding: "gzip", complete: false) == .line(header))
+        #expect(BodyDecoder.firstLine(Array(envelope.utf8.prefix(20)), contentEncoding: nil, complete: false) == .needMore)
+        #expect(BodyDecoder.firstLine(Array(envelope.utf8), contentEncoding: nil) == .line(header))
+        let bomb = try Compression.deflate([UInt8](repeating: 0x20, count: 1 << 20), windowBits: 16 + 15)
+        #expect(BodyDecoder.firstLine(Array(bomb.prefix(200)), contentEncoding: "gzip", complete: false) == .none)
+        #expect(BodyDecoder.firstLine([UInt8](repeating: 0x41, count: 20_000), contentEncoding: nil, complete: false) == .none)
+        #expect(BodyDecoder.firstLine(Array("not gzip at all".utf8), contentEncoding: "gzip") == .none)
+    }
+
     // MARK: - Bodies read whole or refused
 
     /// Two gzip members (`cat a.gz b.gz`) are one body: both are read. Bytes after a stream's

@@ -24,11 +24,22 @@ struct KeyMiddleware: RouterMiddleware {
         if let key = Self.key(of: request) {
             verdict = await keys.verify(key: key, projectID: projectID)
         } else if endpoint == .envelope, let reservation = context.intake.reservation {
-            let sent = try await BodyCollector.collect(request.body, limit: configuration.limits.maxBodyBytes,
-                                                       timeout: .seconds(configuration.bodyTimeoutSeconds), reservation: reservation)
-            context.intake.sent = sent
-            if let key = Self.keyInEnvelopeHeader(sent, contentEncoding: request.headers[.contentEncoding]) {
-                verdict = await keys.verify(key: key, projectID: projectID)
+            // The body is read as it arrives, and its first line decoded as soon as it is there:
+            // without a good key in it, the rest is never read.
+            let encoding = request.headers[.contentEncoding]
+            context.intake.sent = try await BodyCollector.collect(
+                request.body, limit: configuration.limits.maxBodyBytes, timeout: .seconds(configuration.bodyTimeoutSeconds),
+                reservation: reservation
+            ) { sofar, complete in
+                switch BodyDecoder.firstLine(sofar, contentEncoding: encoding, complete: complete, cap: Self.headerCap) {
+                case .needMore: return false
+                case .none: throw Self.refusal(.missing)
+                case .line(let line):
+                    guard let key = EnvelopeHeader(line: line)?.publicKey else { throw Self.refusal(.missing) }
+                    verdict = await keys.verify(key: key, projectID: projectID)
+                    if case .accepted = verdict { return true }
+                    throw Self.refusal(verdict)
+                }
             }
         }
         guard case .accepted(let key) = verdict else { throw Self.refusal(verdict) }
@@ -73,12 +84,5 @@ struct KeyMiddleware: RouterMiddleware {
             }
         }
         return nil
-    }
-
-    /// The public key of the DSN in an envelope's header line, decoding no more than that line.
-    static func keyInEnvelopeHeader(_ sent: [UInt8], contentEncoding: String?) -> String? {
-        guard let line = try? BodyDecoder.firstLine(sent, contentEncoding: contentEncoding, cap: headerCap),
-              let header = EnvelopeHeader(line: line) else { return nil }
-        return header.publicKey
     }
 }
