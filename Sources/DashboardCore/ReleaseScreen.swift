@@ -64,11 +64,8 @@ extension ReleaseScreen: ScreenModule {
     }
 
     static func settle(_ state: inout DashboardState) {
-        guard let c = state.release.comparison else {
-            state.release.rows.scroll = 0
-            return
-        }
-        state.release.rows.settle(count: c.all.count, visible: ListLayout(size: state.size).visibleIssues, sections: sections(c))
+        let c = state.release.comparison
+        state.release.rows.settle(count: c?.all.count ?? 0, visible: ListLayout(size: state.size).visibleIssues, sections: sections(c))
     }
 
     /// Opens the release screen over the list's window.
@@ -96,17 +93,13 @@ extension ReleaseScreen: ScreenModule {
 
     /// Selects an issue row, clamped to the comparison's issues.
     static func select(_ index: Int, _ state: inout DashboardState) {
-        guard let c = state.release.comparison else {
-            state.release.rows.selected = index.clampedRow(count: 0)
-            state.release.rows.scroll = 0
-            return
-        }
-        state.release.rows.select(index, count: c.all.count, visible: ListLayout(size: state.size).visibleIssues, sections: sections(c))
+        let c = state.release.comparison
+        state.release.rows.select(index, count: c?.all.count ?? 0, visible: ListLayout(size: state.size).visibleIssues, sections: sections(c))
     }
 
-    /// Where each issue stands among the body's lines.
-    static func sections(_ c: ReleaseComparison) -> SectionLines {
-        let body = lines(c)
+    /// Where each issue stands among the body's lines (none while the comparison loads).
+    static func sections(_ c: ReleaseComparison?) -> SectionLines {
+        let body = c.map(lines) ?? []
         var rowLines: [Int] = []
         for (i, line) in body.enumerated() { if case .issue = line { rowLines.append(i) } }
         return SectionLines(rowLines: rowLines, count: body.count)
