@@ -1,154 +1,8 @@
 import TriageModel
 
-/// A screen of the dashboard; the state keeps a stack of them, the list at the bottom.
-public enum Screen: Hashable, Sendable {
-    case list
-    case detail
-    /// Every field of one recent event of the open issue.
-    case event(index: Int)
-    case help
-    /// Issues grouped by one link of their chains (the root-cause pivot).
-    case pivot
-    /// The meeting's closing page: the complaints no code explains.
-    case meetingEnd
-    /// What the newest version brought against the one before it.
-    case release
-    /// The saved views, to open one on the list.
-    case views
-
-    /// Whether the mark keys act here: on the list's selection or the open issue.
-    var takesMarks: Bool {
-        switch self {
-        case .list, .detail, .event: true
-        case .help, .pivot, .meetingEnd, .release, .views: false
-        }
-    }
-}
-
-/// A pane of the issue detail screen, numbered as the keys 1–6 select them.
-public enum DetailPane: Int, CaseIterable, Hashable, Sendable {
-    case chain = 1, breakdowns, events, complaints, notes, life
-
-    /// The tab's name.
-    public var title: String {
-        switch self {
-        case .chain: "Chain"
-        case .breakdowns: "Breakdowns"
-        case .events: "Events"
-        case .complaints: "Complaints"
-        case .notes: "Notes & history"
-        case .life: "Life"
-        }
-    }
-
-    /// The tab's name where space is short.
-    var shortTitle: String {
-        switch self {
-        case .chain: "Chain"
-        case .breakdowns: "Break"
-        case .events: "Events"
-        case .complaints: "Compl"
-        case .notes: "Notes"
-        case .life: "Life"
-        }
-    }
-
-    /// The pane a number key selects (`6`: Life); nil for any other key.
-    init?(digit: Character) {
-        guard digit.isASCII, let n = digit.wholeNumberValue else { return nil }
-        self.init(rawValue: n)
-    }
-
-    /// The number keys that select the panes.
-    static var digits: [Character] { allCases.map { Character(String($0.rawValue)) } }
-
-    /// The pane Tab shows next, the first after the last.
-    var next: DetailPane { DetailPane(rawValue: rawValue % DetailPane.allCases.count + 1)! }
-    /// The pane Shift-Tab shows, the last before the first.
-    var previous: DetailPane {
-        DetailPane(rawValue: (rawValue + DetailPane.allCases.count - 2) % DetailPane.allCases.count + 1)!
-    }
-}
-
-/// A one-line text prompt in the status line.
-public struct Prompt: Hashable, Sendable {
-    /// What the entered text is for.
-    public enum Purpose: Hashable, Sendable {
-        /// Live filter text of the list.
-        case filter
-        /// The version an issue's fix ships in.
-        case resolve(key: String)
-        case note(key: String)
-        case tracker(key: String)
-        /// Who works on an issue.
-        case assign(key: String)
-        /// The domain the pivot groups by.
-        case pivotDomain
-    }
-
-    public var purpose: Purpose
-    public var text: String
-    /// The cursor, in characters from the start of `text`.
-    public var cursor: Int
-    /// Why the filter's text is not a query (the list is back as it was before the prompt opened).
-    public var error: String?
-    /// The text it opened with: Esc, or a filter that is not a query, puts the list back to it.
-    public var original: String
-
-    /// A prompt with its text pre-filled and the cursor at the end.
-    public init(purpose: Purpose, text: String = "") {
-        self.purpose = purpose
-        self.text = text
-        self.cursor = text.count
-        self.original = text
-    }
-
-    /// The label before the text.
-    var label: String {
-        switch purpose {
-        case .filter: "/"
-        case .resolve(let key): "Resolve \(key) in version: "
-        case .note(let key): "Note on \(key): "
-        case .tracker(let key): "Tracker link for \(key) (empty clears): "
-        case .assign(let key): "Assign \(key) to (empty clears): "
-        case .pivotDomain: "Pivot by domain (e.g. TolokaBackendError; empty: root cause): "
-        }
-    }
-}
-
-/// A transient line in the status bar.
-public struct StatusMessage: Hashable, Sendable {
-    public var text: String
-    public var isError: Bool
-    /// Ticks left before it disappears.
-    public var ticksLeft: Int
-
-    /// A message that lasts `ticksLeft` ticks (or until the next key).
-    public init(_ text: String, isError: Bool = false, ticksLeft: Int = 8) {
-        self.text = text
-        self.isError = isError
-        self.ticksLeft = ticksLeft
-    }
-}
-
-/// What an issue looked like before an optimistic change, to put back if the store refuses it.
-public struct PendingChange: Hashable, Sendable {
-    /// The change sent to the store.
-    public enum Kind: Hashable, Sendable {
-        case mark(IssueMark)
-        case undo(MarkReceipt)
-    }
-
-    public var key: String
-    public var kind: Kind
-    public var status: IssueStatus
-    public var trackerURL: String?
-    public var assignee: String?
-    public var resolvedVersion: String?
-    public var notes: [IssueNote]?
-}
-
-/// Everything the views draw and the reducer changes.
+/// The dashboard's state: a small shell (the store, the list's query, the size, the status line,
+/// undo and the changes on their way, the meeting) and the stack of screens, each screen's own
+/// state a property of the type that declares it (`ListScreen`, `DetailScreen`, …).
 public struct DashboardState: Hashable, Sendable {
     /// The store's name as the header shows it.
     public var storeName: String
@@ -165,44 +19,26 @@ public struct DashboardState: Hashable, Sendable {
     public var offline = false
     /// Whether a list load is under way.
     public var loading = false
+    /// The last size the terminal reported; layout for mouse hits and scrolling uses it.
+    public var size = Size(rows: 24, cols: 80)
 
     /// Whether windows end at the store's newest event instead of the clock (`N`, `--now data`).
     public var anchoredToData = false
     /// The store's newest event, as the last list (or the start) told it.
     public var dataEnd: Timestamp?
 
-    /// The last list loaded; nil until the first arrives.
-    public var list: IssueList?
-    /// The selected issue's key, which survives reloads; `selectedIndex` follows it.
-    public var selectedKey: String?
-    /// The selected row of `list.issues`.
-    public var selectedIndex = 0
-    /// The first list row shown.
-    public var listScroll = 0
+    /// The prompt open in the status line, which takes every key while open.
+    public var prompt: Prompt?
+    /// The transient status line message; the next key clears it.
+    public var message: StatusMessage?
+    /// Receipts of this run's changes (marks, notes, links, assignees), the newest last: `u` takes
+    /// back the newest that still stands.
+    public var undoStack: [MarkReceipt] = []
+    /// The changes `u` skipped on its way down the stack (someone changed them since), said once it stops.
+    var undoSkips: [String] = []
+    /// Optimistic changes not yet confirmed by the store, oldest first.
+    public var pending: [PendingChange] = []
 
-    /// The screen stack; the last is shown.
-    public var screens: [Screen] = [.list]
-    /// The issue the detail screen shows (set before its detail arrives).
-    public var detailKey: String?
-    /// The open issue's detail; nil while it loads.
-    public var detail: IssueDetail?
-    /// The detail pane shown.
-    public var pane: DetailPane = .chain
-    /// The first line of the detail pane shown.
-    public var paneScroll = 0
-    /// The selected event in the Events pane.
-    public var eventIndex = 0
-    /// The first line shown of the event screen.
-    public var eventScroll = 0
-    /// The first line shown of the help screen.
-    public var helpScroll = 0
-
-    /// The root-cause pivot screen: its layer, groups and selection.
-    public var pivot = PivotState()
-    /// The release screen: its comparison, window and selection.
-    public var release = ReleaseScreenState()
-    /// The saved views screen: the views and the selection.
-    public var savedViews = ViewsState()
     /// The meeting being walked, if one was started (`M`, or `errtriage meeting`).
     public var meeting: MeetingWalk?
     /// How many issues the agenda's top-by-complaints and top-by-events sections take.
@@ -214,19 +50,17 @@ public struct DashboardState: Hashable, Sendable {
     /// Whether this run recorded a meeting start already.
     var meetingRecorded = false
 
-    /// The prompt open in the status line, which takes every key while open.
-    public var prompt: Prompt?
-    /// Receipts of this run's changes (marks, notes, links, assignees), the newest last: `u` takes
-    /// back the newest that still stands.
-    public var undoStack: [MarkReceipt] = []
-    /// The changes `u` skipped on its way down the stack (someone changed them since), said once it stops.
-    var undoSkips: [String] = []
-    /// Optimistic changes not yet confirmed by the store, oldest first.
-    public var pending: [PendingChange] = []
-    /// The transient status line message; the next key clears it.
-    public var message: StatusMessage?
-    /// The last size the terminal reported; layout for mouse hits and scrolling uses it.
-    public var size = Size(rows: 24, cols: 80)
+    /// The screen stack; the last is shown.
+    public var screens: [Screen] = [.list]
+    /// Each screen's own state, kept while it is closed where it says so (the pivot's layer, a release's comparison).
+    public var list = ListScreen()
+    public var detail = DetailScreen()
+    public var event = EventScreen()
+    public var help = HelpScreen()
+    public var pivot = PivotScreen()
+    public var meetingEnd = MeetingEndScreen()
+    public var release = ReleaseScreen()
+    public var views = ViewsScreen()
 
     /// A dashboard on the list screen with nothing loaded yet; call `start` for the first load.
     public init(storeName: String, query: IssueQuery = IssueQuery(), unicode: Bool = true, color: Bool = true,
@@ -252,68 +86,84 @@ public struct DashboardState: Hashable, Sendable {
         if startsMeeting { effects.append(startMeeting()) }
         return effects
     }
+}
 
-    /// The selected row of the list, if any.
-    public var selectedIssue: IssueSummary? {
-        guard let issues = list?.issues, issues.indices.contains(selectedIndex) else { return nil }
-        return issues[selectedIndex]
+/// A transient line in the status bar.
+public struct StatusMessage: Hashable, Sendable {
+    public var text: String
+    public var isError: Bool
+    /// Ticks left before it disappears.
+    public var ticksLeft: Int
+
+    /// A message that lasts `ticksLeft` ticks (or until the next key).
+    public init(_ text: String, isError: Bool = false, ticksLeft: Int = 8) {
+        self.text = text
+        self.isError = isError
+        self.ticksLeft = ticksLeft
     }
+}
 
-    /// The issue marks apply to: the open detail's, or the selected row's.
-    var markTarget: IssueSummary? {
-        if screen == .pivot || screen == .meetingEnd || screen == .release || screen == .views { return nil }
-        if screen != .list, screen != .help, let key = detailKey {
-            return detail?.summary ?? list?.issues.first { $0.key == key }
+extension DashboardState {
+    /// Handles a key press on whatever is on screen: the open prompt takes every key; else the
+    /// screen's binding for it, or a sentence saying it does nothing here and where it would.
+    mutating func press(_ key: Key) -> [DashboardEffect] {
+        if key == .ctrl("c") { return [.quit] }
+        if prompt != nil { return promptKey(key) }
+        message = nil
+        guard let binding = screen.binding(for: key) else {
+            if let name = key.name { message = StatusMessage(notHere(name, key), isError: true) }
+            return []
         }
-        return selectedIssue
+        return binding.handle(&self, key)
+    }
+
+    /// `x does nothing on the release screen (it works on the list screen); ? lists this screen's keys.`
+    func notHere(_ name: String, _ key: Key) -> String {
+        let elsewhere = Screen.home(of: key).map { " (it works on the \($0.name) screen)" } ?? ""
+        return "\(name) does nothing on the \(screen.name) screen\(elsewhere); ? lists this screen's keys."
+    }
+
+    /// Handles a mouse report on the screen on top, hit-testing with the layout it draws with.
+    mutating func mouse(_ event: MouseEvent) -> [DashboardEffect] {
+        guard prompt == nil, size.fitsDashboard else { return [] }
+        return screen.module.mouse(event, &self)
+    }
+
+    /// Changes the query and reloads what it affects: each screen resets and asks again what
+    /// depends on the query. A list the user re-ranked, re-windowed or re-filtered starts at its
+    /// top row: the selection follows the key only when the list reloads by itself.
+    mutating func changeQuery(_ change: (inout IssueQuery) -> Void) -> [DashboardEffect] {
+        let old = query
+        change(&query)
+        loading = true
+        return Screen.allCases.flatMap { $0.module.queryChanged(from: old, &self) }
+    }
+
+    /// Loads again what is on screen: the list, and each open screen's data.
+    mutating func reloadEffects() -> [DashboardEffect] {
+        loading = true
+        return Screen.allCases.flatMap { $0.module.reloads(self) }
+    }
+
+    /// Every screen's scroll offsets as it will draw them at the current size.
+    mutating func settleScrolling() {
+        for screen in Screen.allCases { screen.module.settle(&self) }
+    }
+
+    /// `N`: windows end at the store's newest event (as `demo` and `--now data` do), or at the clock again.
+    mutating func toggleDataAnchor() -> [DashboardEffect] {
+        guard let end = dataEnd else {
+            message = StatusMessage("N: no event in the store yet to end the windows at.", isError: true)
+            return []
+        }
+        anchoredToData.toggle()
+        message = StatusMessage(anchoredToData ? "Windows end at the last event, \(end.minuteText); N: at the clock again."
+                                               : "Windows end at the clock again; N: at the last event.")
+        return reloadEffects()
     }
 }
 
-/// The root-cause pivot screen's state.
-public struct PivotState: Hashable, Sendable {
-    /// The link each chain is grouped by.
-    public var layer: Layer = .root
-    /// The groups for `layer` and the list's query; nil until they arrive.
-    public var groups: [LayerGroup]?
-    /// The query the groups were computed for.
-    public var query: IssueQuery?
-    /// The domain asked for (`d`) is one no chain in the store has.
-    public var unknownDomain = false
-    /// The selected group.
-    public var selected = 0
-    /// The first group row shown.
-    public var scroll = 0
-
-    public init(layer: Layer = .root) { self.layer = layer }
-
-    /// The selected group, if the groups are loaded.
-    public var selectedGroup: LayerGroup? { groups?[safe: selected] }
-}
-
-/// A meeting walking its agenda one issue at a time.
-public struct MeetingWalk: Hashable, Sendable {
-    public var agenda: Agenda
-    /// The complaints no code explains, shown after the last issue.
-    public var unlinked: UnlinkedComplaints
-    /// The window the agenda was built from.
-    public var window: TimeWindow
-    /// The item shown; `agenda.items.count` is the closing page.
-    public var index: Int
-    /// The first line of the closing page shown.
-    public var endScroll = 0
-
-    public init(agenda: Agenda, unlinked: UnlinkedComplaints, window: TimeWindow, index: Int = 0) {
-        self.agenda = agenda
-        self.unlinked = unlinked
-        self.window = window
-        self.index = index
-    }
-
-    /// The agenda item shown, nil on the closing page.
-    public var item: Agenda.Item? { agenda.items[safe: index] }
-
-    /// Where the walk stands, for headers: `item 4 of 23`, or `end of agenda`.
-    public var progress: String {
-        item == nil ? "end of agenda (\(agenda.items.count) items)" : "item \(index + 1) of \(agenda.items.count)"
-    }
+extension MouseEvent {
+    /// How many rows the wheel moves: three up or down, none for a click.
+    var wheel: Int { kind == .wheelUp ? -3 : kind == .wheelDown ? 3 : 0 }
 }

@@ -48,36 +48,3 @@ enum EventsPane {
         return lines
     }
 }
-
-/// The screen of one event: every field, then its message and custom keys.
-enum EventDetailView {
-    static func lines(_ event: ErrorEvent, width: Int, unicode: Bool) -> [[Span]] {
-        var fields: [(String, String?)] = [
-            ("Event ID", event.eventID), ("Time", event.timestamp.iso8601), ("Chain", event.chain.shortKey),
-            ("App version", event.appVersion), ("Build", event.appBuild), ("Platform", event.platform),
-            ("OS", event.osLabel), ("Device", event.deviceModel.map(DeviceName.label)), ("Network", event.network),
-            ("Orientation", event.orientation), ("App state", event.appState),
-            ("Free RAM", event.freeRAM.map { Format.grouped(Int($0)) }),
-            ("Free disk", event.freeDisk.map { Format.grouped(Int($0)) }),
-            ("Jailbroken", event.jailbroken.map { $0 ? "yes" : "no" }),
-            ("User", event.userID), ("Session", event.sessionID), ("Environment", event.environment),
-            ("Source", event.source), ("Kind", event.kind?.rawValue),
-        ]
-        fields.removeAll { $0.1 == nil }
-        var lines: [[Span]] = fields.flatMap { ChainLadder.field($0.0, $0.1!, width: width, unicode: unicode) }
-        lines.append([])
-        lines.append([Span("Message", .heading)])
-        let message = TextWrap.wrap(event.message ?? "(none)", width: max(1, width - 2), unicode: unicode)
-        lines += message.map { [Span("  " + $0)] }
-        lines.append([])
-        lines.append([Span("Custom keys", .heading)])
-        if event.customKeys.isEmpty { lines.append([Span("  (none)", .dim)]) }
-        for (key, value) in event.customKeys {
-            let keyText = TextSanitizer.sanitize(key, unicode: unicode, maxWidth: 30)
-            let wrapped = TextWrap.wrap(value, width: max(1, width - 4), unicode: unicode, maxLines: 50)
-            lines.append([Span("  " + keyText, .key)])
-            lines += wrapped.map { [Span("    " + $0)] }
-        }
-        return lines
-    }
-}

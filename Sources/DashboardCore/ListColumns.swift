@@ -1,15 +1,14 @@
 import Presentation
-import Synchronization
 import TriageModel
 
 /// The list's columns fitted to a width: columns drop and shrink by priority so nothing overflows.
-struct ListColumns: Equatable {
+struct ListColumns: Hashable, Sendable {
     /// A column of the issue list.
-    enum Kind: Equatable {
+    enum Kind: Hashable, Sendable {
         case rank, badges, key, title, events, users, complaints, trend, versions, status, assignee
     }
 
-    struct Column: Equatable {
+    struct Column: Hashable, Sendable {
         var kind: Kind
         var width: Int
     }
@@ -28,27 +27,6 @@ struct ListColumns: Equatable {
     static let trendMax = 30
     /// A week's shape: the trend's width once it gives way, before it goes.
     static let trendShort = 7
-
-    /// `fit`, remembered for the last list it was asked of: each frame of the list asks it twice
-    /// (the list, and the status bar for a cut key), of every loaded row's texts, which measuring
-    /// grapheme by grapheme took most of a frame. An unchanged list is the same array, so telling
-    /// it is unchanged costs nothing; the answer is what `fit` gives, so frames stay pure.
-    static func fitted(_ issues: [IssueSummary], mode: RankMode, width: Int, unicode: Bool, visible: Range<Int>) -> ListColumns {
-        // (`Mutex` is in the standard library from macOS 15; before it, every frame fits anew.)
-        guard #available(macOS 15, *) else { return fit(issues, mode: mode, width: width, unicode: unicode, visible: visible) }
-        if let known = FitMemo.last.withLock({ last in
-            last.flatMap {
-                $0.mode == mode && $0.width == width && $0.unicode == unicode && $0.visible == visible && $0.issues == issues ? $0.columns : nil
-            }
-        }) {
-            return known
-        }
-        let columns = fit(issues, mode: mode, width: width, unicode: unicode, visible: visible)
-        FitMemo.last.withLock {
-            $0 = FitMemo(issues: issues, mode: mode, width: width, unicode: unicode, visible: visible, columns: columns)
-        }
-        return columns
-    }
 
     /// Lays out the columns for these issues in `width` cells. Keys are told apart among the rows
     /// on screen (`visible`): the rows scrolled away need not be.
@@ -92,41 +70,23 @@ struct ListColumns: Equatable {
         ])
         layout.columns.removeAll { ($0.kind == .badges || $0.kind == .assignee) && $0.width == 0 }
         layout.cutKeys = cutKeys
+        let widths = GiveWay.Widths(badgeCompact: badgeCompact, trend: trendWidth, title: titleWidth, key: keyWidth, compactKey: compactKeyWidth)
 
         let rankedKind = kind(for: mode)
-        // What identifies a row gives way last: the key's ends (the key shortens to its outer and
-        // root codes, told apart from its neighbours') and the title (what the user saw … the root
-        // cause). The trend, the versions and the unranked counts give way before a title is cut.
-        let reductions: [(inout ListColumns) -> Void] = [
-            { $0.drop(.assignee) },
-            { $0.compactBadges = true; $0.setWidth(.badges, badgeCompact) },
-            { $0.setWidth(.trend, min(trendWidth, trendShort)) },
-            { $0.drop(.versions) },
-            { $0.shortStatus = true; $0.setWidth(.status, 4) },
-            { $0.compactKeys = compactKeyWidth < keyWidth; $0.setWidth(.key, compactKeyWidth) },
-            { $0.drop(.trend) },
-            { if rankedKind != .users { $0.drop(.users) } },
-            { if rankedKind != .complaints { $0.drop(.complaints) } },
-            { $0.setWidth(.title, min(titleWidth, 12)) },
-            { if rankedKind != .events { $0.drop(.events) } },
-            { $0.setWidth(.title, 6) },
-            { $0.drop(.title) },
-        ]
-        let titleCut = 9
         let full = layout
-        var applied: [Int] = []
-        for (i, reduce) in reductions.enumerated() where layout.total > width {
-            reduce(&layout)
-            applied.append(i)
+        var applied: [GiveWay] = []
+        for step in GiveWay.allCases where layout.total > width {
+            step.apply(to: &layout, ranked: rankedKind, widths: widths)
+            applied.append(step)
         }
         // A later step may have freed enough cells to take back an earlier one, the latest first;
         // but not once a title is cut: nothing that gave way before it comes back at its cost.
-        for i in applied.dropLast().reversed() where !applied.contains(titleCut) {
+        for step in applied.dropLast().reversed() where !applied.contains(where: \.cutsTitle) {
             var trial = full
-            for j in applied where j != i { reductions[j](&trial) }
+            for other in applied where other != step { other.apply(to: &trial, ranked: rankedKind, widths: widths) }
             if trial.total <= width {
                 layout = trial
-                applied.removeAll { $0 == i }
+                applied.removeAll { $0 == step }
             }
         }
         if layout.total > width {
@@ -177,15 +137,67 @@ struct ListColumns: Equatable {
     }
 }
 
-/// The last fit `ListColumns.fitted` made, and what it was made of.
-struct FitMemo {
-    var issues: [IssueSummary]
-    var mode: RankMode
-    var width: Int
-    var unicode: Bool
-    var visible: Range<Int>
+/// The list's columns fitted for its rows, mode, width and the rows on screen.
+struct FittedColumns: Hashable, Sendable {
+    /// What the columns were fitted for.
+    struct Key: Hashable, Sendable {
+        var issues: [IssueSummary]
+        var mode: RankMode
+        var width: Int
+        var unicode: Bool
+        var visible: Range<Int>
+    }
+
+    var key: Key
     var columns: ListColumns
 
-    @available(macOS 15, *)
-    static let last = Mutex<FitMemo?>(nil)
+    init(key: Key) {
+        self.key = key
+        columns = ListColumns.fit(key.issues, mode: key.mode, width: key.width, unicode: key.unicode, visible: key.visible)
+    }
+}
+
+/// One step of giving way, in the order the list's columns give way when the width is short.
+/// What identifies a row gives way last: the key's ends (the key shortens to its outer and root
+/// codes, told apart from its neighbours') and the title (what the user saw … the root cause).
+/// The trend, the versions and the unranked counts give way before a title is cut.
+enum GiveWay: CaseIterable, Hashable {
+    case dropAssignee, compactBadges, shortTrend, dropVersions, shortStatus, compactKeys, dropTrend, dropUsers, dropComplaints,
+         cutTitle, dropEvents, shortTitle, dropTitle
+
+    /// The widths the steps shrink columns to, measured on the rows.
+    struct Widths {
+        var badgeCompact: Int
+        var trend: Int
+        var title: Int
+        var key: Int
+        var compactKey: Int
+    }
+
+    /// Whether the step cuts the title: once it has, nothing that gave way before it comes back.
+    var cutsTitle: Bool { self == .cutTitle || self == .shortTitle || self == .dropTitle }
+
+    func apply(to layout: inout ListColumns, ranked: ListColumns.Kind, widths: Widths) {
+        switch self {
+        case .dropAssignee: layout.drop(.assignee)
+        case .compactBadges:
+            layout.compactBadges = true
+            layout.setWidth(.badges, widths.badgeCompact)
+        case .shortTrend: layout.setWidth(.trend, min(widths.trend, ListColumns.trendShort))
+        case .dropVersions: layout.drop(.versions)
+        case .shortStatus:
+            layout.shortStatus = true
+            layout.setWidth(.status, 4)
+        case .compactKeys:
+            layout.compactKeys = widths.compactKey < widths.key
+            layout.setWidth(.key, widths.compactKey)
+        case .dropTrend: layout.drop(.trend)
+        case .dropUsers: if ranked != .users { layout.drop(.users) }
+        case .dropComplaints: if ranked != .complaints { layout.drop(.complaints) }
+        case .cutTitle: layout.setWidth(.title, min(widths.title, 12))
+        case .dropEvents: if ranked != .events { layout.drop(.events) }
+        case .shortTitle: layout.setWidth(.title, 6)
+        case .dropTitle: layout.drop(.title)
+        }
+    }
 }

@@ -1,7 +1,14 @@
 import TriageModel
 
 /// Applies one action to the state and returns the effects the program must perform: the only way state changes.
+/// Input goes to the screen on top; each store answer goes to the screen (or the shell's part) that asked for it.
 public func reduce(_ state: inout DashboardState, _ action: DashboardAction) -> [DashboardEffect] {
+    let effects = reduceAction(&state, action)
+    ListScreen.refit(&state)
+    return effects
+}
+
+private func reduceAction(_ state: inout DashboardState, _ action: DashboardAction) -> [DashboardEffect] {
     switch action {
     case .key(let key):
         return state.press(key)
@@ -12,23 +19,15 @@ public func reduce(_ state: inout DashboardState, _ action: DashboardAction) -> 
         state.settleScrolling()
         return []
     case .listLoaded(let list):
-        state.listLoaded(list)
-        // Anchored to the data, a list counted to an older end (new events came in) is asked again.
-        if state.anchoredToData, let end = list.latestEvent, end != list.now, list.query == state.query {
-            return state.reloadEffects()
-        }
-        return []
+        return ListScreen.loaded(list, &state)
     case .detailLoaded(let detail):
-        guard detail.summary.key == state.detailKey else { return [] }
-        state.detail = detail
-        state.eventIndex = max(0, min(state.eventIndex, detail.recentEvents.count - 1))
-        state.settleScrolling()
+        DetailScreen.loaded(detail, &state)
         return []
     case .pivotLoaded(let layer, let query, let groups, let unknownDomain):
-        state.pivotLoaded(layer: layer, query: query, groups: groups, unknownDomain: unknownDomain)
+        PivotScreen.loaded(layer: layer, query: query, groups: groups, unknownDomain: unknownDomain, &state)
         return []
     case .releaseLoaded(let comparison, let window):
-        state.releaseLoaded(comparison, window: window)
+        ReleaseScreen.loaded(comparison, window: window, &state)
         return []
     case .agendaLoaded(let agenda, let unlinked):
         return state.agendaLoaded(agenda, unlinked: unlinked)
@@ -36,7 +35,7 @@ public func reduce(_ state: inout DashboardState, _ action: DashboardAction) -> 
         state.message = StatusMessage("Ticket: \(path) (copied where the terminal allows)", ticksLeft: 15)
         return [.copy(text)]
     case .viewsLoaded(let views):
-        state.viewsLoaded(views)
+        ViewsScreen.loaded(views, &state)
         return []
     case .marked(let receipt):
         return state.confirmMark(receipt)
@@ -59,63 +58,5 @@ public func reduce(_ state: inout DashboardState, _ action: DashboardAction) -> 
             state.message = message.ticksLeft > 0 ? message : nil
         }
         return []
-    }
-}
-
-extension DashboardState {
-    /// Takes a loaded list, keeping the selection on the same issue when it is still there.
-    /// After a change of query (no selected key) the selection is the top row, and a list loaded for
-    /// the query before the change does not pick the key for the one asked for.
-    mutating func listLoaded(_ newList: IssueList) {
-        list = newList
-        loading = false
-        if let end = newList.latestEvent { dataEnd = end }
-        let current = newList.query == query
-        if let key = selectedKey, let index = newList.issues.firstIndex(where: { $0.key == key }) {
-            selectedIndex = index
-        } else {
-            selectedIndex = max(0, min(selectedIndex, newList.issues.count - 1))
-            if current || selectedKey != nil { selectedKey = newList.issues[safe: selectedIndex]?.key }
-        }
-        settleScrolling()
-    }
-
-    /// Loads again what is on screen: the list, and the open detail.
-    mutating func reloadEffects() -> [DashboardEffect] {
-        loading = true
-        var effects: [DashboardEffect] = [.loadList(query)]
-        if let key = detailKey { effects.append(.loadDetail(key: key, window: query.window)) }
-        if screens.contains(.pivot) { effects.append(.loadPivot(query, pivot.layer)) }
-        if screens.contains(.release) { effects.append(.loadRelease(window: release.window)) }
-        if screens.contains(.views) { effects.append(.loadViews) }
-        return effects
-    }
-
-    /// Scroll offsets as the views will draw them at the current size.
-    mutating func settleScrolling() {
-        listScroll = currentListScroll
-        let lines = IssueDetailView.bodyLines(self, size: size).count
-        let height = DetailLayout(size: size).bodyHeight
-        if pane == .events {
-            paneScroll = Scrolling.keep(eventIndex + 1, visible: height, scroll: paneScroll, count: lines)
-        } else if screen == .detail {
-            paneScroll = Scrolling.clamp(paneScroll, visible: height, count: lines)
-        }
-        if case .event = screen { eventScroll = Scrolling.clamp(eventScroll, visible: height, count: lines) }
-        pivot.scroll = Scrolling.keep(pivot.selected, visible: PivotView.visibleRows(size), scroll: pivot.scroll,
-                                      count: pivot.groups?.count ?? 0)
-        release.scroll = ReleaseView.scroll(self)
-        if var walk = meeting {
-            walk.endScroll = Scrolling.clamp(walk.endScroll, visible: MeetingEndView.bodyHeight(size),
-                                             count: MeetingEndView.lines(walk, unicode: unicode).count)
-            meeting = walk
-        }
-        helpScroll = Scrolling.clamp(helpScroll, visible: HelpView.bodyHeight(size), count: HelpView.lines(for: helpPlace, unicode: unicode, width: size.cols - 1).count)
-    }
-
-    /// The first list row the view shows.
-    var currentListScroll: Int {
-        Scrolling.keep(selectedIndex, visible: ListLayout(size: size).visibleIssues, scroll: listScroll,
-                       count: list?.issues.count ?? 0)
     }
 }

@@ -10,22 +10,6 @@ public func render(_ state: DashboardState, size: Size) -> ScreenBuffer {
         if size.rows > 0 { buffer.write(need, row: 0, col: 0, style: .error) }
         return buffer
     }
-    switch state.screen {
-    case .list:
-        IssueListView.render(state, into: &buffer)
-        StatusBar.render(state, row: ListLayout(size: size).statusRow, into: &buffer)
-    case .detail, .event:
-        IssueDetailView.render(state, into: &buffer)
-    case .help:
-        HelpView.render(state, into: &buffer)
-    case .pivot:
-        PivotView.render(state, into: &buffer)
-    case .meetingEnd:
-        MeetingEndView.render(state, into: &buffer)
-    case .release:
-        ReleaseView.render(state, into: &buffer)
-    case .views:
-        SavedViewsView.render(state, into: &buffer)
-    }
+    state.screen.module.render(state, into: &buffer)
     return buffer
 }

@@ -11,8 +11,8 @@ enum ScreenHeader {
         let name = TextSanitizer.sanitize(state.storeName, unicode: unicode)
         let base = name.split(separator: "/").last.map(String.init) ?? name
         var windowText = window
-        if let list = state.list { windowText += " to \(list.now.minuteText)" + (state.anchoredToData ? " (last event)" : "") }
-        let note = state.list.flatMap(Format.lastEventNote).map { [Span(dot + $0, .headerAlert)] } ?? []
+        if let list = state.list.loaded { windowText += " to \(list.now.minuteText)" + (state.anchoredToData ? " (last event)" : "") }
+        let note = state.list.loaded.flatMap(Format.lastEventNote).map { [Span(dot + $0, .headerAlert)] } ?? []
         let candidates: [[Span]] = [
             [Span(" \(name)\(dot)\(title)\(dot)\(windowText)", .header)] + note,
             [Span(" \(base)\(dot)\(title)\(dot)\(windowText)", .header)] + note,

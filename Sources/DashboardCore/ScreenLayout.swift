@@ -18,7 +18,7 @@ struct ListLayout {
     }
 }
 
-/// Where the detail screens (issue detail, event, help) put things.
+/// Where the detail screens (issue detail, event) put things.
 struct DetailLayout {
     let size: Size
 
@@ -61,22 +61,5 @@ struct DetailLayout {
     /// The pane whose tab is at a column.
     func pane(atCol col: Int, unicode: Bool) -> DetailPane? {
         tabs(unicode: unicode).tabs.first { $0.columns.contains(col) }?.pane
-    }
-}
-
-/// Scrolling arithmetic shared by every scrolling view.
-enum Scrolling {
-    /// The scroll offset that keeps `index` in view, moving as little as possible.
-    static func keep(_ index: Int, visible: Int, scroll: Int, count: Int) -> Int {
-        guard visible > 0 else { return 0 }
-        var s = scroll
-        if index < s { s = index }
-        if index >= s + visible { s = index - visible + 1 }
-        return clamp(s, visible: visible, count: count)
-    }
-
-    /// A scroll offset between the top and the last full page.
-    static func clamp(_ scroll: Int, visible: Int, count: Int) -> Int {
-        max(0, min(scroll, count - visible))
     }
 }

@@ -16,7 +16,7 @@ import TriageModel
         #expect(state.prompt?.purpose == .assign(key: Fixtures.login.key))
         for c in "ana" { _ = reduce(&state, .key(.char(c))) }
         #expect(reduce(&state, .key(.enter)) == [.mark(key: Fixtures.login.key, .assignee("ana"))])
-        #expect(state.selectedIssue?.assignee == "ana", "shown at once, as a mark is")
+        #expect(state.list.selectedIssue?.assignee == "ana", "shown at once, as a mark is")
     }
 
     @Test func anEmptyPromptClearsTheAssignee() {

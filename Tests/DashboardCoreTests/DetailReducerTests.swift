@@ -7,44 +7,44 @@ import TriageModel
     @Test func tabAndShiftTabCycleThePanes() {
         var state = Fixtures.detailState()
         _ = reduce(&state, .key(.tab))
-        #expect(state.pane == .breakdowns)
+        #expect(state.detail.pane == .breakdowns)
         _ = reduce(&state, .key(.backTab))
         _ = reduce(&state, .key(.backTab))
-        #expect(state.pane == .life)
+        #expect(state.detail.pane == .life)
         _ = reduce(&state, .key(.backTab))
-        #expect(state.pane == .notes)
+        #expect(state.detail.pane == .notes)
         _ = reduce(&state, .key(.tab))
         _ = reduce(&state, .key(.tab))
-        #expect(state.pane == .chain)
+        #expect(state.detail.pane == .chain)
     }
 
     @Test func numberKeysPickAPane() {
         var state = Fixtures.detailState()
         _ = reduce(&state, .key(.char("4")))
-        #expect(state.pane == .complaints)
+        #expect(state.detail.pane == .complaints)
         _ = reduce(&state, .key(.char("6")))
-        #expect(state.pane == .life)
+        #expect(state.detail.pane == .life)
         _ = reduce(&state, .key(.char("7")))
         _ = reduce(&state, .key(.char("0")))
-        #expect(state.pane == .life)
+        #expect(state.detail.pane == .life)
         _ = reduce(&state, .key(.char("1")))
-        #expect(state.pane == .chain)
+        #expect(state.detail.pane == .chain)
     }
 
     @Test func theLifePaneScrollsAnIssueSeenForYears() {
         var state = Fixtures.detailState(Size(rows: 12, cols: 40), pane: .life)
-        let lines = IssueDetailView.bodyLines(state, size: state.size)
+        let lines = DetailScreen.paneLines(state, size: state.size)
         #expect(lines.count > DetailLayout(size: state.size).bodyHeight)
         _ = reduce(&state, .key(.char("G")))
-        #expect(state.paneScroll == lines.count - DetailLayout(size: state.size).bodyHeight)
+        #expect(state.detail.scroll == lines.count - DetailLayout(size: state.size).bodyHeight)
     }
 
     @Test func theLifePaneTellsAnUnmergeFromAMerge() {
         var state = Fixtures.detailState(pane: .life)
         let at = Fixtures.at("2026-08-20T09:00:00Z")
-        state.detail?.life?.merges.append(IssueHistory.Merge(at: at, by: "ben", action: "unmerge", head: Fixtures.login.key,
+        state.detail.loaded?.life?.merges.append(IssueHistory.Merge(at: at, by: "ben", action: "unmerge", head: Fixtures.login.key,
                                                              member: "US14-LO43-AP7-NE9"))
-        let text = IssueDetailView.bodyLines(state, size: state.size).map { $0.map(\.text).joined() }
+        let text = DetailScreen.paneLines(state, size: state.size).map { $0.map(\.text).joined() }
         #expect(text.contains("  2026-08-11 15:20  merged US14-LO43-AP7-NE9 into US14-LO43-AP7-NE8  by ben"), "\(text)")
         #expect(text.contains("  2026-08-20 09:00  took US14-LO43-AP7-NE9 out of US14-LO43-AP7-NE8's group  by ben"), "\(text)")
     }
@@ -56,24 +56,24 @@ import TriageModel
         detail.life = nil
         _ = reduce(&state, .detailLoaded(detail))
         _ = reduce(&state, .key(.char("6")))
-        let text = IssueDetailView.bodyLines(state, size: state.size).map { $0.map(\.text).joined() }
+        let text = DetailScreen.paneLines(state, size: state.size).map { $0.map(\.text).joined() }
         #expect(text == ["loading…"])
     }
 
     @Test func arrowsLeftAndRightSwitchPanes() {
         var state = Fixtures.detailState()
         _ = reduce(&state, .key(.right))
-        #expect(state.pane == .breakdowns)
+        #expect(state.detail.pane == .breakdowns)
         _ = reduce(&state, .key(.left))
-        #expect(state.pane == .chain)
+        #expect(state.detail.pane == .chain)
     }
 
     @Test func escapeGoesBackToTheList() {
         var state = Fixtures.detailState()
         _ = reduce(&state, .key(.escape))
         #expect(state.screen == .list)
-        #expect(state.detail == nil)
-        #expect(state.selectedKey == Fixtures.login.key)
+        #expect(state.detail.loaded == nil)
+        #expect(state.list.selectedKey == Fixtures.login.key)
     }
 
     @Test func backspaceAndQAlsoGoBack() {
@@ -89,29 +89,29 @@ import TriageModel
         var state = Fixtures.detailState(Size(rows: 12, cols: 40), pane: .breakdowns)
         _ = reduce(&state, .key(.char("j")))
         _ = reduce(&state, .key(.down))
-        #expect(state.paneScroll == 2)
+        #expect(state.detail.scroll == 2)
         _ = reduce(&state, .key(.char("k")))
-        #expect(state.paneScroll == 1)
+        #expect(state.detail.scroll == 1)
         _ = reduce(&state, .key(.char("G")))
-        let lines = IssueDetailView.bodyLines(state, size: state.size).count
-        #expect(state.paneScroll == lines - DetailLayout(size: state.size).bodyHeight)
+        let lines = DetailScreen.paneLines(state, size: state.size).count
+        #expect(state.detail.scroll == lines - DetailLayout(size: state.size).bodyHeight)
         _ = reduce(&state, .key(.char("j")))
-        #expect(state.paneScroll == lines - DetailLayout(size: state.size).bodyHeight)
+        #expect(state.detail.scroll == lines - DetailLayout(size: state.size).bodyHeight)
         _ = reduce(&state, .key(.char("g")))
-        #expect(state.paneScroll == 0)
+        #expect(state.detail.scroll == 0)
     }
 
     @Test func pageDownScrollsAPage() {
         var state = Fixtures.detailState(Size(rows: 12, cols: 40), pane: .breakdowns)
         _ = reduce(&state, .key(.pageDown))
-        #expect(state.paneScroll == DetailLayout(size: state.size).bodyHeight - 1)
+        #expect(state.detail.scroll == DetailLayout(size: state.size).bodyHeight - 1)
     }
 
     @Test func switchingPanesStartsAtTheTop() {
         var state = Fixtures.detailState(Size(rows: 12, cols: 40), pane: .breakdowns)
         _ = reduce(&state, .key(.pageDown))
         _ = reduce(&state, .key(.char("5")))
-        #expect(state.paneScroll == 0)
+        #expect(state.detail.scroll == 0)
     }
 
     @Test func jAndKSelectEventsInTheEventsPane() {
@@ -119,21 +119,21 @@ import TriageModel
         _ = reduce(&state, .key(.char("j")))
         _ = reduce(&state, .key(.char("j")))
         _ = reduce(&state, .key(.char("j")))
-        #expect(state.eventIndex == 2)
+        #expect(state.detail.selectedEvent == 2)
         _ = reduce(&state, .key(.char("k")))
-        #expect(state.eventIndex == 1)
+        #expect(state.detail.selectedEvent == 1)
     }
 
     @Test func enterOnAnEventShowsItsFieldsAndEscapeComesBack() {
         var state = Fixtures.detailState(pane: .events)
         _ = reduce(&state, .key(.down))
         _ = reduce(&state, .key(.enter))
-        #expect(state.screen == .event(index: 1))
+        #expect(state.screen == .event && state.event.index == 1)
         let text = render(state, size: state.size).lines.joined(separator: "\n")
         #expect(text.contains("ev-1002"))
         _ = reduce(&state, .key(.escape))
         #expect(state.screen == .detail)
-        #expect(state.pane == .events)
+        #expect(state.detail.pane == .events)
     }
 
     @Test func eventFieldsIncludeCustomKeys() {
@@ -157,7 +157,7 @@ import TriageModel
         var other = Fixtures.loginDetail
         other.summary = Fixtures.sync
         _ = reduce(&state, .detailLoaded(other))
-        #expect(state.detail == nil)
+        #expect(state.detail.loaded == nil)
     }
 
     @Test func helpFromTheDetailReturnsToTheDetail() {

@@ -164,7 +164,7 @@ enum Fixtures {
     /// The login issue's Life pane, on a store whose raw events were pruned before July 2026.
     static func lifeState(_ size: Size, unicode: Bool = true) -> DashboardState {
         var state = detailState(size, unicode: unicode, pane: .life)
-        state.detail?.rawEventsSince = at("2026-07-01T00:00:00Z")
+        state.detail.loaded?.rawEventsSince = at("2026-07-01T00:00:00Z")
         return state
     }
 

@@ -2,8 +2,8 @@
 import Testing
 import TriageModel
 
-/// Keys are declared once (`KeyBinding.all`): help and the key line are drawn from the table, and a
-/// key a screen does not take says so.
+/// Keys are declared once, with what they do, by each screen (`ScreenModule.bindings`): help and the
+/// key line are drawn from them, and a key a screen does not take says so.
 @Suite struct KeyBindingTests {
     @Test func helpIsOnTheKeyLineOfEveryScreenAtEverySize() {
         let sizes = [Size(rows: 12, cols: 40), Size(rows: 15, cols: 60), Size(rows: 24, cols: 80), Size(rows: 40, cols: 120)]
@@ -43,10 +43,10 @@ import TriageModel
     }
 
     @Test func everyKeyHelpListsIsOneTheTableDeclaresAndTheTicketNamesItsFile() {
-        let text = HelpView.lines(for: .list, unicode: true).map { $0.map(\.text).joined() }.joined(separator: "\n")
+        let text = HelpScreen.lines(for: .list, unicode: true).map { $0.map(\.text).joined() }.joined(separator: "\n")
         #expect(text.contains("errtriage-ticket-KEY.md"))
         #expect(!text.contains("named below"))
-        for binding in KeyBinding.all { #expect(text.contains(binding.help.prefix(20)), "\(binding.label)") }
+        for key in Screen.allKeys { #expect(text.contains(key.text.prefix(20)), "\(key.label)") }
     }
 
     @Test func helpAt60x15() {

@@ -14,8 +14,8 @@ import TriageModel
         var state = Fixtures.loadedState()
         #expect(reduce(&state, .key(.down)).isEmpty)
         _ = reduce(&state, .key(.char("j")))
-        #expect(state.selectedIndex == 2)
-        #expect(state.selectedKey == Fixtures.offline.key)
+        #expect(state.list.rows.selected == 2)
+        #expect(state.list.selectedKey == Fixtures.offline.key)
     }
 
     @Test func upAndKMoveTheSelectionBack() {
@@ -23,33 +23,33 @@ import TriageModel
         _ = reduce(&state, .key(.end))
         _ = reduce(&state, .key(.up))
         _ = reduce(&state, .key(.char("k")))
-        #expect(state.selectedIndex == 2)
+        #expect(state.list.rows.selected == 2)
     }
 
     @Test func movementClampsAtBothEnds() {
         var state = Fixtures.loadedState()
         _ = reduce(&state, .key(.up))
-        #expect(state.selectedIndex == 0)
+        #expect(state.list.rows.selected == 0)
         for _ in 0..<10 { _ = reduce(&state, .key(.down)) }
-        #expect(state.selectedIndex == 4)
+        #expect(state.list.rows.selected == 4)
     }
 
     @Test func gAndGJumpToTopAndBottom() {
         var state = Fixtures.loadedState()
         _ = reduce(&state, .key(.char("G")))
-        #expect(state.selectedIndex == 4)
+        #expect(state.list.rows.selected == 4)
         _ = reduce(&state, .key(.char("g")))
-        #expect(state.selectedIndex == 0)
+        #expect(state.list.rows.selected == 0)
     }
 
     @Test func pageDownMovesAPageAndScrolls() {
         var state = Fixtures.loadedState(Size(rows: 12, cols: 40), issues: Fixtures.many(30))
         _ = reduce(&state, .key(.pageDown))
-        #expect(state.selectedIndex == 8)
-        #expect(state.listScroll == 1)
+        #expect(state.list.rows.selected == 8)
+        #expect(state.list.rows.scroll == 1)
         _ = reduce(&state, .key(.pageUp))
-        #expect(state.selectedIndex == 0)
-        #expect(state.listScroll == 0)
+        #expect(state.list.rows.selected == 0)
+        #expect(state.list.rows.scroll == 0)
     }
 
     @Test func selectionStaysVisibleWhenMovingPastTheBottom() {
@@ -65,8 +65,8 @@ import TriageModel
         let effects = reduce(&state, .key(.enter))
         #expect(effects == [.loadDetail(key: Fixtures.sync.key, window: .d7)])
         #expect(state.screen == .detail)
-        #expect(state.detailKey == Fixtures.sync.key)
-        #expect(state.pane == .chain)
+        #expect(state.detail.key == Fixtures.sync.key)
+        #expect(state.detail.pane == .chain)
     }
 
     @Test func enterOnAnEmptyListDoesNothing() {
@@ -236,9 +236,9 @@ import TriageModel
         var state = Fixtures.loadedState(Size(rows: 12, cols: 40))
         _ = reduce(&state, .key(.char("?")))
         _ = reduce(&state, .key(.char("j")))
-        #expect(state.helpScroll == 1)
+        #expect(state.help.scroll.top == 1)
         _ = reduce(&state, .key(.char("G")))
-        #expect(state.helpScroll == HelpView.lines(for: .list, unicode: true, width: state.size.cols - 1).count - HelpView.bodyHeight(state.size))
+        #expect(state.help.scroll.top == HelpScreen.lines(for: .list, unicode: true, width: state.size.cols - 1).count - HelpScreen.bodyHeight(state.size))
     }
 
     @Test func listReloadKeepsTheSelectionOnTheSameKey() {
@@ -246,16 +246,16 @@ import TriageModel
         _ = reduce(&state, .key(.down))
         let reordered = [Fixtures.offline, Fixtures.login, Fixtures.database, Fixtures.sync]
         _ = reduce(&state, .listLoaded(Fixtures.list(reordered)))
-        #expect(state.selectedKey == Fixtures.sync.key)
-        #expect(state.selectedIndex == 3)
+        #expect(state.list.selectedKey == Fixtures.sync.key)
+        #expect(state.list.rows.selected == 3)
     }
 
     @Test func listReloadWithoutTheSelectedKeyKeepsThePosition() {
         var state = Fixtures.loadedState()
         _ = reduce(&state, .key(.down))
         _ = reduce(&state, .listLoaded(Fixtures.list([Fixtures.login, Fixtures.offline, Fixtures.database])))
-        #expect(state.selectedIndex == 1)
-        #expect(state.selectedKey == Fixtures.offline.key)
+        #expect(state.list.rows.selected == 1)
+        #expect(state.list.selectedKey == Fixtures.offline.key)
         #expect(!state.loading)
     }
 
@@ -270,17 +270,17 @@ import TriageModel
         _ = reduce(&state, .key(.char("G")))
         #expect(reduce(&state, .storeChanged) == [.loadList(IssueQuery())])
         _ = reduce(&state, .listLoaded(Fixtures.list([Fixtures.parse, Fixtures.login])))
-        #expect(state.selectedIndex == 0)
-        #expect(state.selectedKey == Fixtures.parse.key)
+        #expect(state.list.rows.selected == 0)
+        #expect(state.list.selectedKey == Fixtures.parse.key)
     }
 
     @Test func resizeStoresTheSizeAndKeepsTheSelectionVisible() {
         var state = Fixtures.loadedState(Size(rows: 48, cols: 160), issues: Fixtures.many(30))
         _ = reduce(&state, .key(.char("G")))
-        #expect(state.listScroll == 0)
+        #expect(state.list.rows.scroll == 0)
         _ = reduce(&state, .resize(Size(rows: 12, cols: 40)))
         #expect(state.size == Size(rows: 12, cols: 40))
-        #expect(state.listScroll == 22)
+        #expect(state.list.rows.scroll == 22)
     }
 
     @Test func tickExpiresMessages() {

@@ -53,14 +53,14 @@ import TriageModel
         _ = reduce(&state, .key(.char("r")))
         #expect(reduce(&state, .key(.escape)).isEmpty)
         #expect(state.prompt == nil)
-        #expect(state.selectedIssue?.status == .open)
+        #expect(state.list.selectedIssue?.status == .open)
     }
 
     @Test func aMarkShowsAtOnce() {
         var state = Fixtures.loadedState()
         _ = reduce(&state, .key(.char("r")))
         _ = reduce(&state, .key(.enter))
-        #expect(state.selectedIssue?.status == .resolved)
+        #expect(state.list.selectedIssue?.status == .resolved)
         #expect(state.message?.text == "Marked \(key) resolved in 1.13 — u to undo")
         #expect(state.pending.count == 1)
     }
@@ -68,20 +68,20 @@ import TriageModel
     @Test func eMarksRegressed() {
         var state = Fixtures.loadedState()
         #expect(reduce(&state, .key(.char("e"))) == [.mark(key: key, .status(.regressed, version: nil))])
-        #expect(state.selectedIssue?.status == .regressed)
+        #expect(state.list.selectedIssue?.status == .regressed)
     }
 
     @Test func oReopens() {
         var state = Fixtures.loadedState()
         _ = reduce(&state, .key(.down))
         #expect(reduce(&state, .key(.char("o"))) == [.mark(key: Fixtures.sync.key, .status(.open, version: nil))])
-        #expect(state.selectedIssue?.status == .open)
+        #expect(state.list.selectedIssue?.status == .open)
     }
 
     @Test func mMutes() {
         var state = Fixtures.loadedState()
         #expect(reduce(&state, .key(.char("m"))) == [.mark(key: key, .status(.muted, version: nil))])
-        #expect(state.selectedIssue?.status == .muted)
+        #expect(state.list.selectedIssue?.status == .muted)
     }
 
     @Test func nAddsANoteThroughAPrompt() {
@@ -89,7 +89,7 @@ import TriageModel
         _ = reduce(&state, .key(.char("n")))
         for c in "retry fix" { _ = reduce(&state, .key(.char(c))) }
         #expect(reduce(&state, .key(.enter)) == [.mark(key: key, .note("retry fix"))])
-        #expect(state.detail?.notes.first?.text == "retry fix")
+        #expect(state.detail.loaded?.notes.first?.text == "retry fix")
     }
 
     @Test func anEmptyNoteIsNotAdded() {
@@ -109,14 +109,14 @@ import TriageModel
         _ = reduce(&state, .key(.char("t")))
         _ = reduce(&state, .key(.ctrl("u")))
         #expect(reduce(&state, .key(.enter)) == [.mark(key: key, .tracker(nil))])
-        #expect(state.selectedIssue?.trackerURL == nil)
+        #expect(state.list.selectedIssue?.trackerURL == nil)
     }
 
     @Test func marksInTheDetailApplyToTheOpenIssue() {
         var state = Fixtures.detailState()
         #expect(reduce(&state, .key(.char("m"))) == [.mark(key: key, .status(.muted, version: nil))])
-        #expect(state.detail?.summary.status == .muted)
-        #expect(state.list?.issues.first?.status == .muted)
+        #expect(state.detail.loaded?.summary.status == .muted)
+        #expect(state.list.loaded?.issues.first?.status == .muted)
     }
 
     @Test func aReceiptGoesOnTheUndoStackAndReloads() {
@@ -135,7 +135,7 @@ import TriageModel
         let receipt = Fixtures.receipt(key, .status(.muted, version: nil))
         _ = reduce(&state, .marked(receipt))
         #expect(reduce(&state, .key(.char("u"))) == [.undo(receipt)])
-        #expect(state.selectedIssue?.status == .open)
+        #expect(state.list.selectedIssue?.status == .open)
         #expect(state.undoStack.isEmpty)
         #expect(reduce(&state, .undone(receipt)) == [.loadList(IssueQuery())])
         #expect(state.message?.text.hasPrefix("Undid") == true)
@@ -159,7 +159,7 @@ import TriageModel
         var state = Fixtures.loadedState()
         _ = reduce(&state, .key(.char("m")))
         _ = reduce(&state, .failed("database is locked"))
-        #expect(state.selectedIssue?.status == .open)
+        #expect(state.list.selectedIssue?.status == .open)
         #expect(state.pending.isEmpty)
         #expect(state.message?.isError == true)
         #expect(state.message?.text.contains("database is locked") == true)
@@ -174,7 +174,7 @@ import TriageModel
         _ = reduce(&state, .listLoaded(Fixtures.list([{ var i = Fixtures.login; i.status = .muted; return i }()])))
         _ = reduce(&state, .key(.char("u")))
         _ = reduce(&state, .failed("disk full"))
-        #expect(state.selectedIssue?.status == .muted)
+        #expect(state.list.selectedIssue?.status == .muted)
         #expect(state.undoStack == [receipt])
     }
 
@@ -183,9 +183,9 @@ import TriageModel
         for c in "reomntu" {
             #expect(reduce(&state, .key(.char(c))).isEmpty)
             #expect(state.prompt == nil)
-            #expect(state.message?.text == DashboardState.readOnlyMessage)
+            #expect(state.message?.text == Marks.readOnlyMessage)
         }
-        #expect(state.selectedIssue?.status == .open)
+        #expect(state.list.selectedIssue?.status == .open)
     }
 
     @Test func marksWithNothingSelectedSaySo() {

@@ -47,8 +47,8 @@ import TriageModel
         _ = reduce(&state, .key(.char("M")))
         let effects = reduce(&state, .agendaLoaded(Self.agenda, unlinked: Self.unlinked))
         #expect(state.screen == .detail)
-        #expect(state.detailKey == Fixtures.sync.key)
-        #expect(state.selectedKey == Fixtures.sync.key)
+        #expect(state.detail.key == Fixtures.sync.key)
+        #expect(state.list.selectedKey == Fixtures.sync.key)
         #expect(effects == [.loadDetail(key: Fixtures.sync.key, window: .d7)])
         #expect(state.meeting?.progress == "item 1 of 4")
     }
@@ -58,17 +58,17 @@ import TriageModel
         #expect(reduce(&state, .key(.char("]"))) == [.loadDetail(key: Fixtures.login.key, window: .d7)])
         #expect(state.meeting?.index == 1)
         _ = reduce(&state, .key(.char("]")))
-        #expect(state.detailKey == Fixtures.parse.key)
+        #expect(state.detail.key == Fixtures.parse.key)
         _ = reduce(&state, .key(.char("[")))
-        #expect(state.detailKey == Fixtures.login.key)
-        #expect(state.pane == .chain)
+        #expect(state.detail.key == Fixtures.login.key)
+        #expect(state.detail.pane == .chain)
     }
 
     @Test func backFromTheFirstItemStaysThereAndSaysSo() {
         var state = Self.meetingState()
         _ = reduce(&state, .key(.char("[")))
         #expect(state.meeting?.index == 0)
-        #expect(state.detailKey == Fixtures.sync.key)
+        #expect(state.detail.key == Fixtures.sync.key)
         #expect(state.message?.text == "This is the first item.")
     }
 
@@ -91,7 +91,7 @@ import TriageModel
         #expect(state.meeting?.index == 1)
         _ = reduce(&state, .key(.char("]")))
         #expect(state.screen == .detail)
-        #expect(state.detailKey == Fixtures.login.key)
+        #expect(state.detail.key == Fixtures.login.key)
     }
 
     @Test func marksDuringTheMeetingApplyToTheItemShown() {
@@ -144,7 +144,7 @@ import TriageModel
         _ = reduce(&state, .key(.char("M")))
         _ = reduce(&state, .agendaLoaded(Self.agenda, unlinked: UnlinkedComplaints(groups: [])))
         #expect(state.meeting?.agenda.items.map(\.issue.key) == [Fixtures.login.key, Fixtures.offline.key, Fixtures.sync.key, Fixtures.parse.key])
-        #expect(state.detailKey == Fixtures.login.key)
+        #expect(state.detail.key == Fixtures.login.key)
     }
 
     @Test func theItemHeaderNamesTheOwner() {

@@ -8,14 +8,14 @@ import TriageModel
         var state = Fixtures.loadedState()
         let row = ListLayout(size: state.size).firstIssueRow + 2
         #expect(reduce(&state, .mouse(MouseEvent(row: row, col: 10, kind: .click))).isEmpty)
-        #expect(state.selectedKey == Fixtures.offline.key)
+        #expect(state.list.selectedKey == Fixtures.offline.key)
         #expect(render(state, size: state.size)[row, 10].style == .selected)
     }
 
     @Test func clickBelowTheLastRowDoesNothing() {
         var state = Fixtures.loadedState()
         _ = reduce(&state, .mouse(MouseEvent(row: 20, col: 10, kind: .click)))
-        #expect(state.selectedIndex == 0)
+        #expect(state.list.rows.selected == 0)
     }
 
     @Test func clickHitsTheRightRowWhenScrolled() {
@@ -23,7 +23,7 @@ import TriageModel
         _ = reduce(&state, .key(.char("G")))
         let row = ListLayout(size: state.size).firstIssueRow
         _ = reduce(&state, .mouse(MouseEvent(row: row, col: 5, kind: .click)))
-        #expect(state.selectedIndex == 22)
+        #expect(state.list.rows.selected == 22)
         #expect(render(state, size: state.size).lines[row].contains("FE23-NE8"))
     }
 
@@ -38,9 +38,9 @@ import TriageModel
     @Test func wheelMovesTheSelection() {
         var state = Fixtures.loadedState()
         _ = reduce(&state, .mouse(MouseEvent(row: 5, col: 5, kind: .wheelDown)))
-        #expect(state.selectedIndex == 3)
+        #expect(state.list.rows.selected == 3)
         _ = reduce(&state, .mouse(MouseEvent(row: 5, col: 5, kind: .wheelUp)))
-        #expect(state.selectedIndex == 0)
+        #expect(state.list.rows.selected == 0)
     }
 
     @Test func clickOnTheTabBarSwitchesPane() {
@@ -48,7 +48,7 @@ import TriageModel
         let layout = DetailLayout(size: state.size)
         let tab = layout.tabs(unicode: true).tabs.first { $0.pane == .complaints }!
         _ = reduce(&state, .mouse(MouseEvent(row: layout.tabRow, col: tab.columns.lowerBound + 1, kind: .click)))
-        #expect(state.pane == .complaints)
+        #expect(state.detail.pane == .complaints)
         let drawn = render(state, size: state.size)
         #expect(drawn[layout.tabRow, tab.columns.lowerBound + 1].style == .tabActive)
     }
@@ -56,22 +56,22 @@ import TriageModel
     @Test func wheelScrollsThePane() {
         var state = Fixtures.detailState(Size(rows: 12, cols: 40), pane: .breakdowns)
         _ = reduce(&state, .mouse(MouseEvent(row: 5, col: 5, kind: .wheelDown)))
-        #expect(state.paneScroll == 3)
+        #expect(state.detail.scroll == 3)
     }
 
     @Test func clickOnAnEventSelectsItAndDoubleClickOpensIt() {
         var state = Fixtures.detailState(pane: .events)
         let layout = DetailLayout(size: state.size)
         _ = reduce(&state, .mouse(MouseEvent(row: layout.bodyTop + 3, col: 5, kind: .click)))
-        #expect(state.eventIndex == 2)
+        #expect(state.detail.selectedEvent == 2)
         _ = reduce(&state, .mouse(MouseEvent(row: layout.bodyTop + 2, col: 5, kind: .doubleClick)))
-        #expect(state.screen == .event(index: 1))
+        #expect(state.screen == .event && state.event.index == 1)
     }
 
     @Test func mouseIsIgnoredWhileAPromptIsOpen() {
         var state = Fixtures.loadedState()
         _ = reduce(&state, .key(.char("/")))
         _ = reduce(&state, .mouse(MouseEvent(row: 5, col: 5, kind: .click)))
-        #expect(state.selectedIndex == 0)
+        #expect(state.list.rows.selected == 0)
     }
 }

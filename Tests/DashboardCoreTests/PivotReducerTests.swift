@@ -75,13 +75,13 @@ import TriageModel
         var state = Self.pivotState()
         let count = state.pivot.groups?.count ?? 0
         _ = reduce(&state, .key(.down))
-        #expect(state.pivot.selected == 1)
+        #expect(state.pivot.rows.selected == 1)
         _ = reduce(&state, .key(.end))
-        #expect(state.pivot.selected == count - 1)
+        #expect(state.pivot.rows.selected == count - 1)
         _ = reduce(&state, .key(.down))
-        #expect(state.pivot.selected == count - 1)
+        #expect(state.pivot.rows.selected == count - 1)
         _ = reduce(&state, .key(.char("g")))
-        #expect(state.pivot.selected == 0)
+        #expect(state.pivot.rows.selected == 0)
     }
 
     @Test func theSelectionStaysOnItsLinkWhenGroupsReload() {
@@ -128,9 +128,9 @@ import TriageModel
     @Test func theWheelAndAClickSelectAndADoubleClickNarrows() {
         var state = Self.pivotState()
         _ = reduce(&state, .mouse(MouseEvent(row: 5, col: 3, kind: .wheelDown)))
-        #expect(state.pivot.selected == min(3, (state.pivot.groups?.count ?? 1) - 1))
+        #expect(state.pivot.rows.selected == min(3, (state.pivot.groups?.count ?? 1) - 1))
         _ = reduce(&state, .mouse(MouseEvent(row: 4, col: 3, kind: .click)))
-        #expect(state.pivot.selected == 1)
+        #expect(state.pivot.rows.selected == 1)
         _ = reduce(&state, .mouse(MouseEvent(row: 3, col: 3, kind: .doubleClick)))
         #expect(state.screen == .list)
         #expect(state.query.scope != nil)

@@ -42,7 +42,7 @@ import TriageModel
         _ = reduce(&state, .key(.down))
         let effects = reduce(&state, .key(.enter))
         #expect(state.screen == .detail)
-        #expect(state.detailKey == Fixtures.syncChain.shortKey)
+        #expect(state.detail.key == Fixtures.syncChain.shortKey)
         #expect(effects == [.loadDetail(key: Fixtures.syncChain.shortKey, window: state.query.window)])
         _ = reduce(&state, .key(.escape))
         #expect(state.screen == .release)
@@ -55,7 +55,7 @@ import TriageModel
         for _ in 0..<10 { _ = reduce(&state, .key(.down)) }
         #expect(state.release.selectedIssue?.key == Fixtures.offlineChain.shortKey)
         _ = reduce(&state, .key(.home))
-        #expect(state.release.selected == 0)
+        #expect(state.release.rows.selected == 0)
     }
 
     @Test func wCyclesTheWindowAndReloads() {

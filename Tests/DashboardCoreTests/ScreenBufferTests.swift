@@ -92,7 +92,7 @@ import Testing
                       Size(rows: 11, cols: 40), Size(rows: 12, cols: 40)])
     func everyScreenRendersAtTinySizes(size: Size) {
         var state = Fixtures.detailState(size, pane: .events)
-        for screen in [[Screen.list], [.list, .detail], [.list, .detail, .event(index: 0)], [.list, .help]] {
+        for screen in [[Screen.list], [.list, .detail], [.list, .detail, .event], [.list, .help]] {
             state.screens = screen
             let buffer = render(state, size: size)
             #expect(buffer.lines.count == size.rows)

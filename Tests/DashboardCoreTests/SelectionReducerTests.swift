@@ -12,7 +12,7 @@ import TriageModel
         var state = Fixtures.loadedState()
         _ = reduce(&state, .key(.char("G")))
         _ = reduce(&state, .key(.up))
-        #expect(state.selectedKey == Fixtures.database.key)
+        #expect(state.list.selectedKey == Fixtures.database.key)
         return state
     }
 
@@ -20,7 +20,7 @@ import TriageModel
         var state = stateOnDatabase()
         _ = reduce(&state, .key(.char("s")))
         _ = reduce(&state, .listLoaded(Fixtures.list(Self.byComplaints, query: IssueQuery(mode: .complaints))))
-        #expect(state.selectedIndex == 0)
+        #expect(state.list.rows.selected == 0)
         #expect(reduce(&state, .key(.enter)) == [.loadDetail(key: Fixtures.sync.key, window: .d7)])
     }
 
@@ -29,8 +29,8 @@ import TriageModel
         _ = reduce(&state, .key(.char("s")))
         _ = reduce(&state, .listLoaded(Fixtures.list(Fixtures.issues.reversed())))
         _ = reduce(&state, .listLoaded(Fixtures.list(Self.byComplaints, query: IssueQuery(mode: .complaints))))
-        #expect(state.selectedKey == Fixtures.sync.key)
-        #expect(state.selectedIndex == 0)
+        #expect(state.list.selectedKey == Fixtures.sync.key)
+        #expect(state.list.rows.selected == 0)
     }
 
     @Test(arguments: ["w", "f"] as [Character])
@@ -38,9 +38,9 @@ import TriageModel
         var state = stateOnDatabase()
         _ = reduce(&state, .key(.char(key)))
         _ = reduce(&state, .listLoaded(Fixtures.list(Fixtures.issues, query: state.query)))
-        #expect(state.selectedIndex == 0)
-        #expect(state.selectedKey == Fixtures.login.key)
-        #expect(state.listScroll == 0)
+        #expect(state.list.rows.selected == 0)
+        #expect(state.list.selectedKey == Fixtures.login.key)
+        #expect(state.list.rows.scroll == 0)
     }
 
     @Test func typingAFilterGoesToTheTop() {
@@ -48,15 +48,15 @@ import TriageModel
         _ = reduce(&state, .key(.char("/")))
         _ = reduce(&state, .key(.char("a")))
         _ = reduce(&state, .listLoaded(Fixtures.list([Fixtures.login, Fixtures.database], query: state.query)))
-        #expect(state.selectedKey == Fixtures.login.key)
+        #expect(state.list.selectedKey == Fixtures.login.key)
     }
 
     @Test func aLiveIngestKeepsTheCursorOnTheSameIssue() {
         var state = stateOnDatabase()
         _ = reduce(&state, .storeChanged)
         _ = reduce(&state, .listLoaded(Fixtures.list(Self.byComplaints)))
-        #expect(state.selectedKey == Fixtures.database.key)
-        #expect(state.selectedIndex == 4)
+        #expect(state.list.selectedKey == Fixtures.database.key)
+        #expect(state.list.rows.selected == 4)
     }
 
     @Test func aMarkKeepsTheCursorOnTheSameIssue() {
@@ -66,7 +66,7 @@ import TriageModel
         let reload = reduce(&state, .marked(Fixtures.receipt(Fixtures.database.key, .status(.regressed, version: nil))))
         #expect(reload.contains(.loadList(IssueQuery())))
         _ = reduce(&state, .listLoaded(Fixtures.list([Fixtures.database, Fixtures.login, Fixtures.sync])))
-        #expect(state.selectedKey == Fixtures.database.key)
-        #expect(state.selectedIndex == 0)
+        #expect(state.list.selectedKey == Fixtures.database.key)
+        #expect(state.list.rows.selected == 0)
     }
 }

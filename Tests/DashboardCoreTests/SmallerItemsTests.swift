@@ -12,7 +12,7 @@ import TriageModel
         for c in "not a version!!" { _ = reduce(&state, .key(.char(c))) }
         #expect(reduce(&state, .key(.enter)).isEmpty)
         #expect(state.prompt?.error?.contains("is not a version") == true)
-        #expect(state.selectedIssue?.status == .open)
+        #expect(state.list.selectedIssue?.status == .open)
         _ = reduce(&state, .key(.ctrl("u")))
         for c in "1.14" { _ = reduce(&state, .key(.char(c))) }
         #expect(reduce(&state, .key(.enter)) == [.mark(key: Fixtures.login.key, .status(.resolved, version: "1.14"))])

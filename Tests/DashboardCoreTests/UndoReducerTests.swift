@@ -21,13 +21,13 @@ import TriageModel
     @Test func eMUUUndoesTheMuteThenTheRegressionAndSaysWhatEachIsBackTo() {
         var (state, e, m) = regressedThenMuted()
         #expect(reduce(&state, .key(.char("u"))) == [.undo(m)])
-        #expect(state.detail?.summary.status == .regressed)
+        #expect(state.detail.loaded?.summary.status == .regressed)
         _ = reduce(&state, .undone(m))
         #expect(state.message?.text == "Undid: \(key) muted, back to regressed")
         #expect(reduce(&state, .key(.char("u"))) == [.undo(e)])
         _ = reduce(&state, .undone(e))
         #expect(state.message?.text == "Undid: \(key) regressed, back to open")
-        #expect(state.detail?.summary.status == .open)
+        #expect(state.detail.loaded?.summary.status == .open)
         #expect(reduce(&state, .key(.char("u"))).isEmpty)
         #expect(state.message?.text == "Nothing to undo.")
     }
@@ -50,7 +50,7 @@ import TriageModel
         #expect(reduce(&state, .undoSkipped(t, "its tracker link is https://tracker/ben since")) == [.loadList(state.query)],
                 "reads the store again, to show the other's change")
         #expect(state.message?.text == "Skipped \(key) with tracker https://tracker/mine (its tracker link is https://tracker/ben since); nothing else of yours to undo.")
-        #expect(state.selectedIssue?.trackerURL == Fixtures.login.trackerURL, "put back as the screen showed it")
+        #expect(state.list.selectedIssue?.trackerURL == Fixtures.login.trackerURL, "put back as the screen showed it")
     }
 
     @Test func anAssignmentIsUndoneToThePreviousAssignee() {
@@ -62,7 +62,7 @@ import TriageModel
         a.previousAssignee = nil
         _ = reduce(&state, .marked(a))
         #expect(reduce(&state, .key(.char("u"))) == [.undo(a)])
-        #expect(state.selectedIssue?.assignee == nil)
+        #expect(state.list.selectedIssue?.assignee == nil)
         _ = reduce(&state, .undone(a))
         #expect(state.message?.text == "Undid: \(key) assigned to ana, unassigned again")
     }

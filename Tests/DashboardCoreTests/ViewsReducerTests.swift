@@ -14,7 +14,7 @@ import TriageModel
         #expect(reduce(&state, .key(.char("v"))) == [.loadViews])
         #expect(state.screen == .views)
         _ = reduce(&state, .viewsLoaded(Self.views))
-        #expect(state.savedViews.views == Self.views)
+        #expect(state.views.views == Self.views)
     }
 
     @Test func enterOpensTheSelectedViewWithItsRankingAndWindow() {

@@ -59,9 +59,9 @@ import TriageModel
         let issues = [Fixtures.login, Fixtures.sync]
         let columns = ListColumns.fit(issues, mode: .events, width: 60, unicode: true)
         var b = buffer(3, 60)
-        IssueListView.writeHeadings(columns, mode: .events, row: 0, unicode: true, into: &b)
+        ListScreen.writeHeadings(columns, mode: .events, row: 0, unicode: true, into: &b)
         for (i, issue) in issues.enumerated() {
-            IssueListView.writeRow(issue, rank: i + 1, columns: columns, mode: .events, row: i + 1, into: &b)
+            ListScreen.writeRow(issue, rank: i + 1, columns: columns, mode: .events, row: i + 1, into: &b)
         }
         #expect(b.lines == [" #   KEY        TITLE                           ▼EVENTS STAT",
                             " 1 S US14…NE8   connectionIssue … timeout          1234 open",
@@ -79,7 +79,7 @@ import TriageModel
         #expect(columns.compactBadges)
         var b = buffer(2, 60)
         for (i, issue) in issues.enumerated() {
-            IssueListView.writeRow(issue, rank: i + 1, columns: columns, mode: .events, row: i, into: &b)
+            ListScreen.writeRow(issue, rank: i + 1, columns: columns, mode: .events, row: i, into: &b)
         }
         #expect(b.lines[0].hasPrefix(" 1 S +2 US14…NE8"))
         #expect(b.lines[1].hasPrefix(" 2 R    IN500…NE29"))

@@ -53,7 +53,7 @@ import TriageStore
         let loop = makeLoop(screen, effects)
         loop.run()
         #expect(effects.performed == ["list by events", "detail \(Self.cited)"])
-        #expect(loop.state.detailKey == Self.cited)
+        #expect(loop.state.detail.key == Self.cited)
     }
 
     @Test func framesGoOnWhileTheStoreWorks() {
@@ -127,7 +127,7 @@ import TriageStore
         #expect(offlineFrame.contains(Self.busy), "the last screen stays while offline")
         #expect(!loop.state.offline)
         #expect(!screen.lastFrame.contains("[offline]"))
-        #expect(loop.state.list?.issues.contains { $0.key == other } == true)
+        #expect(loop.state.list.loaded?.issues.contains { $0.key == other } == true)
     }
 
     @Test func aWriteByAnotherProcessReloadsTheList() throws {
@@ -142,6 +142,6 @@ import TriageStore
         let loop = makeLoop(screen, effects)
         loop.run()
         #expect(effects.performed.filter { $0.hasPrefix("list") }.count >= 2)
-        #expect(loop.state.list?.issues.contains { $0.key == other } == true)
+        #expect(loop.state.list.loaded?.issues.contains { $0.key == other } == true)
     }
 }

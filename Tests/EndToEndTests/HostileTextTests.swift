@@ -111,7 +111,8 @@ import TriageStore
             screens.append(("pane \(pane.title)", render(state, size: size)))
         }
         for index in detail.recentEvents.indices {
-            state.screens = [.list, .detail, .event(index: index)]
+            state.screens = [.list, .detail, .event]
+            state.event = EventScreen(index: index)
             screens.append(("event \(index)", render(state, size: size)))
         }
         state.screens = [.list, .pivot]

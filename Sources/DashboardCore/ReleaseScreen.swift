@@ -3,8 +3,108 @@ import TriageModel
 
 /// The release screen: what the newest version brought against the one before it, in four
 /// sections (new, worse, better, gone), one issue a row with its users in both versions, the
-/// users affected per 1,000 users of each, its trend in the new version and its title.
-enum ReleaseView {
+/// users affected per 1,000 users of each, its trend in the new version and its title. Its
+/// comparison stays while it is closed, and is read again for another window.
+public struct ReleaseScreen: Hashable, Sendable {
+    /// The comparison shown; nil while it loads.
+    public var comparison: ReleaseComparison?
+    /// Whether the store answered (a store whose events name no version answers nil).
+    public var loaded = false
+    /// The window the comparison counts over.
+    public var window: TimeWindow = .d7
+    /// The selected issue (an index into `comparison.all`) and the first line shown (section headings count as lines).
+    public var rows = ListSelection()
+
+    public init() {}
+
+    /// The selected issue, if loaded.
+    public var selectedIssue: ReleaseIssue? { comparison?.all[safe: rows.selected] }
+}
+
+extension KeyHelp {
+    /// `V` on the list opens the release screen; on it, goes back.
+    static let release = KeyHelp("V", [.char("V")], "release: the newest version against the one before (again: back)", hint: "release", .list)
+}
+
+extension ReleaseScreen: ScreenModule {
+    static let name = "release"
+
+    static let bindings: [KeyBinding] = KeyBinding.moves(page: { ListLayout(size: $0.size).visibleIssues }) { state, delta in
+        select(state.release.rows.selected.addingClamped(delta), &state)
+    } + [
+        KeyBinding(.openIssue) { state, _ in
+            guard let issue = state.release.selectedIssue else { return [] }
+            state.screens = [.list, .release, .detail]
+            return DetailScreen.show(issue.key, &state)
+        },
+        Meeting.resume,
+        KeyBinding(.window) { state, _ in
+            state.release.window = state.release.window.cycled()
+            state.release.comparison = nil
+            state.release.loaded = false
+            state.release.rows = ListSelection()
+            return [.loadRelease(window: state.release.window)]
+        },
+        Meeting.start,
+        KeyBinding(.release) { state, _ in
+            state.screens = [.list]
+            return []
+        },
+        .dataEnd,
+        .back { $0.screens = [.list] },
+    ] + KeyBinding.shell
+
+    static func mouse(_ event: MouseEvent, _ state: inout DashboardState) -> [DashboardEffect] {
+        if event.wheel != 0 { select(state.release.rows.selected + event.wheel, &state) }
+        return []
+    }
+
+    static func reloads(_ state: DashboardState) -> [DashboardEffect] {
+        state.screens.contains(.release) ? [.loadRelease(window: state.release.window)] : []
+    }
+
+    static func settle(_ state: inout DashboardState) {
+        let c = state.release.comparison
+        state.release.rows.settle(count: c?.all.count ?? 0, visible: ListLayout(size: state.size).visibleIssues, sections: sections(c))
+    }
+
+    /// Opens the release screen over the list's window.
+    static func open(_ state: inout DashboardState) -> [DashboardEffect] {
+        state.screens = [.list, .release]
+        if state.release.window != state.query.window || !state.release.loaded {
+            state.release.window = state.query.window
+            state.release.comparison = nil
+            state.release.loaded = false
+        }
+        return [.loadRelease(window: state.release.window)]
+    }
+
+    /// Takes a loaded comparison if it is for the window wanted, keeping the selected issue.
+    static func loaded(_ comparison: ReleaseComparison?, window: TimeWindow, _ state: inout DashboardState) {
+        guard window == state.release.window else { return }
+        let selectedKey = state.release.selectedIssue?.key
+        state.release.comparison = comparison
+        state.release.loaded = true
+        let all = comparison?.all ?? []
+        state.release.rows.selected = selectedKey.flatMap { key in all.firstIndex { $0.key == key } }
+            ?? min(state.release.rows.selected, max(0, all.count - 1))
+        state.settleScrolling()
+    }
+
+    /// Selects an issue row, clamped to the comparison's issues.
+    static func select(_ index: Int, _ state: inout DashboardState) {
+        let c = state.release.comparison
+        state.release.rows.select(index, count: c?.all.count ?? 0, visible: ListLayout(size: state.size).visibleIssues, sections: sections(c))
+    }
+
+    /// Where each issue stands among the body's lines (none while the comparison loads).
+    static func sections(_ c: ReleaseComparison?) -> SectionLines {
+        let body = c.map(lines) ?? []
+        var rowLines: [Int] = []
+        for (i, line) in body.enumerated() { if case .issue = line { rowLines.append(i) } }
+        return SectionLines(rowLines: rowLines, count: body.count)
+    }
+
     /// One line of the body: a section's heading, or an issue (its index in `comparison.all`).
     enum Line: Equatable {
         case heading(ReleaseRule.Change, count: Int)
@@ -25,20 +125,6 @@ enum ReleaseView {
         return result
     }
 
-    /// The line an issue stands on.
-    static func line(ofIssue index: Int, in c: ReleaseComparison) -> Int {
-        lines(c).firstIndex { if case .issue(index, _) = $0 { true } else { false } } ?? 0
-    }
-
-    /// The first line shown that keeps the selected issue (and its section's heading, at the top) in view.
-    static func scroll(_ state: DashboardState) -> Int {
-        guard let c = state.release.comparison else { return 0 }
-        let visible = ListLayout(size: state.size).visibleIssues
-        let line = line(ofIssue: state.release.selected, in: c)
-        let kept = Scrolling.keep(line, visible: visible, scroll: state.release.scroll, count: lines(c).count)
-        return line == kept + 1 && kept > 0 ? kept - 1 : kept
-    }
-
     static func render(_ state: DashboardState, into buffer: inout ScreenBuffer) {
         let layout = ListLayout(size: buffer.size)
         let width = buffer.size.cols
@@ -48,7 +134,8 @@ enum ReleaseView {
         if let c = state.release.comparison { title += " \(c.version)" + (c.previous.map { " against \($0)" } ?? "") }
         _ = buffer.write(ScreenHeader.spans(state, title: title, window: state.release.window.rawValue, width: width),
                          row: layout.headerRow, col: 0, width: width)
-        defer { StatusBar.render(state, row: layout.statusRow, into: &buffer) }
+        var whole: String?
+        defer { StatusBar.render(state, row: layout.statusRow, whole: whole, into: &buffer) }
 
         guard state.release.loaded else {
             buffer.write(state.unicode ? "loading…" : "loading...", row: layout.firstIssueRow, col: 1, style: .dim)
@@ -69,10 +156,12 @@ enum ReleaseView {
         buffer.write(controls, row: layout.controlsRow, col: 0, width: width)
 
         let columns = Columns(width: width, keys: c.all.map(\.key), titleWidth: titleWidth(c, unicode: state.unicode), unicode: state.unicode)
+        // The selected key, whole in the status line, where its row cuts it.
+        if let issue = state.release.selectedIssue, !columns.fullKeys, columns.cutKeys[issue.key] != issue.key { whole = issue.key }
         writeHeadings(columns, unicode: state.unicode, row: layout.columnsRow, into: &buffer)
         let all = c.all, body = lines(c)
         for offset in 0..<layout.visibleIssues {
-            let index = state.release.scroll + offset
+            let index = state.release.rows.scroll + offset
             guard index < body.count else { break }
             let row = layout.firstIssueRow + offset
             switch body[index] {
@@ -80,7 +169,7 @@ enum ReleaseView {
                 buffer.write(" \(Format.releaseSection(change, c)) (\(count))", row: row, col: 0, width: width, style: .heading)
             case let .issue(i, change):
                 writeRow(all[i], change: change, columns: columns, unicode: state.unicode, row: row, into: &buffer)
-                if i == state.release.selected { buffer.paint(row: row, col: 0, width: width, style: .selected) }
+                if i == state.release.rows.selected { buffer.paint(row: row, col: 0, width: width, style: .selected) }
             }
         }
     }

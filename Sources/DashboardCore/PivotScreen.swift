@@ -3,10 +3,127 @@ import TriageModel
 
 /// The root-cause pivot: one row per link (the root cause, the user-facing error, or a domain's link)
 /// with the events, complaints and issues behind it and the user-facing errors it surfaces as
-/// (or, grouped by the user-facing error, the root causes behind it).
-enum PivotView {
+/// (or, grouped by the user-facing error, the root causes behind it). Its layer, groups and
+/// selection stay while it is closed: the list it narrows comes back to it.
+public struct PivotScreen: Hashable, Sendable {
+    /// The link each chain is grouped by.
+    public var layer: Layer = .root
+    /// The groups for `layer` and the list's query; nil until they arrive.
+    public var groups: [LayerGroup]?
+    /// The query the groups were computed for.
+    public var query: IssueQuery?
+    /// The domain asked for (`d`) is one no chain in the store has.
+    public var unknownDomain = false
+    /// The selected group and the first group row shown.
+    public var rows = ListSelection()
+
+    public init(layer: Layer = .root) { self.layer = layer }
+
+    /// The selected group, if the groups are loaded.
+    public var selectedGroup: LayerGroup? { groups?[safe: rows.selected] }
+}
+
+extension KeyHelp {
+    /// `p` on the list opens the pivot; on the pivot it goes back.
+    static let pivot = KeyHelp("p", [.char("p")], "root-cause pivot: issues grouped by one link (again: back)", hint: "pivot", .list)
+}
+
+extension PivotScreen: ScreenModule {
+    static let name = "pivot"
+
+    static let bindings: [KeyBinding] = KeyBinding.moves(page: { visibleRows($0.size) }) { state, delta in
+        state.pivot.rows.move(by: delta, count: state.pivot.groups?.count ?? 0, visible: visibleRows(state.size))
+    } + [
+        KeyBinding("Enter", [.enter], "the list, narrowed to the group's issues (Esc on the list comes back here)", hint: "its issues",
+                   .pivot) { state, _ in narrowList(&state) },
+        Meeting.resume,
+        .rank, .window, .status,
+        KeyBinding(.pivot) { state, _ in
+            state.screens = [.list]
+            return []
+        },
+        KeyBinding("l", [.char("l")], "group by the root cause / the user-facing error", hint: "root/user-facing", .pivot) { state, _ in
+            changeLayer(state.pivot.layer == .root ? .outer : .root, &state)
+        },
+        KeyBinding("d", [.char("d")], "group by a domain's link (prompt), e.g. TolokaBackendError", hint: "domain", .pivot) { state, _ in
+            if case .domain(let name) = state.pivot.layer {
+                state.prompt = Prompt(purpose: .pivotDomain, text: name)
+            } else {
+                state.prompt = Prompt(purpose: .pivotDomain)
+            }
+            return []
+        },
+        Meeting.start,
+        .dataEnd,
+        .back { $0.screens = [.list] },
+    ] + KeyBinding.shell
+
+    static func mouse(_ event: MouseEvent, _ state: inout DashboardState) -> [DashboardEffect] {
+        let count = state.pivot.groups?.count ?? 0
+        if event.wheel != 0 {
+            state.pivot.rows.move(by: event.wheel, count: count, visible: visibleRows(state.size))
+            return []
+        }
+        guard let index = ListLayout(size: state.size).issueIndex(atRow: event.row, scroll: state.pivot.rows.scroll, count: count) else { return [] }
+        state.pivot.rows.select(index, count: count, visible: visibleRows(state.size))
+        return event.kind == .doubleClick ? narrowList(&state) : []
+    }
+
+    static func reloads(_ state: DashboardState) -> [DashboardEffect] {
+        state.screens.contains(.pivot) ? [.loadPivot(state.query, state.pivot.layer)] : []
+    }
+
+    static func queryChanged(from old: IssueQuery, _ state: inout DashboardState) -> [DashboardEffect] {
+        guard state.screens.contains(.pivot) else { return [] }
+        state.pivot.groups = nil
+        return [.loadPivot(state.query, state.pivot.layer)]
+    }
+
+    static func settle(_ state: inout DashboardState) {
+        state.pivot.rows.settle(count: state.pivot.groups?.count ?? 0, visible: visibleRows(state.size))
+    }
+
     /// Group rows that fit between the column headings and the status line.
     static func visibleRows(_ size: Size) -> Int { ListLayout(size: size).visibleIssues }
+
+    /// Opens the pivot over what the list lets through.
+    static func open(_ state: inout DashboardState) -> [DashboardEffect] {
+        state.screens = [.list, .pivot]
+        if state.pivot.query != state.query { state.pivot.groups = nil }
+        return [.loadPivot(state.query, state.pivot.layer)]
+    }
+
+    /// Takes loaded groups if they are still the ones wanted, keeping the selected link.
+    static func loaded(layer: Layer, query: IssueQuery, groups: [LayerGroup], unknownDomain: Bool, _ state: inout DashboardState) {
+        guard layer == state.pivot.layer, query == state.query else { return }
+        state.pivot.unknownDomain = unknownDomain
+        let selectedLink = state.pivot.selectedGroup.map { ($0.link.short, $0.link.code) }
+        state.pivot.groups = groups
+        state.pivot.query = query
+        if let (short, code) = selectedLink, let index = groups.firstIndex(where: { $0.link.short == short && $0.link.code == code }) {
+            state.pivot.rows.selected = index
+        } else {
+            state.pivot.rows.selected = state.pivot.rows.selected.clampedRow(count: groups.count)
+        }
+        state.settleScrolling()
+    }
+
+    /// Groups by another layer and reloads.
+    static func changeLayer(_ layer: Layer, _ state: inout DashboardState) -> [DashboardEffect] {
+        guard layer != state.pivot.layer else { return [] }
+        state.pivot.layer = layer
+        state.pivot.groups = nil
+        state.pivot.rows = ListSelection()
+        return [.loadPivot(state.query, layer)]
+    }
+
+    /// Back to the list, narrowed to the selected group's issues.
+    static func narrowList(_ state: inout DashboardState) -> [DashboardEffect] {
+        guard let group = state.pivot.selectedGroup else { return [] }
+        let label = "\(state.pivot.layer.label) \(group.link.shortCode) \(group.link.name ?? group.link.domain ?? "")"
+        state.screens = [.list]
+        return state.changeQuery { $0.scope = IssueScope(label: label.trimmedSpaces, keys: Set(group.issues)) }
+    }
 
     static func render(_ state: DashboardState, into buffer: inout ScreenBuffer) {
         let layout = ListLayout(size: buffer.size)
@@ -44,16 +161,18 @@ enum PivotView {
 
         let columns = Columns(groups, width: width)
         writeHeadings(columns, layer: state.pivot.layer, mode: state.query.mode, unicode: state.unicode, row: layout.columnsRow, into: &buffer)
-        let scroll = Scrolling.keep(state.pivot.selected, visible: layout.visibleIssues, scroll: state.pivot.scroll,
-                                    count: groups.count)
+        let scroll = state.pivot.rows.shownScroll(count: groups.count, visible: layout.visibleIssues)
         for line in 0..<layout.visibleIssues {
             let index = scroll + line
             guard index < groups.count else { break }
             let row = layout.firstIssueRow + line
             writeRow(groups[index], rank: index + 1, columns: columns, layer: state.pivot.layer, row: row, into: &buffer)
-            if index == state.pivot.selected { buffer.paint(row: row, col: 0, width: width, style: .selected) }
+            if index == state.pivot.rows.selected { buffer.paint(row: row, col: 0, width: width, style: .selected) }
         }
-        StatusBar.render(state, row: layout.statusRow, into: &buffer)
+        // The selected link's `domain.name`, whole in the status line, where its row cuts it.
+        let name = state.pivot.selectedGroup.map { TextSanitizer.sanitize($0.link.fullName, unicode: state.unicode) }
+        let whole = name.flatMap { TextSanitizer.width($0, unicode: state.unicode) > columns.name ? $0 : nil }
+        StatusBar.render(state, row: layout.statusRow, whole: whole, into: &buffer)
     }
 
     /// Column widths for a width: the name takes what the numbers leave, "surfaces as" the rest.

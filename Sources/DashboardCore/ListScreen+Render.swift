@@ -1,16 +1,18 @@
 import Presentation
 import TriageModel
 
-/// The first screen: totals, then one ranked row per issue.
-enum IssueListView {
+/// How the list draws: its header, controls, column headings and rows, and its status line.
+extension ListScreen {
     static func render(_ state: DashboardState, into buffer: inout ScreenBuffer) {
         let layout = ListLayout(size: buffer.size)
         let width = buffer.size.cols
         buffer.fill(row: layout.headerRow, style: .header)
         buffer.write(headerSpans(state, width: width), row: layout.headerRow, col: 0)
         buffer.write(controlSpans(state), row: layout.controlsRow, col: 0)
+        var whole: String?
+        defer { StatusBar.render(state, row: layout.statusRow, whole: whole, note: intakeNote(state), into: &buffer) }
 
-        guard let list = state.list else {
+        guard let list = state.list.loaded else {
             buffer.write(state.loading ? "loading…" : "No data loaded.", row: layout.firstIssueRow, col: 1, style: .dim)
             return
         }
@@ -49,17 +51,17 @@ enum IssueListView {
             return
         }
 
-        let scroll = Scrolling.keep(state.selectedIndex, visible: layout.visibleIssues, scroll: state.listScroll,
-                                    count: list.issues.count)
-        let columns = ListColumns.fitted(list.issues, mode: state.query.mode, width: width, unicode: buffer.unicode,
-                                         visible: scroll..<(scroll + layout.visibleIssues))
+        let scroll = state.list.rows.shownScroll(count: list.issues.count, visible: layout.visibleIssues)
+        let columns = columns(state, size: buffer.size)
+        // The selected key, whole in the status line, where its row shows it cut.
+        if let issue = state.list.selectedIssue, columns.compactKeys || !columns.has(.key) { whole = issue.key }
         writeHeadings(columns, mode: state.query.mode, row: layout.columnsRow, unicode: buffer.unicode, into: &buffer)
         for line in 0..<layout.visibleIssues {
             let index = scroll + line
             guard index < list.issues.count else { break }
             let row = layout.firstIssueRow + line
             writeRow(list.issues[index], rank: index + 1, columns: columns, mode: state.query.mode, row: row, into: &buffer)
-            if index == state.selectedIndex { buffer.paint(row: row, col: 0, width: width, style: .selected) }
+            if index == state.list.rows.selected { buffer.paint(row: row, col: 0, width: width, style: .selected) }
         }
     }
 
@@ -74,7 +76,7 @@ enum IssueListView {
         var flags: [Span] = []
         if state.readOnly { flags.append(Span(" [read-only]", .header)) }
         if state.offline { flags.append(Span(" [offline]", .header)) }
-        guard let list = state.list else { return [Span(" \(state.storeName)", .header)] + flags }
+        guard let list = state.list.loaded else { return [Span(" \(state.storeName)", .header)] + flags }
         let windowText = dot + "\(list.query.window.rawValue) to \(list.now.minuteText)" + (state.anchoredToData ? " (last event)" : "")
         let note = Format.lastEventNote(list)
         let windows: [[Span]] = [
@@ -195,5 +197,15 @@ enum IssueListView {
                 buffer.write(issue.assignee ?? "", row: row, col: x, width: w, style: .dim)
             }
         }
+    }
+
+    /// `serve refused 12 requests in its last minute (unauthorized 10, too_large 2)`, while a server
+    /// on this store recorded refusals within the last five minutes of the list's end.
+    static func intakeNote(_ state: DashboardState) -> String? {
+        guard let list = state.list.loaded, let rejected = list.intakeRejections, rejected.total > 0,
+              list.now.millis - rejected.at.millis < 5 * 60_000, rejected.at.millis <= list.now.millis + 60_000 else { return nil }
+        let reasons = rejected.byReason.filter { $0.value > 0 }.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+            .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        return "serve refused \(rejected.total) request\(rejected.total == 1 ? "" : "s") in its last minute (\(reasons)) at \(rejected.at.minuteText)"
     }
 }

@@ -3,7 +3,40 @@ import TriageModel
 
 /// The meeting's closing page: what the agenda held, then the complaints that cite no code
 /// (problems the code cannot see), by category with sample texts, and how to get the minutes.
-enum MeetingEndView {
+public struct MeetingEndScreen: Hashable, Sendable {
+    /// The first line shown.
+    var scroll = TextScroll()
+
+    public init() {}
+}
+
+extension MeetingEndScreen: ScreenModule {
+    static let name = "meeting's closing"
+
+    static let bindings: [KeyBinding] = KeyBinding.moves(page: { bodyHeight($0.size) - 1 }) { state, delta in
+        scroll(by: delta, &state)
+    } + [
+        Meeting.walk,
+        Meeting.start,
+        .dataEnd,
+        .back { $0.screens = [.list] },
+    ] + KeyBinding.shell
+
+    static func mouse(_ event: MouseEvent, _ state: inout DashboardState) -> [DashboardEffect] {
+        scroll(by: event.wheel, &state)
+        return []
+    }
+
+    static func settle(_ state: inout DashboardState) {
+        guard state.screen == .meetingEnd, let walk = state.meeting else { return }
+        state.meetingEnd.scroll.settle(visible: bodyHeight(state.size), count: lines(walk, unicode: state.unicode).count)
+    }
+
+    static func scroll(by delta: Int, _ state: inout DashboardState) {
+        guard let walk = state.meeting else { return }
+        state.meetingEnd.scroll.scroll(by: delta, visible: bodyHeight(state.size), count: lines(walk, unicode: state.unicode).count)
+    }
+
     /// Rows the page has to scroll in.
     static func bodyHeight(_ size: Size) -> Int { max(0, size.rows - 2) }
 
@@ -52,7 +85,7 @@ enum MeetingEndView {
         if let walk = state.meeting {
             let lines = lines(walk, unicode: state.unicode)
             let height = bodyHeight(buffer.size)
-            let scroll = Scrolling.clamp(walk.endScroll, visible: height, count: lines.count)
+            let scroll = state.meetingEnd.scroll.shown(visible: height, count: lines.count)
             for i in 0..<height where scroll + i < lines.count {
                 buffer.write(lines[scroll + i], row: 1 + i, col: 1, width: buffer.size.cols - 1)
             }

@@ -1,47 +1,130 @@
 import Presentation
 import TriageModel
 
-extension DashboardState {
+/// The keys that change an issue (status, note, tracker link, assignee, ticket, undo), bound on
+/// the screens that show one issue or a list of them, and what they do: shown at once, kept in
+/// `pending` until the store confirms, put back if it refuses; each confirmed change goes on the
+/// undo stack.
+enum Marks {
     static let readOnlyMessage = "Read-only store: marks are off."
 
-    /// Handles the mark keys (r e o m n t u); nil when the key is not one.
-    mutating func markKey(_ key: Key) -> [DashboardEffect]? {
-        guard case .char(let c) = key, "reomntua".contains(c) else { return nil }
-        if readOnly {
-            message = StatusMessage(Self.readOnlyMessage, isError: true)
-            return []
+    /// The mark keys, acting on the issue `target` names (the selected row, the open issue).
+    static func bindings(target: @escaping @Sendable (DashboardState) -> IssueSummary?) -> [KeyBinding] {
+        /// A key that changes the target: refused on a read-only store or without an issue.
+        func change(_ help: KeyHelp, _ act: @escaping @Sendable (inout DashboardState, IssueSummary, Character) -> [DashboardEffect]) -> KeyBinding {
+            KeyBinding(help) { state, key in
+                guard !state.readOnly else { return state.refuseReadOnly() }
+                guard let issue = target(state), case .char(let c) = key else {
+                    state.message = StatusMessage("No issue selected.", isError: true)
+                    return []
+                }
+                return act(&state, issue, c)
+            }
         }
-        if c == "u" { return undoLast() }
-        guard let issue = markTarget else {
-            message = StatusMessage("No issue selected.", isError: true)
-            return []
-        }
-        switch c {
-        case "r":
-            let next = issue.lastVersion.flatMap { AppVersion($0) }?.next.display ?? ""
-            prompt = Prompt(purpose: .resolve(key: issue.key), text: next)
-            return []
-        case "e": return mark(issue.key, .status(.regressed, version: nil))
-        case "o": return mark(issue.key, .status(.open, version: nil))
-        case "m": return mark(issue.key, .status(.muted, version: nil))
-        case "n":
-            prompt = Prompt(purpose: .note(key: issue.key))
-            return []
-        case "a":
-            prompt = Prompt(purpose: .assign(key: issue.key), text: issue.assignee ?? "")
-            return []
-        default:
-            prompt = Prompt(purpose: .tracker(key: issue.key), text: issue.trackerURL ?? "")
+        return [
+            change(KeyHelp("r e o m", [.char("r"), .char("e"), .char("o"), .char("m")],
+                           "mark resolved (asks the version), regressed, open, muted", hint: "mark", .marks)) { state, issue, c in
+                switch c {
+                case "r":
+                    let next = issue.lastVersion.flatMap { AppVersion($0) }?.next.display ?? ""
+                    state.prompt = Prompt(purpose: .resolve(key: issue.key), text: next)
+                    return []
+                case "e": return state.mark(issue.key, .status(.regressed, version: nil))
+                case "o": return state.mark(issue.key, .status(.open, version: nil))
+                default: return state.mark(issue.key, .status(.muted, version: nil))
+                }
+            },
+            change(KeyHelp("n", [.char("n")], "add a note (prompt)", hint: "note", .marks)) { state, issue, _ in
+                state.prompt = Prompt(purpose: .note(key: issue.key))
+                return []
+            },
+            change(KeyHelp("t", [.char("t")], "tracker link (prompt; empty clears)", hint: "link", .marks)) { state, issue, _ in
+                state.prompt = Prompt(purpose: .tracker(key: issue.key), text: issue.trackerURL ?? "")
+                return []
+            },
+            change(KeyHelp("a", [.char("a")], "assign to a person (prompt; empty clears)", hint: "assign", .marks)) { state, issue, _ in
+                state.prompt = Prompt(purpose: .assign(key: issue.key), text: issue.assignee ?? "")
+                return []
+            },
+            // A ticket draft changes nothing: a read-only store writes one too.
+            KeyBinding("T", [.char("T")], "ticket draft: errtriage-ticket-KEY.md in the current folder, and the clipboard",
+                       hint: "ticket", .marks) { state, _ in
+                target(state).map { [.writeTicket(key: $0.key, window: state.query.window)] } ?? []
+            },
+            KeyBinding("u", [.char("u")], "undo your newest change still standing (marks, notes, links, assignees); again: the one before",
+                       hint: "undo", .marks) { state, _ in
+                state.readOnly ? state.refuseReadOnly() : state.undoLast()
+            },
+        ]
+    }
+
+    /// A fix version: a version errtriage can order (`1.14`, `v2.0`, `1.7 (2)`), no free text.
+    static func looksLikeVersion(_ text: String) -> Bool {
+        AppVersion(text) != nil && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || ".-+() ".contains($0)) }
+            && (text.first?.isNumber == true || text.first == "v" || text.first == "V")
+    }
+
+    /// A tracker link: `scheme://host…` without spaces.
+    static func looksLikeLink(_ text: String) -> Bool {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, !text.contains(" "), parts[1].hasPrefix("//"), parts[1].count > 2 else { return false }
+        return !parts[0].isEmpty && parts[0].allSatisfy { $0.isASCII && $0.isLetter }
+    }
+}
+
+/// What an issue looked like before an optimistic change, to put back if the store refuses it.
+public struct PendingChange: Hashable, Sendable {
+    /// The change sent to the store.
+    public enum Kind: Hashable, Sendable {
+        case mark(IssueMark)
+        case undo(MarkReceipt)
+    }
+
+    public var key: String
+    public var kind: Kind
+    public var status: IssueStatus
+    public var trackerURL: String?
+    public var assignee: String?
+    public var resolvedVersion: String?
+    public var notes: [IssueNote]?
+}
+
+extension DashboardState {
+    /// Says marks are off and does nothing.
+    mutating func refuseReadOnly() -> [DashboardEffect] {
+        message = StatusMessage(Marks.readOnlyMessage, isError: true)
+        return []
+    }
+
+    /// Acts on a submitted mark prompt: a version or a link is checked, an empty note adds nothing.
+    mutating func submitMark(_ prompt: Prompt, text: String) -> [DashboardEffect] {
+        switch prompt.purpose {
+        case .resolve(let key):
+            if !text.isEmpty, !Marks.looksLikeVersion(text) {
+                return reopen(prompt, because: "\"\(text)\" is not a version (like 1.14 or 1.14.2 (412)); empty: no version, Esc cancels")
+            }
+            return mark(key, .status(.resolved, version: text.isEmpty ? nil : text))
+        case .note(let key):
+            guard !text.isEmpty else {
+                message = StatusMessage("Empty note: nothing added.")
+                return []
+            }
+            return mark(key, .note(text))
+        case .tracker(let key):
+            if !text.isEmpty, !Marks.looksLikeLink(text) {
+                return reopen(prompt, because: "\"\(text)\" is not a link (like https://tracker.example.com/MOB-1); empty clears, Esc cancels")
+            }
+            return mark(key, .tracker(text.isEmpty ? nil : text))
+        case .assign(let key):
+            return mark(key, .assignee(text.isEmpty ? nil : text))
+        case .filter, .pivotDomain:
             return []
         }
     }
 
     /// Shows a mark at once and asks the store to keep it; `fail` puts it back if the store refuses.
     mutating func mark(_ key: String, _ mark: IssueMark) -> [DashboardEffect] {
-        guard !readOnly else {
-            message = StatusMessage(Self.readOnlyMessage, isError: true)
-            return []
-        }
+        guard !readOnly else { return refuseReadOnly() }
         pending.append(snapshot(key, kind: .mark(mark)))
         updateIssue(key) { summary, detail in
             switch mark {
@@ -171,8 +254,8 @@ extension DashboardState {
 
     /// What an issue looks like now, to restore if a change fails.
     func snapshot(_ key: String, kind: PendingChange.Kind) -> PendingChange {
-        let row = list?.issues.first { $0.key == key }
-        let open = detail?.summary.key == key ? detail : nil
+        let row = list.loaded?.issues.first { $0.key == key }
+        let open = detail.loaded?.summary.key == key ? detail.loaded : nil
         let summary = row ?? open?.summary
         return PendingChange(key: key, kind: kind, status: summary?.status ?? .open, trackerURL: summary?.trackerURL,
                              assignee: summary?.assignee, resolvedVersion: open?.resolvedVersion, notes: open?.notes)
@@ -192,12 +275,12 @@ extension DashboardState {
     /// Changes an issue's list row and, when it is open, its detail.
     mutating func updateIssue(_ key: String, _ change: (inout IssueSummary, inout IssueDetail?) -> Void) {
         var none: IssueDetail? = nil
-        if let i = list?.issues.firstIndex(where: { $0.key == key }) { change(&list!.issues[i], &none) }
-        if var open = detail, open.summary.key == key {
+        if let i = list.loaded?.issues.firstIndex(where: { $0.key == key }) { change(&list.loaded!.issues[i], &none) }
+        if var open = detail.loaded, open.summary.key == key {
             var wrapped: IssueDetail? = open
             change(&open.summary, &wrapped)
             wrapped?.summary = open.summary
-            detail = wrapped
+            detail.loaded = wrapped
         }
     }
 }

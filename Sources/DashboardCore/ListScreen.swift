@@ -1,0 +1,159 @@
+import TriageModel
+
+/// The first screen: totals, then one ranked row per issue; the bottom of the stack.
+public struct ListScreen: Hashable, Sendable {
+    /// The last list loaded; nil until the first arrives.
+    public var loaded: IssueList?
+    /// The selected row of `loaded.issues`, and the first row shown.
+    public var rows = ListSelection()
+    /// The selected issue's key, which survives reloads; the selected row follows it.
+    public var selectedKey: String?
+    /// The columns as last fitted, with what they were fitted for: fitting measures every loaded
+    /// row's texts, so it is done when they change, not at every frame.
+    var fitted: FittedColumns?
+
+    public init() {}
+
+    /// The selected row's issue, if any.
+    public var selectedIssue: IssueSummary? { loaded?.issues[safe: rows.selected] }
+}
+
+extension ListScreen: ScreenModule {
+    static let name = "list"
+
+    static let bindings: [KeyBinding] = KeyBinding.moves(page: { ListLayout(size: $0.size).visibleIssues }) { state, delta in
+        select(state.list.rows.selected.addingClamped(delta), &state)
+    } + [
+        KeyBinding(.openIssue) { state, _ in open(&state) },
+        Meeting.resume,
+        .rank, .window, .status,
+        KeyBinding("/", [.char("/")], "filter by a query (os:17* has:complaints); Esc in the prompt puts the last filter back",
+                   hint: "filter", .list) { state, _ in
+            state.prompt = Prompt(purpose: .filter, text: state.query.text)
+            return []
+        },
+        KeyBinding(.pivot) { state, _ in PivotScreen.open(&state) },
+        Meeting.start,
+        KeyBinding(.views) { state, _ in ViewsScreen.open(&state) },
+        KeyBinding(.release) { state, _ in ReleaseScreen.open(&state) },
+    ] + Marks.bindings { $0.list.selectedIssue } + [
+        .dataEnd,
+        KeyBinding("Esc", [.escape, .backspace], "clear the filter, or the pivot's narrowing (back to the pivot)", .navigation) { state, _ in
+            if !state.query.text.isEmpty { return state.changeQuery { $0.text = "" } }
+            // A list narrowed from the pivot goes back to the pivot it came from.
+            if state.query.scope != nil {
+                state.screens = [.list, .pivot]
+                return state.changeQuery { $0.scope = nil }
+            }
+            return []
+        },
+        KeyBinding("q", [.char("q")], "quit", hint: "quit", .other) { _, _ in [.quit] },
+    ] + KeyBinding.shell
+
+    static func mouse(_ event: MouseEvent, _ state: inout DashboardState) -> [DashboardEffect] {
+        if event.wheel != 0 {
+            select(state.list.rows.selected + event.wheel, &state)
+            return []
+        }
+        guard let count = state.list.loaded?.issues.count,
+              let index = ListLayout(size: state.size).issueIndex(atRow: event.row, scroll: shownScroll(state), count: count) else { return [] }
+        select(index, &state)
+        return event.kind == .doubleClick ? open(&state) : []
+    }
+
+    static func reloads(_ state: DashboardState) -> [DashboardEffect] { [.loadList(state.query)] }
+
+    static func queryChanged(from old: IssueQuery, _ state: inout DashboardState) -> [DashboardEffect] {
+        state.list.selectedKey = nil
+        state.list.rows = ListSelection()
+        return [.loadList(state.query)]
+    }
+
+    static func settle(_ state: inout DashboardState) {
+        state.list.rows.scroll = shownScroll(state)
+    }
+
+    /// The first row shown at the state's size.
+    static func shownScroll(_ state: DashboardState) -> Int {
+        state.list.rows.shownScroll(count: state.list.loaded?.issues.count ?? 0, visible: ListLayout(size: state.size).visibleIssues)
+    }
+
+    /// Selects a row, clamped to the list.
+    static func select(_ index: Int, _ state: inout DashboardState) {
+        let count = state.list.loaded?.issues.count ?? 0
+        state.list.rows.select(index, count: count, visible: ListLayout(size: state.size).visibleIssues)
+        state.list.selectedKey = state.list.selectedIssue?.key
+    }
+
+    /// Opens the selected issue's detail.
+    static func open(_ state: inout DashboardState) -> [DashboardEffect] {
+        guard let issue = state.list.selectedIssue else { return [] }
+        state.screens.append(.detail)
+        return DetailScreen.show(issue.key, &state)
+    }
+
+    /// The filter prompt's text changed: a query filters the list as it is typed; text that is
+    /// not one (yet) shows why, and the list shows what it showed before the prompt, not a
+    /// half-typed word's matches.
+    static func filterEdited(_ prompt: Prompt, _ state: inout DashboardState) -> [DashboardEffect] {
+        do {
+            _ = try SearchQuery.parse(prompt.text)
+            state.prompt?.error = nil
+            return state.changeQuery { $0.text = prompt.text }
+        } catch {
+            state.prompt?.error = error.description
+            return state.query.text == prompt.original ? [] : state.changeQuery { $0.text = prompt.original }
+        }
+    }
+
+    /// Esc in the filter prompt: the filter it opened with comes back.
+    static func filterCancelled(_ prompt: Prompt, _ state: inout DashboardState) -> [DashboardEffect] {
+        state.query.text == prompt.original ? [] : state.changeQuery { $0.text = prompt.original }
+    }
+
+    /// Takes a loaded list, keeping the selection on the same issue when it is still there.
+    /// After a change of query (no selected key) the selection is the top row, and a list loaded for
+    /// the query before the change does not pick the key for the one asked for. Anchored to the
+    /// data, a list counted to an older end (new events came in) is asked again.
+    static func loaded(_ newList: IssueList, _ state: inout DashboardState) -> [DashboardEffect] {
+        state.list.loaded = newList
+        state.loading = false
+        if let end = newList.latestEvent { state.dataEnd = end }
+        let current = newList.query == state.query
+        if let key = state.list.selectedKey, let index = newList.issues.firstIndex(where: { $0.key == key }) {
+            state.list.rows.selected = index
+        } else {
+            state.list.rows.selected = state.list.rows.selected.clampedRow(count: newList.issues.count)
+            if current || state.list.selectedKey != nil { state.list.selectedKey = state.list.selectedIssue?.key }
+        }
+        state.settleScrolling()
+        if state.anchoredToData, let end = newList.latestEvent, end != newList.now, current { return state.reloadEffects() }
+        return []
+    }
+
+    /// Refits the columns when what they were fitted for changed (run after every action).
+    static func refit(_ state: inout DashboardState) {
+        guard let issues = state.list.loaded?.issues, !issues.isEmpty else {
+            state.list.fitted = nil
+            return
+        }
+        let key = FittedColumns.Key(issues: issues, mode: state.query.mode, width: state.size.cols, unicode: state.unicode,
+                                    visible: visibleRange(state, size: state.size))
+        if state.list.fitted?.key != key { state.list.fitted = FittedColumns(key: key) }
+    }
+
+    /// The rows on screen at a size, whose keys are told apart.
+    static func visibleRange(_ state: DashboardState, size: Size) -> Range<Int> {
+        let visible = ListLayout(size: size).visibleIssues
+        let scroll = state.list.rows.shownScroll(count: state.list.loaded?.issues.count ?? 0, visible: visible)
+        return scroll..<(scroll + visible)
+    }
+
+    /// The columns for the rows as drawn at a size: the fitted ones when they were fitted for them.
+    static func columns(_ state: DashboardState, size: Size) -> ListColumns {
+        let key = FittedColumns.Key(issues: state.list.loaded?.issues ?? [], mode: state.query.mode, width: size.cols,
+                                    unicode: state.unicode, visible: visibleRange(state, size: size))
+        if let fitted = state.list.fitted, fitted.key == key { return fitted.columns }
+        return FittedColumns(key: key).columns
+    }
+}
