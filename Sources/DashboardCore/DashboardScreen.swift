@@ -15,9 +15,15 @@ public protocol DashboardScreen: AnyObject {
     func forceRedraw()
     /// Puts text on the system clipboard where the terminal allows it.
     func copyToClipboard(_ text: String)
+    /// Drops input typed but not yet read (curses' `flushinp`): what was typed into a prompt
+    /// after it closed must not run as the dashboard's keys.
+    func discardTypeahead()
 }
 
 extension DashboardScreen {
     /// Puts text on the system clipboard where the terminal allows it (OSC 52); a screen that cannot ignores it.
     public func copyToClipboard(_ text: String) {}
+
+    /// Drops input typed but not yet read; a screen without a buffer of its own has none.
+    public func discardTypeahead() {}
 }

@@ -27,7 +27,7 @@ enum Marks {
                 switch c {
                 case "r":
                     let next = issue.lastVersion.flatMap { AppVersion($0) }?.next.display ?? ""
-                    state.prompt = Prompt(purpose: .resolve(key: issue.key), text: next)
+                    state.prompt = Prompt(purpose: .resolve(key: issue.key), suggesting: next)
                     return []
                 case "e": return state.mark(issue.key, .status(.regressed, version: nil))
                 case "o": return state.mark(issue.key, .status(.open, version: nil))
@@ -39,11 +39,11 @@ enum Marks {
                 return []
             },
             change(KeyHelp("t", [.char("t")], "tracker link (prompt; empty clears)", hint: "link", .marks)) { state, issue, _ in
-                state.prompt = Prompt(purpose: .tracker(key: issue.key), text: issue.trackerURL ?? "")
+                state.prompt = Prompt(purpose: .tracker(key: issue.key), suggesting: issue.trackerURL ?? "")
                 return []
             },
             change(KeyHelp("a", [.char("a")], "assign to a person (prompt; empty clears)", hint: "assign", .marks)) { state, issue, _ in
-                state.prompt = Prompt(purpose: .assign(key: issue.key), text: issue.assignee ?? "")
+                state.prompt = Prompt(purpose: .assign(key: issue.key), suggesting: issue.assignee ?? "")
                 return []
             },
             // A ticket draft changes nothing: a read-only store writes one too.
@@ -58,11 +58,6 @@ enum Marks {
         ]
     }
 
-    /// A fix version: a version errtriage can order (`1.14`, `v2.0`, `1.7 (2)`), no free text.
-    static func looksLikeVersion(_ text: String) -> Bool {
-        AppVersion(text) != nil && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || ".-+() ".contains($0)) }
-            && (text.first?.isNumber == true || text.first == "v" || text.first == "V")
-    }
 
     /// A tracker link: `scheme://host…` without spaces.
     static func looksLikeLink(_ text: String) -> Bool {
@@ -100,8 +95,8 @@ extension DashboardState {
     mutating func submitMark(_ prompt: Prompt, text: String) -> [DashboardEffect] {
         switch prompt.purpose {
         case .resolve(let key):
-            if !text.isEmpty, !Marks.looksLikeVersion(text) {
-                return reopen(prompt, because: "\"\(text)\" is not a version (like 1.14 or 1.14.2 (412)); empty: no version, Esc cancels")
+            if !text.isEmpty, !FixVersion.accepts(text, seen: knownVersions(of: key).contains) {
+                return reopen(prompt, because: "\"\(text)\" is not \(FixVersion.expected); empty: no version, Esc cancels")
             }
             return mark(key, .status(.resolved, version: text.isEmpty ? nil : text))
         case .note(let key):
@@ -270,6 +265,19 @@ extension DashboardState {
             detail?.resolvedVersion = change.resolvedVersion
             if let notes = change.notes { detail?.notes = notes }
         }
+    }
+
+    /// The versions the dashboard knows an issue was seen in: its first and last, and, when it is
+    /// open, every version of its breakdown (a fix version the store has seen is taken as seen).
+    func knownVersions(of key: String) -> Set<String> {
+        var versions = Set<String>()
+        for summary in [list.loaded?.issues.first { $0.key == key }, detail.loaded?.summary].compactMap({ $0 }) where summary.key == key {
+            versions.formUnion([summary.firstVersion, summary.lastVersion].compactMap { $0 })
+        }
+        if let open = detail.loaded, open.summary.key == key {
+            versions.formUnion(open.breakdown(.appVersion).rows.map(\.value))
+        }
+        return versions
     }
 
     /// Changes an issue's list row and, when it is open, its detail.

@@ -26,6 +26,10 @@ public struct Prompt: Hashable, Sendable {
     public var error: String?
     /// The text it opened with: Esc, or a filter that is not a query, puts the list back to it.
     public var original: String
+    /// A suggestion shown selected, the field empty (the next version to resolve in, the link or
+    /// assignee as they are): typing replaces it, Tab or → takes it to edit, Enter submits it,
+    /// Backspace clears it.
+    public var suggestion: String?
 
     /// A prompt with its text pre-filled and the cursor at the end.
     public init(purpose: Purpose, text: String = "") {
@@ -34,8 +38,36 @@ public struct Prompt: Hashable, Sendable {
         original = text
     }
 
-    /// The text entered so far.
-    public var text: String { field.text }
+    /// A prompt offering `suggestion` selected (none when it is empty).
+    public init(purpose: Purpose, suggesting suggestion: String) {
+        self.purpose = purpose
+        field = TextField("")
+        original = ""
+        self.suggestion = suggestion.isEmpty ? nil : suggestion
+    }
+
+    /// The text entered so far (the suggestion, while it stands).
+    public var text: String { suggestion ?? field.text }
+
+    /// Edits the field for a key; a standing suggestion is replaced by what is typed, taken by Tab
+    /// or →, and cleared by Backspace, Delete or Ctrl-U. False for a key that does not edit.
+    mutating func edit(_ key: Key) -> Bool {
+        guard let standing = suggestion else { return field.edit(key) }
+        switch key {
+        case .char:
+            suggestion = nil
+            return field.edit(key)
+        case .tab, .right, .end, .ctrl("e"), .ctrl("f"):
+            suggestion = nil
+            field = TextField(standing)
+            return true
+        case .backspace, .delete, .ctrl("u"), .ctrl("d"), .ctrl("k"):
+            suggestion = nil
+            return true
+        default:
+            return false
+        }
+    }
 
     /// The label before the text.
     var label: String {
@@ -55,6 +87,11 @@ public struct Prompt: Hashable, Sendable {
         let labelWidth = buffer.write(label, row: row, col: 0, width: max(1, width - 12), style: .prompt)
         let available = width - labelWidth - 1
         guard available > 0 else { return }
+        if let suggestion {
+            // Selected whole, as a text field shows text that typing replaces.
+            buffer.write(suggestion, row: row, col: labelWidth, width: available, style: .selected)
+            return
+        }
         let characters = Array(field.text)
         let cursor = min(field.cursor, characters.count)
         var start = 0
@@ -135,7 +172,7 @@ extension DashboardState {
             return []
         default:
             let before = edit.text
-            guard edit.field.edit(key) else { return [] }
+            guard edit.edit(key) else { return [] }
             prompt = edit
             guard edit.purpose == .filter, edit.text != before else { return [] }
             return ListScreen.filterEdited(edit, &self)

@@ -52,8 +52,22 @@ public final class DashboardLoop<Screen: DashboardScreen> {
             }
             var queue = takeResults()
             if queue.isEmpty { queue = nextInput() }
-            pending = queue.flatMap { reduce(&state, $0) }
+            pending = []
+            for action in queue {
+                let prompting = state.prompt.map { $0.purpose != .filter } ?? false
+                pending += reduce(&state, action)
+                if prompting && state.prompt == nil { discardTypeahead() }
+            }
         }
+    }
+
+    /// A prompt closed (submitted or cancelled): what was typed after it, waiting here or in the
+    /// terminal, was meant for the prompt and must not run as keys (`2.3.2 maybe` typed past an
+    /// Enter, whose `s` would change the ranking). The filter's prompt is the exception: its text
+    /// applies as it is typed, and a key after its Enter (open the top match) is meant as a key.
+    func discardTypeahead() {
+        typeahead.removeAll { if case .key = $0 { true } else if case .mouse = $0 { true } else { false } }
+        screen.discardTypeahead()
     }
 
     /// The results of finished effects, as actions.

@@ -139,6 +139,10 @@ public final class TerminalScreen: DashboardScreen {
         FileHandle.standardOutput.write(Data(sequence.utf8))
     }
 
+    public func discardTypeahead() {
+        flushinp()
+    }
+
     public func forceRedraw() {
         guard !closed else { return }
         wclear(errtriage_stdscr())

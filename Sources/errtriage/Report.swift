@@ -250,6 +250,9 @@ struct Mark: ParsableCommand {
                 condition = .users(users)
             }
             let store = try options.openExisting()
+            if let inVersion, !FixVersion.accepts(inVersion, seen: Set(try store.versions()).contains) {
+                throw CLIError.usage("--in-version '\(inVersion)' is not \(FixVersion.expected)")
+            }
             let who = by ?? loginName()
             let receipt: MarkReceipt
             if let condition {

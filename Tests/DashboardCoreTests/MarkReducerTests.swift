@@ -20,9 +20,47 @@ import TriageModel
         #expect(state.prompt == nil)
     }
 
+    /// The suggestion stands selected: what is typed replaces it, never follows it.
+    @Test func typingReplacesTheSuggestedVersion() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.char("r")))
+        for c in "2.3.2" { _ = reduce(&state, .key(.char(c))) }
+        #expect(state.prompt?.text == "2.3.2")
+        #expect(reduce(&state, .key(.enter)) == [.mark(key: key, .status(.resolved, version: "2.3.2"))])
+    }
+
+    /// The suggestion is drawn selected; once typing replaces it, the text is the prompt's own.
+    @Test func theSuggestionIsDrawnSelected() {
+        var state = Fixtures.loadedState()
+        _ = reduce(&state, .key(.char("r")))
+        let size = Size(rows: 24, cols: 80)
+        var screen = render(state, size: size)
+        let label = "Resolve \(key) in version: "
+        #expect(screen.lines[23].hasPrefix(label + "1.13"))
+        #expect(screen[23, label.count].style == .selected)
+        _ = reduce(&state, .key(.char("2")))
+        screen = render(state, size: size)
+        #expect(screen.lines[23].hasPrefix(label + "2 "))
+        #expect(screen[23, label.count].style == .prompt)
+    }
+
+    /// Free text after a version is refused, the prompt kept open with why.
+    @Test func freeTextIsNotAVersion() {
+        for text in ["2.3.2 maybe", "2.3.2next week", "soon"] {
+            var state = Fixtures.loadedState()
+            _ = reduce(&state, .key(.char("r")))
+            for c in text { _ = reduce(&state, .key(.char(c))) }
+            #expect(reduce(&state, .key(.enter)).isEmpty, "\(text)")
+            #expect(state.prompt?.error?.contains("is not a version like 1.14") == true, "\(text)")
+            #expect(state.list.selectedIssue?.status == .open)
+        }
+    }
+
+    /// Tab (or →) takes the suggestion into the field to edit it.
     @Test func theVersionCanBeEdited() {
         var state = Fixtures.loadedState()
         _ = reduce(&state, .key(.char("r")))
+        _ = reduce(&state, .key(.tab))
         _ = reduce(&state, .key(.backspace))
         _ = reduce(&state, .key(.char("2")))
         _ = reduce(&state, .key(.char(".")))
@@ -33,6 +71,7 @@ import TriageModel
     @Test func cursorKeysEditInsideThePrompt() {
         var state = Fixtures.loadedState()
         _ = reduce(&state, .key(.char("r")))
+        _ = reduce(&state, .key(.right))
         _ = reduce(&state, .key(.home))
         _ = reduce(&state, .key(.char("v")))
         _ = reduce(&state, .key(.end))

@@ -56,6 +56,28 @@ import TriageStore
         #expect(loop.state.detail.key == Self.cited)
     }
 
+    /// `r`, a version and Enter typed in one go with more after it: the prompt takes the version,
+    /// and what came after its Enter is dropped, not run as keys (`s` would change the ranking).
+    @Test func keysTypedPastAPromptsEnterAreDropped() {
+        let effects = heldEffects()
+        var screen: FakeScreen!
+        screen = FakeScreen(steps: [
+            {
+                Self.settle()
+                screen.typedAhead = (["r"] + Array("2.3.2") + ["\n"] + Array(" maybe s")).map { $0 == "\n" ? .key(.enter) : .key(.char($0)) }
+                return nil
+            },
+            { Self.settle(); return nil },
+            { Self.settle(); return nil },
+        ])
+        let loop = makeLoop(screen, effects)
+        loop.run()
+        #expect(loop.state.query.mode == .events, "a key typed past the prompt ran: \(loop.state.query.mode)")
+        #expect(screen.discarded.count == " maybe s".count)
+        #expect(effects.performed.filter { $0.hasPrefix("mark") } == ["mark \(Self.busy)"], "\(effects.performed)")
+        #expect(screen.frames.contains { $0.lines.joined().contains("resolved in 2.3.2") }, "\(screen.lastFrame)")
+    }
+
     @Test func framesGoOnWhileTheStoreWorks() {
         let effects = heldEffects(holding: Self.isList)
         let screen = FakeScreen(steps: [{ effects.waitUntilHeld(); return nil }, { nil }, { effects.open(); return nil }])

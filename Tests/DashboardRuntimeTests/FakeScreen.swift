@@ -20,7 +20,18 @@ final class FakeScreen: DashboardScreen {
         self.steps = steps
     }
 
+    /// Keys typed ahead: in the terminal's buffer, read before the next step, dropped by `discardTypeahead`.
+    var typedAhead: [TerminalEvent] = []
+    /// The keys `discardTypeahead` dropped, in order.
+    private(set) var discarded: [TerminalEvent] = []
+
+    func discardTypeahead() {
+        discarded += typedAhead
+        typedAhead = []
+    }
+
     func nextEvent(timeoutMillis: Int32) -> TerminalEvent? {
+        if !typedAhead.isEmpty { return typedAhead.removeFirst() }
         guard !steps.isEmpty else { return .key(.ctrl("c")) }
         let event = steps.removeFirst()()
         if case .resize(let newSize) = event { size = newSize }
