@@ -199,13 +199,14 @@ extension ListScreen {
         }
     }
 
-    /// `serve refused 12 requests in its last minute (unauthorized 10, too_large 2)`, while a server
-    /// on this store recorded refusals within the last five minutes of the list's end.
+    /// `serve refused 12 requests in the minute to 14:32 (unauthorized 10, too_large 2)`, while a
+    /// server on this store recorded refusals within the last five minutes of the list's end: the
+    /// minute is named by its end, so the note stays true as time passes.
     static func intakeNote(_ state: DashboardState) -> String? {
         guard let list = state.list.loaded, let rejected = list.intakeRejections, rejected.total > 0,
               list.now.millis - rejected.at.millis < 5 * 60_000, rejected.at.millis <= list.now.millis + 60_000 else { return nil }
         let reasons = rejected.byReason.filter { $0.value > 0 }.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
             .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        return "serve refused \(rejected.total) request\(rejected.total == 1 ? "" : "s") in its last minute (\(reasons)) at \(rejected.at.minuteText)"
+        return "serve refused \(rejected.total) request\(rejected.total == 1 ? "" : "s") in the minute to \(rejected.at.minuteText) (\(reasons))"
     }
 }

@@ -16,8 +16,12 @@ enum StatusBar {
             }
             return
         }
-        // A transient message, else the screen's notice (what a server on this store refused lately): both wrap rather than cut.
-        let message = state.message ?? note.map { StatusMessage($0, isError: true) }
+        // A transient message takes the line; the screen's standing notice (what a server on this
+        // store refused lately) goes above it, so that the key hints, `? help` among them, stay.
+        let message = state.message
+        if message == nil, let note {
+            writeMessage(StatusMessage(note, isError: true), row: row - 1, width: width, into: &buffer)
+        }
         var right = ""
         var rightStyle = Style.dim
         if state.loading {

@@ -332,6 +332,9 @@ import Testing
                                     body: Self.envelope(String(repeating: "3", count: 32))) == 401)
         let screen = try waitFor("serve refused 1 request", seconds: 10)
         #expect(screen.contains("unauthorized 1"), "\(screen)")
+        // Beside the key line, never over it: `? help` stays.
+        #expect(screen.split(separator: "\n").last?.contains("? help") == true, "\(screen)")
+        #expect(screen.contains("in the minute to "), "\(screen)")
     }
 
     // MARK: - Many servers, one team store
