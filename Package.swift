@@ -19,10 +19,13 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        // The rules of a chain's key (ChainRules): a package of its own, with no dependencies.
+        .package(path: "Packages/ErrorChainKit"),
     ],
     targets: [
         // Pure domain: chains, short keys, versions, timestamps, the value types every layer shares. No I/O.
-        .target(name: "TriageModel"),
+        // The rules of a chain's key come from ChainRules (Packages/ErrorChainKit), which it re-exports.
+        .target(name: "TriageModel", dependencies: [.product(name: "ChainRules", package: "ErrorChainKit")]),
         // Reading input files (plain or gzip) and turning lines into events and complaints.
         .target(name: "TriageImport", dependencies: [
             "TriageModel", "CZlib",
@@ -98,6 +101,7 @@ let package = Package(
         ], path: "Tests/TestSupport"),
         .testTarget(name: "TriageModelTests", dependencies: [
             "TriageModel", "SampleData", "TestSupport",
+            .product(name: "ChainRules", package: "ErrorChainKit"),
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "TriageImportTests", dependencies: [
