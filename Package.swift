@@ -19,13 +19,16 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
-        // The rules of a chain's key (ChainRules): a package of its own, with no dependencies.
+        // The app side (ErrorChainKit) and the rules of a chain's key (ChainRules): a package of its own,
+        // with no dependencies, so that an app adding it resolves and builds nothing else.
         .package(path: "Packages/ErrorChainKit"),
     ],
     targets: [
         // Pure domain: chains, short keys, versions, timestamps, the value types every layer shares. No I/O.
         // The rules of a chain's key come from ChainRules (Packages/ErrorChainKit), which it re-exports.
         .target(name: "TriageModel", dependencies: [.product(name: "ChainRules", package: "ErrorChainKit")]),
+        // A reporting app for the kill tests and the bench: reports numbered errors through ErrorChainKit.
+        .executableTarget(name: "chain-probe", dependencies: [.product(name: "ErrorChainKit", package: "ErrorChainKit")]),
         // Reading input files (plain or gzip) and turning lines into events and complaints.
         .target(name: "TriageImport", dependencies: [
             "TriageModel", "CZlib",
@@ -104,8 +107,14 @@ let package = Package(
             .product(name: "ChainRules", package: "ErrorChainKit"),
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
+        // ErrorChainKit (Packages/ErrorChainKit) through its public API and its parts: chains, the queue, delivery.
+        .testTarget(name: "ErrorChainKitTests", dependencies: [
+            "TestSupport",
+            .product(name: "ErrorChainKit", package: "ErrorChainKit"),
+            .product(name: "ChainRules", package: "ErrorChainKit"),
+        ]),
         .testTarget(name: "TriageImportTests", dependencies: [
-            "TriageImport", "TriageModel", "TestSupport",
+            "TriageImport", "TriageModel", "TriageStore", "TestSupport",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "TriageStoreTests", dependencies: ["TriageModel", "TriageImport", "TriageStore", "SampleData", "TestSupport", "ThrowawayPostgres"]),
