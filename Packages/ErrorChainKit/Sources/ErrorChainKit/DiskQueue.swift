@@ -37,7 +37,7 @@ final class DiskQueue: @unchecked Sendable {
     let limits: Limits
     /// Guards everything below; the sender waits on it for records.
     let condition = NSCondition()
-    private let lockFD: Int32
+    private var lockFD: Int32
     private var segments: [Int64] = []
     private var writeFD: Int32 = -1
     private var segmentSize = 0
@@ -64,21 +64,28 @@ final class DiskQueue: @unchecked Sendable {
         lockFD = open(directory + "/lock", O_RDWR | O_CREAT, 0o644)
         guard lockFD >= 0 else { throw QueueError.io("cannot open \(directory)/lock: errno \(errno)") }
         guard flock(lockFD, LOCK_EX | LOCK_NB) == 0 else {
-            close(lockFD)
+            closeFile(lockFD)
             throw QueueError.busy(directory)
         }
         state = QueueState.read(directory + "/state")
         do {
             try load()
         } catch {
-            close(lockFD)
+            closeFile(lockFD)
             throw error
         }
     }
 
-    deinit {
-        if writeFD >= 0 { close(writeFD) }
-        close(lockFD)
+    deinit { close() }
+
+    /// Closes the files and lets another process (or a new launch) open the queue.
+    func close() {
+        condition.lock()
+        defer { condition.unlock() }
+        if writeFD >= 0 { closeFile(writeFD) }
+        if lockFD >= 0 { closeFile(lockFD) }
+        writeFD = -1
+        lockFD = -1
     }
 
     // MARK: - Opening
@@ -139,7 +146,7 @@ final class DiskQueue: @unchecked Sendable {
     }
 
     private func startSegment() throws {
-        if writeFD >= 0 { close(writeFD) }
+        if writeFD >= 0 { closeFile(writeFD) }
         let path = segmentPath(end)
         writeFD = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
         guard writeFD >= 0 else { throw QueueError.io("cannot open \(path): errno \(errno)") }
@@ -234,11 +241,11 @@ final class DiskQueue: @unchecked Sendable {
         body.reserveCapacity(batch.reduce(0) { $0 + $1.length })
         var fd: Int32 = -1
         var opened: Int64 = -1
-        defer { if fd >= 0 { close(fd) } }
+        defer { if fd >= 0 { closeFile(fd) } }
         for entry in batch {
             guard let start = starts.last(where: { $0 <= entry.position }) else { throw QueueError.io("record at \(entry.position) has no segment") }
             if start != opened {
-                if fd >= 0 { close(fd) }
+                if fd >= 0 { closeFile(fd) }
                 fd = open(segmentPath(start), O_RDONLY)
                 guard fd >= 0 else { throw QueueError.io("cannot read \(segmentPath(start)): errno \(errno)") }
                 opened = start
@@ -300,6 +307,11 @@ final class DiskQueue: @unchecked Sendable {
             unlink(segmentPath(segments.removeFirst()))
         }
     }
+}
+
+/// The C library's `close`, which the queue's own `close()` hides inside the class.
+private func closeFile(_ fd: Int32) {
+    _ = close(fd)
 }
 
 /// What the queue reads of its own lines.

@@ -127,8 +127,21 @@ public final class ErrorReporter: @unchecked Sendable {
     public func flush(timeout: TimeInterval) -> Bool {
         lock.lock()
         let sender = sender
+        let waiting = early.count
         lock.unlock()
-        return sender?.flush(timeout: timeout) ?? early.isEmpty
+        return sender?.flush(timeout: timeout) ?? (waiting == 0)
+    }
+
+    /// Stops sending and closes the queue, as the end of a launch does (for tests).
+    func close() {
+        lock.lock()
+        let sender = sender
+        let closing = queue
+        self.sender = nil
+        queue = nil
+        lock.unlock()
+        sender?.shutDown()
+        closing?.close()
     }
 
     /// What the reporter is doing: queued reports, drops, a stop, the next attempt.

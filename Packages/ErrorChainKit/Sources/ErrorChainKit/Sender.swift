@@ -81,17 +81,23 @@ final class Sender: @unchecked Sendable {
         return queue.count == 0
     }
 
-    /// Stops the thread after its current request (for tests that drop a reporter).
+    /// Stops the thread after its current request and waits for it to end (for tests that
+    /// start a reporter again on the same queue, as a new launch would).
     func shutDown() {
         queue.condition.lock()
+        defer { queue.condition.unlock() }
         shuttingDown = true
         queue.condition.broadcast()
-        queue.condition.unlock()
+        while running { queue.condition.wait() }
     }
 
     private func run() {
         queue.condition.lock()
-        defer { queue.condition.unlock() }
+        defer {
+            running = false
+            queue.condition.broadcast()
+            queue.condition.unlock()
+        }
         var lingered = false
         while !shuttingDown {
             guard let settings, stoppedReason == nil, queue.count > 0, queue.inFlight == 0 else {
