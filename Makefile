@@ -49,9 +49,11 @@ build: setup
 release: setup
 	$(SWIFT) build -c release --product errtriage
 
-## test: every test: unit, snapshot, store, and end-to-end on the built binary (tmux included), then the store and CLI tests again on PostgreSQL
+## test: every test: unit, snapshot, store, and end-to-end on the built binary (tmux included) and the app example, then the store and CLI tests again on PostgreSQL
 test: setup
 	$(SWIFT) build --build-tests
+	# The app example builds on its own: ErrorChainKit and nothing else of errtriage (ChainAppTests checks it).
+	$(SWIFT) build --package-path Examples/ChainApp
 	$(SWIFT) test --skip-build
 	# The contract pass: every store test and every CLI end-to-end test again, on a throwaway
 	# PostgreSQL cluster the tests start and stop themselves.

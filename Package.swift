@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "TriageImport", "TriageModel", "SampleData"]),
         // The built binary as a user runs it; the store and dashboard core in process, to compare the dashboard's screens with the CLI's text.
         .testTarget(name: "EndToEndTests", dependencies: [
-            "errtriage", "ChildProcess", "SampleData", "TestSupport", "ThrowawayPostgres", "TriageModel", "TriageStore", "DashboardCore",
+            "errtriage", "chain-probe", "ChildProcess", "SampleData", "TestSupport", "ThrowawayPostgres", "TriageModel", "TriageStore", "DashboardCore",
             // The load and the requests of `serve`'s tests.
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ], exclude: ["Golden"]),
