@@ -95,6 +95,8 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             // The serve section's load generator: keep-alive HTTP/1 to errtriage serve on loopback.
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            // The app side's section: report(_:) timed in this process.
+            .product(name: "ErrorChainKit", package: "ErrorChainKit"),
         ]),
         // What the test targets share: temporary folders and stores, golden files, chain generators.
         // Used by test targets only; never a dependency of a product.

@@ -33,7 +33,8 @@ import Testing
         queue.condition.lock()
         defer { queue.condition.unlock() }
         _ = queue.takeBatch(maxRecords: n, maxBytes: .max)
-        try queue.acknowledge()
+        queue.acknowledge()
+        try queue.saveState()
     }
 
     @Test func appendedRecordsSurviveAReopening() throws {

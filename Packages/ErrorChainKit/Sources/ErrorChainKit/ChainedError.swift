@@ -1,4 +1,5 @@
 import ChainRules
+import Foundation
 
 /// The codes of one layer's errors: an enum with `Int` raw values whose case names are the code names.
 ///
@@ -48,7 +49,7 @@ extension ChainedError {
     public var systemMessage: String? { nil }
     public var additionalInfo: [String: String] { [:] }
     public var domain: String { String(describing: Self.self) }
-    public var shortName: String { DomainShortName.derive(domain) }
+    public var shortName: String { ShortNames.derive(domain) }
     public var codeName: String { String(describing: code) }
     public var isReportable: Bool { true }
 
@@ -63,4 +64,26 @@ extension ChainedError {
 
     /// The full form, `UserError.connectionIssue - LogicError.loginFailed - …`.
     public var fullChain: String { errorChain.fullChain }
+}
+
+/// `DomainShortName.derive`, remembered: an app has a few dozen domains and reports them again
+/// and again, on the caller's thread.
+enum ShortNames {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var known: [String: String] = [:]
+
+    static func derive(_ domain: String) -> String {
+        lock.lock()
+        if let short = known[domain] {
+            lock.unlock()
+            return short
+        }
+        lock.unlock()
+        let short = DomainShortName.derive(domain)
+        lock.lock()
+        if known.count >= 1024 { known.removeAll() }
+        known[domain] = short
+        lock.unlock()
+        return short
+    }
 }

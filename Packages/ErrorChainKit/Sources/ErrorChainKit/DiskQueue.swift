@@ -49,8 +49,23 @@ final class DiskQueue: @unchecked Sendable {
     /// Drops not yet carried by an event.
     private var pendingDropped = 0
     private(set) var state: QueueState
+    /// The state changed since it was last taken for writing.
+    private var stateDirty = false
+    private var stateVersion = 0
+    /// Snapshots taken and not yet written.
+    private var unwritten = 0
+    /// Orders the state's writes (taken without `condition`: a write never holds up an append).
+    private let stateWriter = NSLock()
+    private var writtenVersion = 0
 
     private var statePath: String { directory + "/state" }
+
+    /// The state as it must be written, and the segments it lets go.
+    struct StateWrite {
+        var version: Int
+        var state: QueueState
+        var deadSegments: [String]
+    }
 
     /// Opens (or makes) the queue in `directory`.
     init(directory: String, limits: Limits) throws {
@@ -136,8 +151,7 @@ final class DiskQueue: @unchecked Sendable {
             dropped += 1 + entry.carried
         }
         if dropped > 0 { pendingDropped += dropped }
-        removeDeadSegments()
-        try persist()
+        try saveState()
     }
 
     private func segmentPath(_ start: Int64) -> String {
@@ -171,9 +185,10 @@ final class DiskQueue: @unchecked Sendable {
             dropped += 1 + entry.carried
         }
         if dropped > 0 {
+            // Written before the record that tells it, so that a crash between the two loses no count.
             pendingDropped += dropped
             state.pendingAt = end
-            try persist()
+            try saveState()
             if isEvent { bytes = encode(pendingDropped) }
         }
         if segmentSize > 0, segmentSize + bytes.count > limits.segmentBytes { try startSegment() }
@@ -213,6 +228,7 @@ final class DiskQueue: @unchecked Sendable {
         let entry = entries.remove(at: inFlight)
         queuedBytes -= entry.length
         state.droppedTotal += 1
+        stateDirty = true
         return entry
     }
 
@@ -259,14 +275,13 @@ final class DiskQueue: @unchecked Sendable {
     }
 
     /// The batch in flight was acknowledged (or refused for good): its records leave the queue.
-    /// Call with `condition` locked.
-    func acknowledge() throws {
+    /// The state is written by whoever takes `pendingStateWrite` next. Call with `condition` locked.
+    func acknowledge() {
         let done = entries[..<inFlight]
         queuedBytes -= done.reduce(0) { $0 + $1.length }
         entries.removeFirst(inFlight)
         inFlight = 0
-        try persist()
-        removeDeadSegments()
+        stateDirty = true
         condition.broadcast()
     }
 
@@ -276,36 +291,67 @@ final class DiskQueue: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// Changes the backoff and writes it down. Call with `condition` locked.
-    func setBackoff(attempt: Int, notBefore: Double, endpoint: String?) throws {
+    /// Changes the backoff (written by whoever takes `pendingStateWrite` next). Call with `condition` locked.
+    func setBackoff(attempt: Int, notBefore: Double, endpoint: String?) {
+        guard state.attempt != attempt || state.notBefore != notBefore || state.endpoint != endpoint else { return }
         state.attempt = attempt
         state.notBefore = notBefore
         state.endpoint = endpoint
-        try persist()
+        stateDirty = true
     }
 
     /// Records on disk not yet acknowledged. Call with `condition` locked.
     var count: Int { entries.count }
 
+    /// Whether every change of the state is written. Call with `condition` locked.
+    var isSettled: Bool { !stateDirty && unwritten == 0 }
+
     // MARK: - State
 
-    /// Writes the state as the entries now say it: the cursor at the first unacknowledged record,
-    /// and every stretch between records a dropped range.
-    private func persist() throws {
+    /// The state to write if it changed since the last one taken: the cursor at the first
+    /// unacknowledged record, every stretch between records a dropped range; and the segments
+    /// wholly before the cursor, to delete once it is written. Call with `condition` locked, then
+    /// `store` it (without the lock) and call `stateStored`.
+    func pendingStateWrite() -> StateWrite? {
+        guard stateDirty else { return nil }
+        stateDirty = false
         state.cursor = entries.first?.position ?? end
         var gaps: [[Int64]] = []
         for (a, b) in zip(entries, entries.dropFirst()) where a.end < b.position { gaps.append([a.end, b.position]) }
         if let last = entries.last, last.end < end { gaps.append([last.end, end]) }
         state.gaps = gaps
         state.pendingDropped = pendingDropped
-        try state.write(statePath)
+        stateVersion += 1
+        unwritten += 1
+        var dead: [String] = []
+        // The segment being written stays, however far the cursor is.
+        while segments.count > 1, segments[1] <= state.cursor { dead.append(segmentPath(segments.removeFirst())) }
+        return StateWrite(version: stateVersion, state: state, deadSegments: dead)
     }
 
-    /// Deletes the segments wholly before the cursor, except the one being written.
-    private func removeDeadSegments() {
-        while segments.count > 1, segments[1] <= state.cursor {
-            unlink(segmentPath(segments.removeFirst()))
+    /// Writes a state taken by `pendingStateWrite` (an older one never replaces a newer one), then
+    /// deletes the segments it lets go.
+    func store(_ write: StateWrite) throws {
+        stateWriter.lock()
+        defer { stateWriter.unlock() }
+        if write.version > writtenVersion {
+            try write.state.write(statePath)
+            writtenVersion = write.version
         }
+        for path in write.deadSegments { unlink(path) }
+    }
+
+    /// A write taken by `pendingStateWrite` is done. Call with `condition` locked.
+    func stateStored() {
+        unwritten -= 1
+        condition.broadcast()
+    }
+
+    /// Writes the state now, if it changed. Call with `condition` locked.
+    func saveState() throws {
+        guard let write = pendingStateWrite() else { return }
+        defer { stateStored() }
+        try store(write)
     }
 }
 

@@ -114,7 +114,7 @@ extension ErrorChain.Link {
         let upper = short.uppercased()
         let bytes = upper.utf8
         guard (1...8).contains(bytes.count), bytes.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
-            return DomainShortName.derive(domain)
+            return ShortNames.derive(domain)
         }
         return upper
     }

@@ -10,13 +10,14 @@ struct ForeignError {
 
     init(_ error: any Error) {
         let ns = error as NSError
-        let domain = ErrorChain.Link.formDomain(ns.domain)
+        let domain = ns.domain
         let code = ns.code
-        link = ErrorChain.Link(domain: domain, shortName: DomainShortName.derive(ns.domain), code: code,
-                               codeName: ForeignError.name(of: error, domain: ns.domain, code: code),
-                               systemMessage: ns.userInfo[NSLocalizedDescriptionKey] as? String,
-                               isReportable: !ForeignError.isCancellation(error, domain: ns.domain, code: code))
-        underlying = ns.userInfo[NSUnderlyingErrorKey] as? any Error
+        let info = ns.userInfo
+        link = ErrorChain.Link(domain: ErrorChain.Link.formDomain(domain), shortName: ShortNames.derive(domain), code: code,
+                               codeName: ForeignError.name(of: error, domain: domain, code: code),
+                               systemMessage: info[NSLocalizedDescriptionKey] as? String,
+                               isReportable: !ForeignError.isCancellation(error, domain: domain, code: code))
+        underlying = info[NSUnderlyingErrorKey] as? any Error
     }
 
     /// The code's name: a Swift enum's case, a known Foundation code's name, else `code(N)`.

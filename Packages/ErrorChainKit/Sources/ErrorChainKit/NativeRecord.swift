@@ -150,6 +150,13 @@ struct JSONWriter {
         needsComma = true
     }
 
+    /// A field whose value is JSON already.
+    mutating func field(_ name: String, raw: String) {
+        key(name)
+        bytes.append(contentsOf: raw.utf8)
+        needsComma = true
+    }
+
     mutating func field(_ name: String, _ value: Bool) {
         key(name)
         bytes.append(contentsOf: (value ? "true" : "false").utf8)

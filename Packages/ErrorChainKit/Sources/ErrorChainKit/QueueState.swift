@@ -33,13 +33,25 @@ struct QueueState: Codable, Equatable {
         return state
     }
 
-    /// Writes to `path` through a temporary file and a rename.
+    /// Writes to `path` through a temporary file and a rename (JSON written by hand: this runs
+    /// after every acknowledged batch).
     func write(_ path: String) throws {
-        let data = try JSONEncoder().encode(self)
+        var w = JSONWriter()
+        w.open()
+        w.field("cursor", Int64(cursor))
+        w.field("gaps", raw: "[" + gaps.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }.joined(separator: ",") + "]")
+        w.field("pendingDropped", pendingDropped)
+        w.field("pendingAt", Int64(pendingAt))
+        w.field("droppedTotal", droppedTotal)
+        w.field("attempt", attempt)
+        w.field("notBefore", raw: notBefore.isFinite ? String(notBefore) : "0")
+        w.field("endpoint", endpoint)
+        w.close()
         let temporary = path + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: data) else {
-            throw QueueError.io("cannot write \(temporary)")
-        }
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw QueueError.io("cannot write \(temporary): errno \(errno)") }
+        let written = writeFile(fd, w.bytes)
+        guard written == w.bytes.count else { throw QueueError.io("cannot write \(temporary): errno \(errno)") }
         guard rename(temporary, path) == 0 else { throw QueueError.io("cannot rename \(temporary): errno \(errno)") }
     }
 }
@@ -56,4 +68,11 @@ public enum QueueError: Error, Equatable, CustomStringConvertible {
         case .io(let reason): "report queue: \(reason)"
         }
     }
+}
+
+/// The C library's `write` of all of `bytes`, then `close` (hidden inside `QueueState` by its own `write`).
+private func writeFile(_ fd: Int32, _ bytes: [UInt8]) -> Int {
+    let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    return written
 }

@@ -43,7 +43,8 @@ final class Sender: @unchecked Sendable {
         defer { queue.condition.unlock() }
         let endpoint = settings.dsn.eventsURL.absoluteString
         if queue.state.endpoint != endpoint {
-            do { try queue.setBackoff(attempt: 0, notBefore: 0, endpoint: endpoint) } catch { settings.log("\(error)") }
+            queue.setBackoff(attempt: 0, notBefore: 0, endpoint: endpoint)
+            do { try queue.saveState() } catch { settings.log("\(error)") }
         }
         self.settings = settings
         stoppedReason = nil
@@ -75,10 +76,10 @@ final class Sender: @unchecked Sendable {
         flushWaiters += 1
         queue.condition.broadcast()
         defer { flushWaiters -= 1 }
-        while queue.count > 0, settings != nil, stoppedReason == nil, Date() < deadline {
+        while queue.count > 0 || !queue.isSettled, settings != nil, stoppedReason == nil, Date() < deadline {
             _ = queue.condition.wait(until: deadline)
         }
-        return queue.count == 0
+        return queue.count == 0 && queue.isSettled
     }
 
     /// Stops the thread after its current request and waits for it to end (for tests that
@@ -107,7 +108,8 @@ final class Sender: @unchecked Sendable {
             let now = Date().timeIntervalSince1970
             if queue.state.notBefore > now + Sender.longestPause {
                 // Never set this far ahead: the wall clock was set back. Wait no longer.
-                try? queue.setBackoff(attempt: queue.state.attempt, notBefore: now, endpoint: queue.state.endpoint)
+                queue.setBackoff(attempt: queue.state.attempt, notBefore: now, endpoint: queue.state.endpoint)
+                try? queue.saveState()
             }
             if queue.state.notBefore > now {
                 _ = queue.condition.wait(until: Date(timeIntervalSince1970: queue.state.notBefore))
@@ -135,6 +137,13 @@ final class Sender: @unchecked Sendable {
             }
             queue.condition.lock()
             handle(response, batchSize: batch.count, settings: settings)
+            // The state is written without the lock: an append never waits for a file's rename.
+            if let write = queue.pendingStateWrite() {
+                queue.condition.unlock()
+                do { try queue.store(write) } catch { settings.log("\(error)") }
+                queue.condition.lock()
+                queue.stateStored()
+            }
         }
     }
 
@@ -143,53 +152,47 @@ final class Sender: @unchecked Sendable {
         let now = Date()
         let pause = DeliveryPolicy.pause(response, now: now)
         let endpoint = settings.dsn.eventsURL.absoluteString
-        do {
-            switch DeliveryPolicy.outcome(response) {
-            case .acknowledged:
-                try queue.acknowledge()
-                lastFailure = nil
-                try pauseOrClear(pause, now: now, endpoint: endpoint)
-            case .rejected(let reason):
-                try queue.acknowledge()
-                if !saidRejected {
-                    saidRejected = true
-                    settings.log("the server refused \(batchSize) report(s) for good and kept the rest: \(reason)")
-                }
-                try pauseOrClear(pause, now: now, endpoint: endpoint)
-            case .tooLarge:
-                if batchSize > 1 {
-                    batchLimit = max(1, batchSize / 2)
-                    queue.release()
-                } else {
-                    try queue.acknowledge()
-                    settings.log("the server refused a report as too large; it was dropped")
-                }
-            case .refused(let reason):
-                queue.release()
-                stoppedReason = reason
-                lastFailure = reason
-                settings.log("the server refused the key (\(reason)); \(queue.count) report(s) stay queued, and sending stops until configure is called again")
-            case .retry:
-                queue.release()
-                lastFailure = response.failure ?? "HTTP \(response.status ?? 0)"
-                let attempt = queue.state.attempt + 1
-                let wait = pause ?? settings.backoff.delay(attempt: attempt, random: settings.random())
-                try queue.setBackoff(attempt: attempt, notBefore: now.timeIntervalSince1970 + min(wait, Sender.longestPause), endpoint: endpoint)
+        switch DeliveryPolicy.outcome(response) {
+        case .acknowledged:
+            queue.acknowledge()
+            lastFailure = nil
+            pauseOrClear(pause, now: now, endpoint: endpoint)
+        case .rejected(let reason):
+            queue.acknowledge()
+            if !saidRejected {
+                saidRejected = true
+                settings.log("the server refused \(batchSize) report(s) for good and kept the rest: \(reason)")
             }
-        } catch {
+            pauseOrClear(pause, now: now, endpoint: endpoint)
+        case .tooLarge:
+            if batchSize > 1 {
+                batchLimit = max(1, batchSize / 2)
+                queue.release()
+            } else {
+                queue.acknowledge()
+                settings.log("the server refused a report as too large; it was dropped")
+            }
+        case .refused(let reason):
             queue.release()
-            lastFailure = "\(error)"
-            settings.log("\(error)")
+            stoppedReason = reason
+            lastFailure = reason
+            settings.log("the server refused the key (\(reason)); \(queue.count) report(s) stay queued, and sending stops until configure is called again")
+        case .retry:
+            queue.release()
+            lastFailure = response.failure ?? "HTTP \(response.status ?? 0)"
+            let attempt = queue.state.attempt + 1
+            let wait = pause ?? settings.backoff.delay(attempt: attempt, random: settings.random())
+            queue.setBackoff(attempt: attempt, notBefore: now.timeIntervalSince1970 + min(wait, Sender.longestPause), endpoint: endpoint)
         }
         queue.condition.broadcast()
     }
 
     /// After an answer: the server's pause if it asked for one, else no backoff.
-    private func pauseOrClear(_ pause: Double?, now: Date, endpoint: String) throws {
+    private func pauseOrClear(_ pause: Double?, now: Date, endpoint: String) {
         if let pause {
-            try queue.setBackoff(attempt: 0, notBefore: now.timeIntervalSince1970 + min(pause, Sender.longestPause), endpoint: endpoint)
-        } else if queue.state.attempt != 0 || queue.state.notBefore != 0 {
-            try queue.setBackoff(attempt: 0, notBefore: 0, endpoint: endpoint)
+            queue.setBackoff(attempt: 0, notBefore: now.timeIntervalSince1970 + min(pause, Sender.longestPause), endpoint: endpoint)
+        } else {
+            queue.setBackoff(attempt: 0, notBefore: 0, endpoint: endpoint)
         }
     }
 }
