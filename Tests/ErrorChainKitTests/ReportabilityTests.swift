@@ -1,10 +1,10 @@
-import ErrorChainKit
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 import TestSupport
 import Testing
+@testable import ErrorChainKit
 
 /// `isReportable`: a cancelled request is not worth a report, whatever wraps it; a layer and the
 /// app can say so too. What is not reportable is never queued.
@@ -44,5 +44,6 @@ import Testing
         #expect(reporter.status.queued == 0)
         #expect(reporter.report(NetworkError(code: .timeout))?.shortCodesChain == "NE8")
         #expect(reporter.flush(timeout: 10))
+        reporter.close()
     }
 }

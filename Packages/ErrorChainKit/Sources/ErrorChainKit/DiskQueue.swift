@@ -248,28 +248,32 @@ final class DiskQueue: @unchecked Sendable {
         return Array(entries[..<n])
     }
 
-    /// The bytes of records taken by `takeBatch` (read without the lock: appends never touch them).
+    /// The bytes of records taken by `takeBatch` (read without the lock: appends never touch them),
+    /// a run of adjacent records in one segment with one read.
     func body(of batch: [Entry]) throws -> [UInt8] {
         condition.lock()
         let starts = segments
         condition.unlock()
-        var body: [UInt8] = []
-        body.reserveCapacity(batch.reduce(0) { $0 + $1.length })
-        var fd: Int32 = -1
-        var opened: Int64 = -1
-        defer { if fd >= 0 { closeFile(fd) } }
-        for entry in batch {
-            guard let start = starts.last(where: { $0 <= entry.position }) else { throw QueueError.io("record at \(entry.position) has no segment") }
-            if start != opened {
-                if fd >= 0 { closeFile(fd) }
-                fd = open(segmentPath(start), O_RDONLY)
-                guard fd >= 0 else { throw QueueError.io("cannot read \(segmentPath(start)): errno \(errno)") }
-                opened = start
+        var body = [UInt8](repeating: 0, count: batch.reduce(0) { $0 + $1.length })
+        var filled = 0
+        var i = 0
+        while i < batch.count {
+            let first = batch[i]
+            guard let start = starts.last(where: { $0 <= first.position }) else {
+                throw QueueError.io("record at \(first.position) has no segment")
             }
-            var line = [UInt8](repeating: 0, count: entry.length)
-            let n = line.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, entry.length, off_t(entry.position - start)) }
-            guard n == entry.length else { throw QueueError.io("short read in \(segmentPath(start))") }
-            body += line
+            let next = starts.first { $0 > first.position } ?? Int64.max
+            var j = i + 1
+            while j < batch.count, batch[j].position == batch[j - 1].end, batch[j].end <= next { j += 1 }
+            let length = Int(batch[j - 1].end - first.position)
+            let path = segmentPath(start)
+            let fd = open(path, O_RDONLY)
+            guard fd >= 0 else { throw QueueError.io("cannot read \(path): errno \(errno)") }
+            let n = body.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, length, off_t(first.position - start)) }
+            closeFile(fd)
+            guard n == length else { throw QueueError.io("short read in \(path)") }
+            filled += length
+            i = j
         }
         return body
     }
