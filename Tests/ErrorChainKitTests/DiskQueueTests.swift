@@ -155,6 +155,23 @@ import Testing
         #expect(try Self.lines(queue).isEmpty)
     }
 
+    @Test func segmentsACrashLeftBeforeTheCursorGoAtTheNextOpening() throws {
+        let folder = try TemporaryFolder("errorchainkit")
+        let limits = DiskQueue.Limits(maxBytes: 1 << 20, maxRecords: 1000, segmentBytes: 64)
+        let first = folder.path("q/0000000000000000.ndjson")
+        do {
+            let queue = try DiskQueue(directory: folder.path("q"), limits: limits)
+            for n in 0..<10 { try Self.append(queue, String(format: "%02d", n)) }
+            let kept = try Data(contentsOf: URL(fileURLWithPath: first))
+            try Self.acknowledge(queue, first: 10)
+            // The state was written and the app died before deleting the segment.
+            try kept.write(to: URL(fileURLWithPath: first))
+        }
+        let reopened = try DiskQueue(directory: folder.path("q"), limits: limits)
+        #expect(!FileManager.default.fileExists(atPath: first))
+        #expect(try Self.lines(reopened).isEmpty)
+    }
+
     @Test func aSecondOpenerOfTheSameFolderIsRefused() throws {
         let folder = try TemporaryFolder("errorchainkit")
         let queue = try DiskQueue(directory: folder.path("q"), limits: Self.roomy)

@@ -151,6 +151,8 @@ final class DiskQueue: @unchecked Sendable {
             dropped += 1 + entry.carried
         }
         if dropped > 0 { pendingDropped += dropped }
+        // Written afresh at every opening: the segments a crash left before the cursor go.
+        stateDirty = true
         try saveState()
     }
 
