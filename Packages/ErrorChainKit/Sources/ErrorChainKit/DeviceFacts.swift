@@ -30,6 +30,7 @@ public struct DeviceFacts: Sendable, Equatable {
     public var userID: String?
     public var sessionID: String?
 
+    /// Facts as given; those left out are unknown.
     public init(appVersion: String? = nil, appBuild: String? = nil, platform: String? = nil, osName: String? = nil,
                 osVersion: String? = nil, deviceModel: String? = nil, network: String? = nil, orientation: String? = nil,
                 appState: String? = nil, freeRAM: Int64? = nil, freeDisk: Int64? = nil, jailbroken: Bool? = nil,
@@ -55,6 +56,7 @@ public struct DeviceFacts: Sendable, Equatable {
 /// replaces the system's with its own (network from `NWPathMonitor`, orientation and app state
 /// from UIKit), usually starting from `SystemFacts`' and filling in the rest.
 public protocol DeviceFactsProvider: Sendable {
+    /// The facts now.
     func currentFacts() -> DeviceFacts
 }
 
@@ -63,6 +65,7 @@ public struct AppInfo: Sendable, Equatable {
     public var version: String?
     public var build: String?
 
+    /// A version and build as given.
     public init(version: String?, build: String?) {
         self.version = version
         self.build = build
@@ -96,6 +99,7 @@ public final class SystemFacts: DeviceFactsProvider, @unchecked Sendable {
         self.diskPath = diskPath
     }
 
+    /// The launch's facts with free RAM and disk as of the last second.
     public func currentFacts() -> DeviceFacts {
         var facts = fixed
         let now = DispatchTime.now().uptimeNanoseconds

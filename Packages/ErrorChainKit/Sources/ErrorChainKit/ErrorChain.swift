@@ -17,6 +17,7 @@ public struct ErrorChain: Hashable, Sendable, CustomStringConvertible {
         /// Whether this layer is worth a report.
         public var isReportable: Bool
 
+        /// A link as given (a chain built by hand, a test).
         public init(domain: String, shortName: String, code: Int, codeName: String, systemMessage: String? = nil,
                     isReportable: Bool = true) {
             self.domain = domain
@@ -41,6 +42,7 @@ public struct ErrorChain: Hashable, Sendable, CustomStringConvertible {
     /// The additional info of every layer, an outer layer's value winning over an inner one's.
     public var additionalInfo: [String: String]
 
+    /// A chain of the links given, outermost first.
     public init(links: [Link], additionalInfo: [String: String] = [:]) {
         self.links = links
         self.additionalInfo = additionalInfo

@@ -33,6 +33,7 @@ public final class ErrorReporter: @unchecked Sendable {
     private static let earlyLimit = 100
     private var saidWriteFailure = false
 
+    /// A reporter of its own (an app uses `shared`).
     public init() {}
 
     /// Starts reporting to the server of `dsn` (as `errtriage key add` prints it). The first call
@@ -250,6 +251,7 @@ public struct ReporterOptions: Sendable {
     /// Where the reporter says what went wrong (once per kind of trouble).
     public var log: @Sendable (String) -> Void = ErrorReporter.standardErrorLog
 
+    /// The defaults above.
     public init() {}
 
     /// The caches folder's `ErrorChainKit/APP` (the bundle id, else the process name).

@@ -8,6 +8,7 @@ public struct LogicFailure: ChainedError, CustomStringConvertible {
     /// Logic errors have no code enum of their own: the code is the place's.
     public struct Code: ErrorCode {
         public var rawValue: Int
+        /// The code of a place.
         public init(rawValue: Int) { self.rawValue = rawValue }
     }
 
@@ -16,6 +17,7 @@ public struct LogicFailure: ChainedError, CustomStringConvertible {
     /// What the developer wrote about it: the report's message, never part of the key.
     public let message: String
 
+    /// A broken assumption at the caller's place (or the place given).
     public init(_ message: String, fileID: String = #fileID, line: Int = #line, function: String = #function) {
         self.message = message
         origin = LogicOrigin(fileID: fileID, line: line, function: function)

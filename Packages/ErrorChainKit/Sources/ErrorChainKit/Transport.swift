@@ -13,6 +13,7 @@ public struct TransportResponse: Sendable, Equatable {
     /// Why no answer came.
     public var failure: String?
 
+    /// An answer; header names are kept in lowercase.
     public init(status: Int?, headers: [String: String] = [:], body: [UInt8] = [], failure: String? = nil) {
         self.status = status
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
@@ -24,6 +25,7 @@ public struct TransportResponse: Sendable, Equatable {
 /// Sends a batch and waits for the answer; called on the reporter's own thread, never the app's.
 /// `URLSessionTransport` is the default; an app may give its own (a pinned session, a proxy).
 public protocol ReportTransport: Sendable {
+    /// POSTs `body` to `url` with `headers` and returns the answer, blocking until it comes.
     func post(_ body: [UInt8], to url: URL, headers: [String: String]) -> TransportResponse
 }
 
@@ -40,6 +42,7 @@ public final class URLSessionTransport: ReportTransport, @unchecked Sendable {
         session = URLSession(configuration: configuration)
     }
 
+    /// POSTs and waits for the answer (or the timeout).
     public func post(_ body: [UInt8], to url: URL, headers: [String: String]) -> TransportResponse {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
