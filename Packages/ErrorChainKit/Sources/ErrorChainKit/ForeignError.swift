@@ -44,7 +44,8 @@ struct ForeignError {
 
     /// A cancelled request or task: not worth a report.
     static func isCancellation(_ error: any Error, domain: String, code: Int) -> Bool {
-        if error is CancellationError { return true }
+        // Swift concurrency's own type, on Apple's systems since macOS 10.15 and iOS 13.
+        if #available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *), error is CancellationError { return true }
         switch domain {
         case NSURLErrorDomain: return code == NSURLErrorCancelled
         case NSCocoaErrorDomain: return code == CocoaError.userCancelled.rawValue
