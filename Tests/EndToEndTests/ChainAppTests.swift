@@ -33,8 +33,10 @@ import TriageModel
         // Nothing fetched, and only the library's two modules and the app compiled.
         let checkouts = (try? FileManager.default.contentsOfDirectory(atPath: Self.example + "/.build/checkouts")) ?? []
         #expect(checkouts.isEmpty)
-        let modules = try FileManager.default.contentsOfDirectory(atPath: Self.example + "/.build/debug/Modules")
-            .filter { $0.hasSuffix(".swiftmodule") }
+        let debug = URL(fileURLWithPath: Self.example + "/.build/debug").resolvingSymlinksInPath().path
+        let modules = (FileManager.default.enumerator(atPath: debug)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".swiftmodule") && !$0.hasPrefix("ModuleCache") && !$0.hasPrefix("index") }
+            .map { URL(fileURLWithPath: $0).lastPathComponent }
         #expect(Set(modules) == ["ChainRules.swiftmodule", "ErrorChainKit.swiftmodule", "chain_app.swiftmodule"])
     }
 
