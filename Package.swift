@@ -111,7 +111,7 @@ let package = Package(
         ]),
         // ErrorChainKit (Packages/ErrorChainKit) through its public API and its parts: chains, the queue, delivery.
         .testTarget(name: "ErrorChainKitTests", dependencies: [
-            "TestSupport",
+            "ChildProcess", "TestSupport",
             .product(name: "ErrorChainKit", package: "ErrorChainKit"),
             .product(name: "ChainRules", package: "ErrorChainKit"),
         ]),

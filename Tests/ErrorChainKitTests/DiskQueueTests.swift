@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import TestSupport
 import Testing
@@ -170,6 +171,17 @@ import Testing
         let reopened = try DiskQueue(directory: folder.path("q"), limits: limits)
         #expect(!FileManager.default.fileExists(atPath: first))
         #expect(try Self.lines(reopened).isEmpty)
+    }
+
+    @Test func aChildProcessStartedWhileTheQueueIsOpenDoesNotHoldIt() throws {
+        let folder = try TemporaryFolder("errorchainkit")
+        let queue = try DiskQueue(directory: folder.path("q"), limits: Self.roomy)
+        try Self.append(queue, "a")
+        // A child inherits no file of the queue: its lock goes with the queue, not with the child.
+        let child = try ChildProcess(["sleep", "30"], output: .discard)
+        defer { child.signal(SIGKILL); child.wait() }
+        queue.close()
+        #expect(try Self.lines(DiskQueue(directory: folder.path("q"), limits: Self.roomy)) == [#"{"event_id":"a"}"#])
     }
 
     @Test func aSecondOpenerOfTheSameFolderIsRefused() throws {

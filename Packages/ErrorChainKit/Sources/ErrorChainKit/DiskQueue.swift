@@ -76,11 +76,18 @@ final class DiskQueue: @unchecked Sendable {
         } catch {
             throw QueueError.io("cannot make \(directory): \(error.localizedDescription)")
         }
-        lockFD = open(directory + "/lock", O_RDWR | O_CREAT, 0o644)
+        lockFD = open(directory + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard lockFD >= 0 else { throw QueueError.io("cannot open \(directory)/lock: errno \(errno)") }
-        guard flock(lockFD, LOCK_EX | LOCK_NB) == 0 else {
-            closeFile(lockFD)
-            throw QueueError.busy(directory)
+        // A process that is ending (the app's last launch), or a child between its fork and its
+        // exec, may hold the lock a moment longer: wait up to half a second for it.
+        var waited = 0
+        while flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, waited < 50 else {
+                closeFile(lockFD)
+                throw QueueError.busy(directory)
+            }
+            usleep(10_000)
+            waited += 1
         }
         state = QueueState.read(directory + "/state")
         do {
@@ -139,7 +146,7 @@ final class DiskQueue: @unchecked Sendable {
             end = max(end, state.cursor)
             try startSegment()
         } else {
-            writeFD = open(segmentPath(segments.last!), O_WRONLY | O_APPEND | O_CREAT, 0o644)
+            writeFD = open(segmentPath(segments.last!), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
             guard writeFD >= 0 else { throw QueueError.io("cannot open \(segmentPath(segments.last!)): errno \(errno)") }
         }
         pendingDropped = state.pendingDropped
@@ -164,7 +171,7 @@ final class DiskQueue: @unchecked Sendable {
     private func startSegment() throws {
         if writeFD >= 0 { closeFile(writeFD) }
         let path = segmentPath(end)
-        writeFD = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+        writeFD = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard writeFD >= 0 else { throw QueueError.io("cannot open \(path): errno \(errno)") }
         if segments.last != end { segments.append(end) }
         segmentSize = 0
@@ -269,7 +276,7 @@ final class DiskQueue: @unchecked Sendable {
             while j < batch.count, batch[j].position == batch[j - 1].end, batch[j].end <= next { j += 1 }
             let length = Int(batch[j - 1].end - first.position)
             let path = segmentPath(start)
-            let fd = open(path, O_RDONLY)
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { throw QueueError.io("cannot read \(path): errno \(errno)") }
             let n = body.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, length, off_t(first.position - start)) }
             closeFile(fd)

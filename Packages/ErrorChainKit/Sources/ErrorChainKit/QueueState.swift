@@ -48,7 +48,7 @@ struct QueueState: Codable, Equatable {
         w.field("endpoint", endpoint)
         w.close()
         let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw QueueError.io("cannot write \(temporary): errno \(errno)") }
         let written = writeFile(fd, w.bytes)
         guard written == w.bytes.count else { throw QueueError.io("cannot write \(temporary): errno \(errno)") }
