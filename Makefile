@@ -13,7 +13,7 @@ ZSHDIR := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 MANUAL := .build/manual/errtriage.1
 
-.PHONY: setup system-packages build release test demo sample-data clean fuzz bench bench-serve bench-tools install manual
+.PHONY: setup system-packages build release test demo sample-data clean fuzz bench bench-serve bench-app bench-tools install manual
 
 ## setup: install the system packages (ncursesw, SQLite and its shell, zlib, brotli, tmux, pkg-config, and
 ## PostgreSQL's client library and server, which the team-store tests start) where missing, and the
@@ -49,9 +49,11 @@ build: setup
 release: setup
 	$(SWIFT) build -c release --product errtriage
 
-## test: every test: unit, snapshot, store, and end-to-end on the built binary (tmux included), then the store and CLI tests again on PostgreSQL
+## test: every test: unit, snapshot, store, and end-to-end on the built binary (tmux included) and the app example, then the store and CLI tests again on PostgreSQL
 test: setup
 	$(SWIFT) build --build-tests
+	# The app example builds on its own: ErrorChainKit and nothing else of errtriage (ChainAppTests checks it).
+	$(SWIFT) build --package-path Examples/ChainApp
 	$(SWIFT) test --skip-build
 	# The contract pass: every store test and every CLI end-to-end test again, on a throwaway
 	# PostgreSQL cluster the tests start and stop themselves.
@@ -75,16 +77,23 @@ fuzz: setup
 	scripts/fuzz
 
 ## bench: every performance goal against its baseline, on BENCH_EVENTS events (default 1000000), errtriage serve's
-## included (BENCH_SERVE_SECONDS per measurement, default 10); not part of make test.
+## included (BENCH_SERVE_SECONDS per measurement, default 10) and the app side's (ErrorChainKit); not part of make test.
 ## BENCH_RETENTION=1 measures retention instead: a year at BENCH_PER_DAY events a day (default 30000) kept to 90 days
 bench: release bench-tools
 	$(SWIFT) build -c release --product errtriage-bench
+	$(SWIFT) build -c release --product chain-probe
 	.build/release/errtriage-bench --events $${BENCH_EVENTS:-1000000} --errtriage $(RELEASE_BIN)
 
 ## bench-serve: errtriage serve's goals alone (issue 27): intake into SQLite and PostgreSQL, ack latency, memory, kill -9s
 bench-serve: release bench-tools
 	$(SWIFT) build -c release --product errtriage-bench
 	.build/release/errtriage-bench --serve-only --errtriage $(RELEASE_BIN)
+
+## bench-app: the app side's goals alone (issue 39): ErrorChainKit's report(_:) against a bare file append, reports across 20 SIGKILLs
+bench-app: release
+	$(SWIFT) build -c release --product errtriage-bench
+	$(SWIFT) build -c release --product chain-probe
+	.build/release/errtriage-bench --app-only --errtriage $(RELEASE_BIN)
 
 ## bench-tools: wrk, the load generator of serve's intake goals (only the benchmarks need it; without it they use our own generator alone)
 bench-tools:

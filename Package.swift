@@ -25,10 +25,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        // The app side (ErrorChainKit) and the rules of a chain's key (ChainRules): a package of its own,
+        // with no dependencies, so that an app adding it resolves and builds nothing else.
+        .package(path: "Packages/ErrorChainKit"),
     ],
     targets: [
         // Pure domain: chains, short keys, versions, timestamps, the value types every layer shares. No I/O.
-        .target(name: "TriageModel"),
+        // The rules of a chain's key come from ChainRules (Packages/ErrorChainKit), which it re-exports.
+        .target(name: "TriageModel", dependencies: [.product(name: "ChainRules", package: "ErrorChainKit")]),
+        // A reporting app for the kill tests and the bench: reports numbered errors through ErrorChainKit.
+        .executableTarget(name: "chain-probe", dependencies: [.product(name: "ErrorChainKit", package: "ErrorChainKit")]),
         // Reading input files (plain or gzip) and turning lines into events and complaints.
         .target(name: "TriageImport", dependencies: [
             "TriageModel", "CZlib",
@@ -103,6 +109,8 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             // The serve section's load generator: keep-alive HTTP/1 to errtriage serve on loopback.
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            // The app side's section: report(_:) timed in this process.
+            .product(name: "ErrorChainKit", package: "ErrorChainKit"),
         ]),
         // What the test targets share: temporary folders and stores, golden files, chain generators.
         // Used by test targets only; never a dependency of a product.
@@ -112,10 +120,17 @@ let package = Package(
         ], path: "Tests/TestSupport"),
         .testTarget(name: "TriageModelTests", dependencies: [
             "TriageModel", "SampleData", "TestSupport",
+            .product(name: "ChainRules", package: "ErrorChainKit"),
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
+        // ErrorChainKit (Packages/ErrorChainKit) through its public API and its parts: chains, the queue, delivery.
+        .testTarget(name: "ErrorChainKitTests", dependencies: [
+            "ChildProcess", "TestSupport",
+            .product(name: "ErrorChainKit", package: "ErrorChainKit"),
+            .product(name: "ChainRules", package: "ErrorChainKit"),
+        ]),
         .testTarget(name: "TriageImportTests", dependencies: [
-            "TriageImport", "TriageModel", "TestSupport", "Presentation",
+            "TriageImport", "TriageModel", "TriageStore", "TestSupport", "Presentation",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "TriageStoreTests", dependencies: ["TriageModel", "TriageImport", "TriageStore", "SampleData", "TestSupport", "ThrowawayPostgres"]),
@@ -132,7 +147,7 @@ let package = Package(
         .testTarget(name: "FuzzTests", dependencies: ["FuzzTargets", "TriageImport", "TriageModel", "SampleData"]),
         // The built binary as a user runs it; the store and dashboard core in process, to compare the dashboard's screens with the CLI's text.
         .testTarget(name: "EndToEndTests", dependencies: [
-            "errtriage", "ChildProcess", "SampleData", "TestSupport", "ThrowawayPostgres", "TriageModel", "TriageStore", "DashboardCore",
+            "errtriage", "chain-probe", "ChildProcess", "SampleData", "TestSupport", "ThrowawayPostgres", "TriageModel", "TriageStore", "DashboardCore",
             // The load and the requests of `serve`'s tests.
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ], exclude: ["Golden"]),

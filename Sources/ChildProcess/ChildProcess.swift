@@ -136,6 +136,12 @@ public final class ChildProcess {
         return String(decoding: FileManager.default.contents(atPath: scratch + ".err") ?? Data(), as: UTF8.self)
     }
 
+    /// What a running child has written to standard output so far (captured output only).
+    public var stdoutSoFar: String {
+        guard case .capture = output, finished == nil else { return finished?.stdout ?? "" }
+        return String(decoding: FileManager.default.contents(atPath: scratch + ".out") ?? Data(), as: UTF8.self)
+    }
+
     /// Sends a signal to the child.
     public func signal(_ number: Int32) {
         if finished == nil { kill(pid, number) }

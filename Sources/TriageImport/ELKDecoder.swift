@@ -31,7 +31,7 @@ public struct ELKDecoder: RecordDecoder {
         } else if let stack, let key = ShortKey.canonical(stack) {
             chain = try NativeDecoder.chain(codes: .string(key), chain: nil)
         } else if let origin = LogicOrigin(domain) {
-            chain = ErrorChain(links: [ChainLink(domain: "LogicError", short: "LO", code: origin.code, name: origin.text)])
+            chain = ErrorChain(links: [ChainLink(domain: LogicOrigin.domain, short: LogicOrigin.short, code: origin.code, name: origin.text)])
         } else {
             guard let code = v["code"]?.int64, let c = Int(exactly: code) else { throw LineRejection("missing integer code") }
             chain = ErrorChain(links: [ChainLink(domain: domain, short: "", code: c, name: nil)])
@@ -43,19 +43,5 @@ public struct ELKDecoder: RecordDecoder {
             network: mobile?["network"]?.nonEmptyText, orientation: nil, appState: nil, freeRAM: nil, freeDisk: nil,
             jailbroken: nil, userID: nil, sessionID: nil, environment: v["environment"]?.nonEmptyText,
             message: v["message"]?.nonEmptyText, customKeys: keys, source: source))
-    }
-}
-
-/// Where a quick logic-error reporter says a logic error came from: `LogicError(File.swift:34 >>> f(_:))`.
-public struct LogicOrigin: Hashable, Sendable {
-    /// `File.swift:34 >>> f(_:)`.
-    public var text: String
-    /// A stable positive number (under 10^6) made from the origin, the link's code.
-    public var code: Int { Int(StableHash.value(text) % 999_983) }
-
-    public init?(_ domain: String) {
-        guard domain.hasPrefix("LogicError("), domain.hasSuffix(")") else { return nil }
-        text = String(domain.dropFirst("LogicError(".count).dropLast())
-        guard !text.isEmpty else { return nil }
     }
 }

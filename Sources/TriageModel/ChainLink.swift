@@ -20,10 +20,10 @@ public struct ChainLink: Hashable, Sendable, Codable {
     }
 
     /// The link's part of the short key, e.g. `AP7`, or `NSn1009` for a negative code.
-    public var shortCode: String { short + ShortKey.encode(code: code) }
+    public var shortCode: String { ShortKey.link(short: short, code: code) }
 
     /// The link's part of the full form, e.g. `APIError.getTokenFailed`; unknown parts read `?`.
-    public var fullName: String { "\(domain ?? "?").\(name ?? "?")" }
+    public var fullName: String { FullForm.link(domain: domain ?? "?", name: name ?? "?") }
 
     /// Whether both the domain and the name are known.
     public var isNamed: Bool { domain != nil && name != nil }

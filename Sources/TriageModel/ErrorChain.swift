@@ -5,10 +5,10 @@ public struct ErrorChain: Hashable, Sendable, Codable {
     public init(links: [ChainLink]) { self.links = links }
 
     /// The grouping key and support code, e.g. `US14-LO43-AP7-NE8`.
-    public var shortKey: String { links.map(\.shortCode).joined(separator: "-") }
+    public var shortKey: String { links.map(\.shortCode).joined(separator: ShortKey.separator) }
 
     /// The full form with spaced dashes, e.g. `UserError.connectionIssue - … - NetworkError.timeout`.
-    public var fullForm: String { links.map(\.fullName).joined(separator: " - ") }
+    public var fullForm: String { links.map(\.fullName).joined(separator: FullForm.spacedSeparator) }
 
     /// The innermost link: the root cause.
     public var rootCause: ChainLink? { links.last }
@@ -32,24 +32,5 @@ public struct ErrorChain: Hashable, Sendable, Codable {
         return ErrorChain(links: Swift.zip(codes, names).map { code, name in
             ChainLink(domain: name.domain, short: code.short, code: code.code, name: name.name)
         })
-    }
-}
-
-/// Why a chain could not be read.
-public enum ChainError: Error, Equatable, Sendable, CustomStringConvertible {
-    case empty
-    case badShortCode(String)
-    case badFullLink(String)
-    case unbalancedParentheses(String)
-    case mismatchedLengths(codes: Int, names: Int)
-
-    public var description: String {
-        switch self {
-        case .empty: "empty chain"
-        case .badShortCode(let s): "bad short code '\(s)' (expected letters then a code, e.g. AP7 or NSn1009)"
-        case .badFullLink(let s): "bad chain link '\(s)' (expected Domain.name)"
-        case .unbalancedParentheses(let s): "unbalanced parentheses in '\(s)'"
-        case .mismatchedLengths(let c, let n): "the short key has \(c) links but the full chain has \(n)"
-        }
     }
 }

@@ -27,13 +27,14 @@ extension BenchRun {
     }
 
 
-    func table(serveOnly: Bool = false) -> String {
+    func table(serveOnly: Bool = false, appOnly: Bool = false) -> String {
         let header = BenchRow(what: "what", value: "errtriage", baseline: "baseline (same run)", ratio: "ratio", goal: "goal", holds: nil)
         let all = [header] + rows
         let widths = [all.map(\.what.count).max()!, all.map(\.value.count).max()!, all.map(\.baseline.count).max()!,
                       all.map(\.ratio.count).max()!, all.map(\.goal.count).max()!]
         func pad(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: max(0, w - s.count)) }
-        let run = serveOnly ? String(format: "serve only, %.0f s per measurement", serve.seconds) : "\(events) events, \(issues) issues, \(days) days"
+        let run = serveOnly ? String(format: "serve only, %.0f s per measurement", serve.seconds)
+            : appOnly ? "the app side (ErrorChainKit) only" : "\(events) events, \(issues) issues, \(days) days"
         var lines = ["errtriage bench: \(run); \(Self.machine())"]
         for (n, row) in all.enumerated() {
             // A row without a goal (a figure for comparison) has no verdict.

@@ -21,6 +21,8 @@ struct BenchRun {
     /// Whether `errtriage serve` is measured too (issue 27), and how.
     var withServe = true
     var serve = ServeSettings()
+    /// How many SIGKILLs of a reporting app the app side's section makes; nil leaves the section out.
+    var appKills: Int? = 20
 
     /// The store the queries are measured on: the common order's.
     var store: String { store(.day) }
@@ -73,6 +75,7 @@ struct BenchRun {
         try measureCheck(opened, now: now)
         try measurePostgres()
         if withServe { try measureServe() }
+        if let appKills { try measureAppSide(kills: appKills) }
         // Last: it holds the lines in memory, and a child spawned after would report this
         // process's peak as its own (posix_spawn shares the memory map until exec).
         try measureDecoding(.day)

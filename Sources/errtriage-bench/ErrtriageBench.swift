@@ -56,6 +56,11 @@ struct ErrtriageBench: ParsableCommand {
     @Option(help: "How many kill -9 rounds (0: none).") var serveKills = 10
     @Option(help: "Keep-alive connections of the serve load.") var serveConnections = 64
     @Option(help: "Event-loop threads of the serve load generator.") var serveClientThreads = 2
+    @Flag(help: "Measure only ErrorChainKit, the app side (issue 39): report(_:) against a bare file append, and reports across SIGKILLs of the app.")
+    var appOnly = false
+    @Flag(help: "Leave the app side out of a full run.")
+    var noApp = false
+    @Option(help: "How many SIGKILLs of the reporting app (0: none).") var appKills = 20
 
     func validate() throws {
         if retentionYear {
@@ -68,7 +73,8 @@ struct ErrtriageBench: ParsableCommand {
               serveMaxRequests > 0 else {
             throw ValidationError("the --serve-* figures must be above 0 (--serve-kills and --serve-warmup may be 0)")
         }
-        if queriesOnly && serveOnly { throw ValidationError("--queries-only and --serve-only: choose one") }
+        if [queriesOnly, serveOnly, appOnly].filter({ $0 }).count > 1 { throw ValidationError("--queries-only, --serve-only and --app-only: choose one") }
+        guard appKills >= 0 else { throw ValidationError("--app-kills must be 0 or more") }
         if queriesOnly && dir == nil { throw ValidationError("--queries-only reads the store of an earlier run: give its --dir") }
     }
 
@@ -85,6 +91,7 @@ struct ErrtriageBench: ParsableCommand {
             var bench = BenchRun(errtriage: binary, folder: folder, events: events, issues: issues, days: days)
             bench.withNaive = !noNaive
             bench.withServe = !noServe
+            bench.appKills = noApp ? nil : appKills
             bench.serve = ServeSettings(seconds: serveSeconds, warmup: serveWarmup, maxRequests: serveMaxRequests, rate: serveRate,
                                         kills: serveKills, connections: serveConnections, clientThreads: serveClientThreads)
             if queriesOnly {
@@ -93,12 +100,15 @@ struct ErrtriageBench: ParsableCommand {
                 try bench.measureHostile(envelopes: ServeEnvelopes(chains: bench.serve.chains), settings: bench.serve)
             } else if serveOnly {
                 try bench.measureServe()
+            } else if appOnly {
+                try bench.measureAppSide(kills: appKills)
             } else {
                 try bench.measure()
             }
-            print(bench.table(serveOnly: serveOnly || serveHostileOnly))
+            print(bench.table(serveOnly: serveOnly || serveHostileOnly, appOnly: appOnly))
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            let file = serveHostileOnly ? "\(out)/bench-serve-hostile.json" : serveOnly ? "\(out)/bench-serve.json" : "\(out)/bench-\(events).json"
+            let file = serveHostileOnly ? "\(out)/bench-serve-hostile.json" : serveOnly ? "\(out)/bench-serve.json"
+                : appOnly ? "\(out)/bench-app.json" : "\(out)/bench-\(events).json"
             try Data(bench.json().utf8).write(to: URL(fileURLWithPath: file))
             print("written to \(file)")
             if !bench.rollupsEqualNaive { throw BenchFailure("the rollups differ from the naive counts (see above)") }

@@ -1,6 +1,7 @@
 import PropertyBased
 import TestSupport
 import Testing
+@testable import ChainRules
 @testable import TriageModel
 
 @Suite("FullForm.parse")
