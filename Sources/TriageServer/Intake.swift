@@ -42,6 +42,10 @@ public struct IntakeBatch: Sendable {
 /// Reads request bodies with the importers `errtriage ingest` uses: one decoder for files and requests.
 public enum Intake {
     public enum Failure: Error, Equatable {
+        /// The body (the older store endpoint's event) is not JSON: 400.
+        case notJSON(String)
+        /// The envelope endpoint's body does not start with an envelope's header: 400.
+        case notAnEnvelope(String)
         /// Nothing in the body could be read at all: 400 with this reason.
         case malformed(String)
         /// The body carries more records than a request may: 413, nothing kept.
@@ -58,7 +62,7 @@ public enum Intake {
         case .envelope:
             guard let firstLine = body.split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false).first,
                   let header = try? JSONParser.parse(Array(firstLine)), isObject(header) else {
-                throw .malformed("not a Sentry envelope: the first line must be the envelope's JSON header")
+                throw .notAnEnvelope("not a Sentry envelope: the first line must be the envelope's JSON header")
             }
             result.eventID = header["event_id"]?.nonEmptyText
             try read(body, source: nil, envelopes: true, receivedAt: receivedAt, maxRecords: maxRecords, into: &result)
@@ -66,9 +70,9 @@ public enum Intake {
             // One event; SDKs send it as one JSON document, which may span lines.
             let value: JSONValue
             do { value = try JSONParser.parse(body) } catch {
-                throw .malformed("not valid JSON: \(error)")
+                throw .notJSON("not valid JSON: \(error)")
             }
-            guard isObject(value) else { throw .malformed("the body must be one JSON object (a Sentry event)") }
+            guard isObject(value) else { throw .notJSON("the body must be one JSON object (a Sentry event)") }
             result.eventID = value["event_id"]?.nonEmptyText
             guard body.count <= LineReader.maxLineBytes else {
                 result.rejects.append((1, RecordReader.overLimitReason("event of \(body.count) bytes", limit: LineReader.maxLineBytes, per: "record")))

@@ -50,7 +50,7 @@ enum BodyCollector {
                 // Checked as each part arrives (a client that sends nothing at all is closed by
                 // the connection's idle timeout), so a request costs no timer of its own.
                 if ContinuousClock.now > deadline {
-                    throw Refusal(.requestTimeout, .timeout, "the body did not arrive within \(timeout.components.seconds) s", close: true)
+                    throw Refusal(.requestTimeout, .bodyTimeout, "the body did not arrive within \(timeout.components.seconds) s", close: true)
                 }
                 if !decided { decided = try await inspect(bytes, false) }
             }
@@ -58,7 +58,7 @@ enum BodyCollector {
         } catch let refusal as Refusal {
             throw refusal
         } catch {
-            throw Refusal(.badRequest, .malformed, "the body could not be read", close: true)
+            throw Refusal(.badRequest, .badEncoding, "the body could not be read", close: true)
         }
         return bytes
     }

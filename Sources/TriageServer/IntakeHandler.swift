@@ -34,7 +34,7 @@ struct IntakeHandler: Sendable {
                 if error.isRefusedData {
                     throw Refusal(.badRequest, .unstorable, "the store refused this request's records (\(error.message)); nothing of it was kept")
                 }
-                throw Refusal(.serviceUnavailable, .unavailable, "the store cannot take events now (\(error.message)); retry later",
+                throw Refusal(.serviceUnavailable, error.isBelowFloor ? .diskFull : .storeFailed, "the store cannot take events now (\(error.message)); retry later",
                               retryAfter: error.isBelowFloor ? configuration.retryAfterFloorSeconds : configuration.retryAfterSeconds)
             }
         }
@@ -54,7 +54,7 @@ struct IntakeHandler: Sendable {
             let more = intake.rejects.count > 1 ? " (and \(intake.rejects.count - 1) more)" : ""
             let kept = intake.records > 0 ? "; \(intake.records) other record\(intake.records == 1 ? " was" : "s were") kept" : ""
             let place = state.endpoint == .envelope || state.endpoint == .store ? "" : "line \(first.line) of the body: "
-            var refusal = intake.hasOversized ? Refusal(.contentTooLarge, .tooLarge, "") : Refusal(.badRequest, .malformed, "")
+            var refusal = intake.hasOversized ? Refusal(.contentTooLarge, .tooLarge, "") : Refusal(.badRequest, .badItem, "")
             refusal.detail = "\(place)\(first.reason)\(more)\(kept)"
             return refusal.response(stats, count: intake.rejects.count)
         }
@@ -78,9 +78,11 @@ struct IntakeHandler: Sendable {
         }
         switch result {
         case .success(let admitted): return admitted
-        case .failure(.malformed(let reason)): throw Refusal(.badRequest, .malformed, reason)
+        case .failure(.notJSON(let reason)): throw Refusal(.badRequest, .notJSON, reason)
+        case .failure(.notAnEnvelope(let reason)): throw Refusal(.badRequest, .notAnEnvelope, reason)
+        case .failure(.malformed(let reason)): throw Refusal(.badRequest, .badItem, reason)
         case .failure(.tooManyRecords(let limit)):
-            throw Refusal(.contentTooLarge, .tooLarge, "the body carries more than \(limit) records, the most one request may (serve --max-records-per-request); send them in several requests")
+            throw Refusal(.contentTooLarge, .tooManyRecords, "the body carries more than \(limit) records, the most one request may (serve --max-records-per-request); send them in several requests")
         }
     }
 

@@ -2,19 +2,45 @@ import Hummingbird
 import NIOCore
 import TriageModel
 
-/// Why a request (or part of one) was not taken: each is counted, logged and exported.
+/// Why a request (or part of one) was not taken, by the name the answer (`reason`), the log,
+/// `/metrics` and the dashboards' note give it.
 public enum RejectionReason: String, Sendable, CaseIterable {
-    case unauthorized      // 401: no key, or a key the store does not hold
-    case forbidden         // 403: a revoked key, or another project's
-    case malformed         // 400: a body or item that is not what it claims
-    case unstorable        // 400: records the store refused while it took the others committed with them
-    case tooLarge = "too_large"            // 413: over a size limit, or more records than a request may carry
-    case unsupported       // 415: an encoding the server does not read
-    case rateLimited = "rate_limited"      // 429
-    case unavailable       // 503: the store failed, or the disk is at its floor
-    case overloaded        // 503: the bodies in flight are at the memory budget
-    case timeout           // 408: a body that came too slowly
-    case notFound = "not_found"            // 404
+    /// 401: no key in the header, the query or an envelope's DSN.
+    case noKey = "no-key"
+    /// 401: a key the server's store does not hold.
+    case unknownKey = "unknown-key"
+    /// 403: a revoked key.
+    case revokedKey = "revoked-key"
+    /// 403: a key of another project than the path names.
+    case wrongProject = "wrong-project"
+    /// 404: a path that is no endpoint.
+    case notFound = "not-found"
+    /// 400: a body (or the older store endpoint's event) that is not JSON.
+    case notJSON = "not-json"
+    /// 400: an envelope whose first line is not its header.
+    case notAnEnvelope = "not-an-envelope"
+    /// 400: an item or line the importer refused; the others of the body were kept.
+    case badItem = "bad-item"
+    /// 400: a compressed body that does not decode, or has bytes after its stream's end.
+    case badEncoding = "bad-encoding"
+    /// 400: records the store refused while it took the others committed with them.
+    case unstorable
+    /// 408: a body that came too slowly.
+    case bodyTimeout = "body-timeout"
+    /// 413: over a size limit (the body, an event, what it inflates to).
+    case tooLarge = "too-large"
+    /// 413: more records than a request may carry.
+    case tooManyRecords = "too-many-records"
+    /// 415: a `Content-Encoding` the server does not read.
+    case unsupportedEncoding = "unsupported-encoding"
+    /// 429: over the key's rate limit.
+    case rateLimited = "rate-limited"
+    /// 503: the store failed a commit.
+    case storeFailed = "store-failed"
+    /// 503: the store's disk is below its free-space floor.
+    case diskFull = "disk-full"
+    /// 503: the request bodies in memory are at the budget.
+    case overloaded
 }
 
 /// One refusal: the status, the reason it is counted under, the sentence the client reads, and
@@ -42,7 +68,7 @@ struct Refusal: Error, Sendable {
     /// The answer, counted in `stats` (`count` items refused).
     func response(_ stats: IntakeStats, count: Int = 1) -> Response {
         stats.rejected(reason, count: count)
-        var response = Answer.json(status, [("detail", .string(Answer.oneLine(detail)))] + extra)
+        var response = Answer.json(status, [("detail", .string(Answer.oneLine(detail))), ("reason", .string(reason.rawValue))] + extra)
         if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
         if close { response.headers[.connection] = "close" }
         for field in headers { response.headers.append(field) }

@@ -331,7 +331,7 @@ import Testing
         #expect(try await Self.post(server, key: "0000000000000000000000000000dead", project: project,
                                     body: Self.envelope(String(repeating: "3", count: 32))) == 401)
         let screen = try waitFor("serve refused 1 request", seconds: 10)
-        #expect(screen.contains("unauthorized 1"), "\(screen)")
+        #expect(screen.contains("unknown-key 1"), "\(screen)")
         // Beside the key line, never over it: `? help` stays.
         #expect(screen.split(separator: "\n").last?.contains("? help") == true, "\(screen)")
         #expect(screen.contains("in the minute to "), "\(screen)")

@@ -65,7 +65,7 @@ import TriageStore
                     #expect(response.headers[.connection] == "close")
                 }
             }
-            #expect(stats.rejections() == [.unauthorized: 3])
+            #expect(stats.rejections() == [.noKey: 3])
             #expect(try T.events(temporary) == 0)
         }
     }

@@ -55,6 +55,11 @@ import TriageStore
 
     static func text(_ response: TestResponse) -> String { String(buffer: response.body) }
 
+    /// The answer's `reason`: the refusal's name, as the log and `/metrics` give it.
+    static func reason(_ response: TestResponse) -> String? {
+        (try? JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])?["reason"] as? String
+    }
+
     static func events(_ temporary: TemporaryStore) throws -> Int { try temporary.store.verify().events }
 
     // MARK: - Accepted
@@ -158,15 +163,22 @@ import TriageStore
                 #expect(detail.contains("envelope 1, item 1 (event)"), "\(detail)")
                 #expect(detail.contains("1 other record was kept"), "\(detail)")
                 #expect(!detail.dropLast().contains("\n"))
+                // An HTTP body has no lines to name: the item is named, and the reason.
+                #expect(!detail.contains("line "), "\(detail)")
+                #expect(Self.reason($0) == "bad-item")
             }
             #expect(try Self.events(temporary) == 1)
-            try await Self.post(client, "/api/1/envelope/", Array("this is not an envelope".utf8)) { #expect($0.status == .badRequest) }
-            try await Self.post(client, "/api/1/store/", Array("{\"event_id\":".utf8)) { #expect($0.status == .badRequest) }
+            try await Self.post(client, "/api/1/envelope/", Array("this is not an envelope".utf8)) {
+                #expect($0.status == .badRequest && Self.reason($0) == "not-an-envelope")
+            }
+            try await Self.post(client, "/api/1/store/", Array("{\"event_id\":".utf8)) { #expect($0.status == .badRequest && Self.reason($0) == "not-json") }
             var headers: HTTPFields = [.init("X-Sentry-Auth")!: Self.auth, .contentEncoding: "gzip"]
-            try await Self.post(client, "/api/1/envelope/", Array("not gzip at all".utf8), headers: headers) { #expect($0.status == .badRequest) }
+            try await Self.post(client, "/api/1/envelope/", Array("not gzip at all".utf8), headers: headers) {
+                #expect($0.status == .badRequest && Self.reason($0) == "bad-encoding")
+            }
             headers[.contentEncoding] = "zstd"
             try await Self.post(client, "/api/1/envelope/", Array(Self.envelope("e3e3e3e3e3e3e3e3e3e3e3e3e3e3e3e3").utf8), headers: headers) {
-                #expect($0.status == .unsupportedMediaType)
+                #expect($0.status == .unsupportedMediaType && Self.reason($0) == "unsupported-encoding")
             }
             #expect(try Self.events(temporary) == 1)
         }
@@ -273,7 +285,7 @@ import TriageStore
             try await client.execute(uri: "/metrics", method: .get) { response in
                 let text = Self.text(response)
                 #expect(text.contains("errtriage_records_committed_total 1"), "\(text)")
-                #expect(text.contains("errtriage_requests_rejected_total{reason=\"unauthorized\"} 1"), "\(text)")
+                #expect(text.contains("errtriage_requests_rejected_total{reason=\"no-key\"} 1"), "\(text)")
             }
         }
     }

@@ -30,8 +30,8 @@ struct BodyMiddleware: RouterMiddleware {
         switch decoded {
         case .success(let body): context.intake.body = body
         case .failure(.tooLarge(let reason)): throw Refusal(.contentTooLarge, .tooLarge, reason)
-        case .failure(.malformed(let reason)), .failure(.truncated(let reason)): throw Refusal(.badRequest, .malformed, reason)
-        case .failure(.unsupportedEncoding(let reason)): throw Refusal(.unsupportedMediaType, .unsupported, reason)
+        case .failure(.malformed(let reason)), .failure(.truncated(let reason)): throw Refusal(.badRequest, .badEncoding, reason)
+        case .failure(.unsupportedEncoding(let reason)): throw Refusal(.unsupportedMediaType, .unsupportedEncoding, reason)
         case .failure(.overloaded): throw BodyCollector.overloaded()
         }
         return try await next(request, context)

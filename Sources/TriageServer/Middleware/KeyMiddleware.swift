@@ -52,10 +52,10 @@ struct KeyMiddleware: RouterMiddleware {
     static func refusal(_ verdict: KeyVerdict) -> Refusal {
         switch verdict {
         case .accepted, .missing:
-            Refusal(.unauthorized, .unauthorized, "no key: send X-Sentry-Auth with sentry_key=KEY, or ?sentry_key=KEY", close: true)
-        case .unknown: Refusal(.unauthorized, .unauthorized, "unknown key: add one with errtriage key add NAME", close: true)
-        case .revoked: Refusal(.forbidden, .forbidden, "this key was revoked", close: true)
-        case .wrongProject: Refusal(.forbidden, .forbidden, "this key belongs to another project", close: true)
+            Refusal(.unauthorized, .noKey, "no key: send X-Sentry-Auth with sentry_key=KEY, or ?sentry_key=KEY", close: true)
+        case .unknown: Refusal(.unauthorized, .unknownKey, "unknown key: add one with errtriage key add NAME", close: true)
+        case .revoked: Refusal(.forbidden, .revokedKey, "this key was revoked", close: true)
+        case .wrongProject: Refusal(.forbidden, .wrongProject, "this key belongs to another project", close: true)
         }
     }
 
