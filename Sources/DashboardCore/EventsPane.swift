@@ -13,7 +13,7 @@ enum EventsPane {
     /// The columns that fit the width; the message takes what is left.
     static func columns(width: Int) -> [Column] {
         let dash = "-"
-        var columns = [Column(heading: "TIME", width: 16) { $0.timestamp.minuteText },
+        var columns = [Column(heading: "TIME", width: 19) { $0.timestamp.secondText },
                        Column(heading: "VERSION", width: 8) { $0.appVersion ?? dash }]
         if width >= 60 {
             columns.append(Column(heading: "DEVICE", width: 12) { $0.deviceModel ?? dash })

@@ -104,7 +104,7 @@ public enum ReportText {
             out += "\nRecent events\n"
             for e in d.recentEvents.prefix(10) {
                 let fields = [e.appVersion, e.deviceModel, e.osLabel, e.network, e.userID].map { TextSanitizer.sanitize($0 ?? "-") }
-                out += "  \(e.timestamp.minuteText)  " + fields.joined(separator: "  ") + "\n"
+                out += "  \(e.timestamp.secondText)  " + fields.joined(separator: "  ") + "\n"
             }
         }
         if !d.complaints.isEmpty {

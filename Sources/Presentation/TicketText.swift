@@ -53,7 +53,7 @@ public enum TicketText {
             out += heading("Recent events")
             if style == .github { out += "<details><summary>\(events.count) most recent</summary>\n\n" }
             for e in events {
-                let fields = [e.timestamp.minuteText, e.appVersion, e.osLabel, e.deviceModel.map { Format.device($0) },
+                let fields = [e.timestamp.secondText, e.appVersion, e.osLabel, e.deviceModel.map { Format.device($0) },
                               e.network, e.appState, e.kind?.rawValue, e.message].compactMap { $0 }
                 out += item(fields.map(cell).joined(separator: " · "))
             }

@@ -32,6 +32,12 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable {
         return "\(date) \(time.prefix(5))"
     }
 
+    /// `2026-10-04 22:33:07`: an event's time in a list, where events a minute apart must differ.
+    public var secondText: String {
+        let (date, time) = components
+        return "\(date) \(time.prefix(8))"
+    }
+
     /// `2026-10-04`.
     public var dateText: String { components.date }
 
