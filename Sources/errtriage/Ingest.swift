@@ -12,7 +12,7 @@ import TriageStore
 /// `errtriage ingest FILE...`: reads events and complaints into the store.
 struct Ingest: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Read events and complaints from NDJSON files (plain or .gz; - for stdin) into the store.",
+        abstract: "Read events, complaints and sessions into the store: NDJSON, Sentry envelopes or CSV (plain or .gz; - for stdin).",
         discussion: """
             Prints one summary line. A bad line is reported as FILE:LINE: reason, copied verbatim to a \
             rejects file next to the store, and skipped; every good line is kept (exit code 2).

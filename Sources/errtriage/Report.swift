@@ -8,9 +8,14 @@ extension RankMode: ExpressibleByArgument {}
 extension StatusFilter: ExpressibleByArgument {}
 extension EventKind: ExpressibleByArgument {}
 
-/// Output formats of `report` and `show`.
+/// Output formats of `report`, `releases`, `release` and `merge --suggest`.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, markdown, json
+}
+
+/// Output formats of `show` and `history` (a ticket is their markdown: `errtriage ticket`).
+enum DetailFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
 }
 
 /// `errtriage report`: the top issues of a window, as text, markdown or JSON.
@@ -127,8 +132,8 @@ struct Show: ParsableCommand {
     @Option(help: TimeWindow.help)
     var window: TimeWindow = .d7
 
-    @Option(help: "text or json.")
-    var format: OutputFormat = .text
+    @Option(help: "text or json (for markdown, errtriage ticket).")
+    var format: DetailFormat = .text
 
     func run() throws {
         try runReporting {
@@ -138,7 +143,7 @@ struct Show: ParsableCommand {
             let detail = try store.issueDetail(key: canonical, window: window, now: now)
             switch format {
             case .json: print(ReportJSON.detail(detail).inertSerialized)
-            case .text, .markdown: print(ReportText.detail(detail), terminator: "")
+            case .text: print(ReportText.detail(detail), terminator: "")
             }
         }
     }
@@ -154,15 +159,15 @@ struct History: ParsableCommand {
     @Argument(help: "The issue's short key, e.g. US14-LO43-AP7-NE8.", transform: ShortKeyArgument.parse)
     var key: ShortKeyArgument
 
-    @Option(help: "text or json.")
-    var format: OutputFormat = .text
+    @Option(help: "text or json (for markdown, errtriage ticket).")
+    var format: DetailFormat = .text
 
     func run() throws {
         try runReporting {
             let history = try options.openForReading(now: options.nowTimestamp()).history(key: key.canonical)
             switch format {
             case .json: print(HistoryText.json(history).inertSerialized)
-            case .text, .markdown: print(HistoryText.render(history), terminator: "")
+            case .text: print(HistoryText.render(history), terminator: "")
             }
         }
     }

@@ -51,7 +51,7 @@ import Testing
         let cli = try store()
         let at = ["--now", Self.now]
         let commands: [[String]] = [
-            ["show", "US14-LO43", "--window", "all"] + at, ["show", "US14-LO43", "--window", "all", "--format", "markdown"] + at,
+            ["show", "US14-LO43", "--window", "all"] + at,
             ["alerts", "--dry-run"] + at, ["alert", "list"], ["history", "US14-LO43"],
             ["releases"], ["releases", "--format", "markdown"], ["release", "latest"] + at,
             ["ticket", "US14-LO43", "--window", "all"] + at, ["ticket", "US14-LO43", "--window", "all", "--format", "jira", "--with-users"] + at,

@@ -77,7 +77,7 @@ import TriageStore
                         ["ticket", Self.key, "--window", "all"], ["ticket", Self.key, "--window", "all", "--format", "github"],
                         ["ticket", Self.key, "--window", "all", "--format", "jira", "--with-users"],
                         ["alerts", "--dry-run"], ["alert", "list"], ["report", "--window", "all", "--format", "markdown"],
-                        ["show", Self.key, "--window", "all"], ["show", Self.key, "--window", "all", "--format", "markdown"],
+                        ["show", Self.key, "--window", "all"],
                         ["report", "--by-layer", "root", "--window", "all"],
                         ["report", "--by-layer", "root", "--window", "all", "--format", "markdown"],
                         ["meeting", "--print", "--window", "30d"], ["decode", Self.key]] {
