@@ -69,7 +69,11 @@ enum SentryLink {
         }
         // The usual case: the whole message is the link's own and no site decides, as before schema 14.
         if stated != nil || (own == message && site == nil) { return (link, link) }
-        return (link, try formerLink(value, number: number))
+        guard own == message else { return (link, try formerLink(value, number: number)) }
+        // The same words, read before from the whole message: only a code derived from the site differs.
+        var former = link
+        if inText == nil { former.code = MessageTemplate.derivedCode(domain: type, name: name) }
+        return (link, former)
     }
 
     /// The link as grouping read it before schema 14: codes and names from the whole message,
