@@ -6,6 +6,8 @@ import PackageDescription
 // which know nothing of each other; TriageServer puts HTTP in front of TriageIngest.
 let package = Package(
     name: "errtriage",
+    // macOS 15 for the standard library's Synchronization (Mutex, Atomic), which the server's shared state uses.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "errtriage", targets: ["errtriage"]),
         .executable(name: "errtriage-fuzz", targets: ["errtriage-fuzz"]),
@@ -19,6 +21,10 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        // Resolved through Hummingbird already; named for what the server uses of them directly.
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
     ],
     targets: [
         // Pure domain: chains, short keys, versions, timestamps, the value types every layer shares. No I/O.
@@ -64,7 +70,14 @@ let package = Package(
         .target(name: "TriageServer", dependencies: [
             "TriageModel", "TriageImport", "TriageIngest", "TriageStore", "Presentation", "CZlib", "CBrotli",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "Prometheus", package: "swift-prometheus"),
+            // The thread pool the bodies are decoded on, off the event loops; HTTP/1's connection rules.
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+            // The server's services (writer, alerts, upkeep, log, HTTP) in one group, stopped in order.
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             // The alerts' webhook (https, as chat tools require).
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
@@ -75,7 +88,7 @@ let package = Package(
             .product(name: "CSV", package: "CSV.swift"),
         ]),
         // The fuzz targets: every importer's line parser, the reader, the chain and version parsers.
-        .target(name: "FuzzTargets", dependencies: ["TriageModel", "TriageImport"]),
+        .target(name: "FuzzTargets", dependencies: ["TriageModel", "TriageImport", "Presentation"]),
         // libFuzzer's driver for them (`make fuzz`), or a replayer of saved inputs in a plain build.
         .executableTarget(name: "errtriage-fuzz", dependencies: ["FuzzTargets"]),
         // Spawning and timing child processes (wait4: exit status and peak memory), for the bench and the tests.
@@ -101,7 +114,7 @@ let package = Package(
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "TriageImportTests", dependencies: [
-            "TriageImport", "TriageModel", "TestSupport",
+            "TriageImport", "TriageModel", "TestSupport", "Presentation",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "TriageStoreTests", dependencies: ["TriageModel", "TriageImport", "TriageStore", "SampleData", "TestSupport", "ThrowawayPostgres"]),

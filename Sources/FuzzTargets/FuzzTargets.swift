@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Presentation
 import TriageImport
 import TriageModel
 
@@ -125,7 +126,13 @@ extension FuzzTarget {
             + "\n" + #"{"type":"feedback"}"# + "\n"
             + #"{"event_id":"f00dfeed00000000000000000000beef","timestamp":1794305100.25,"contexts":{"feedback":{"message":"spins","associated_event_id":"9ec79c33ec9942ab8353589fcb2e04dc"}}}"#
             + "\n"
-        return [valid, truncated, badLength, health].map { Array($0.utf8) }
+        // Hostile values: U+0000, ESC with CSI and OSC, BEL, a C1 CSI, bidi overrides and
+        // isolates, zero-width characters, in every string an event has.
+        let h = #"A\u0000B\u001b[31mC\u001b]0;PWNED\u0007D\u009b1mE\u202eF\u2066G\u200bH"#
+        let hostileEvent = #"{"event_id":"000000000000000000000000000000ff","timestamp":"2026-11-20T10:00:00Z","platform":"\#(h)","level":"error","release":"app@1.\#(h)","dist":"\#(h)","environment":"\#(h)","message":"\#(h)","server_name":"\#(h)","user":{"id":"\#(h)","email":"\#(h)"},"tags":{"\#(h)":"\#(h)"},"contexts":{"device":{"model":"\#(h)"},"os":{"name":"\#(h)","version":"\#(h)"},"app":{"app_version":"\#(h)","app_build":"\#(h)"}},"exception":{"values":[{"type":"\#(h)","value":"\#(h)","module":"\#(h)","mechanism":{"type":"\#(h)","handled":false,"meta":{"errno":{"number":4,"name":"\#(h)"}}}}]}}"#
+        let hostile = header + "\n" + #"{"type":"event"}"# + "\n" + hostileEvent + "\n" + #"{"type":"user_report"}"# + "\n"
+            + #"{"event_id":"0000000000000000000000000000000f","name":"\#(h)","email":"\#(h)","comments":"\#(h)"}"# + "\n"
+        return [valid, truncated, badLength, health, hostile].map { Array($0.utf8) }
     }
 
     static let versionSeeds = [
@@ -263,6 +270,7 @@ enum FuzzChecks {
                 return
             }
             guard let result else { break }
+            if case .record(let line, let record) = result { try storableAndInert(record, line: line) }
             switch result {
             case .record(let line, .adoption(.session(let id, _, let version, let installation))):
                 try fuzzCheck(!id.isEmpty && !version.isEmpty && !installation.isEmpty, "line \(line): a session without its id, version or user")
@@ -275,6 +283,33 @@ enum FuzzChecks {
             records += 1
             try fuzzCheck(records <= bytes.count + 1, "more records than bytes")
         }
+    }
+
+    /// What a record becomes on its way to the store holds no U+0000 (`StorableText`), and every
+    /// one of its texts, made inert as the command line prints it, holds nothing a terminal acts on.
+    static func storableAndInert(_ record: ImportedRecord, line: Int) throws(FuzzViolation) {
+        var texts: [String] = []
+        switch record {
+        case .event(var event):
+            event.makeStorable()
+            collectTexts(event, into: &texts)
+        case .complaint(var complaint):
+            complaint.makeStorable()
+            collectTexts(complaint, into: &texts)
+        case .adoption(let row):
+            collectTexts(row.storable(), into: &texts)
+        }
+        for text in texts {
+            try fuzzCheck(!StorableText.holdsNul(text), "line \(line): a text holds U+0000 after it was made storable")
+            let live = TextSanitizer.inert(text).unicodeScalars.first { $0 != "\n" && $0 != "\t" && JSONString.isInertUnsafe($0) }
+            try fuzzCheck(live == nil, "line \(line): U+\(String(live?.value ?? 0, radix: 16)) is live after the output's gate")
+        }
+    }
+
+    /// Every string anywhere in a value.
+    static func collectTexts(_ value: Any, into texts: inout [String]) {
+        if let text = value as? String { texts.append(text); return }
+        for child in Mirror(reflecting: value).children { collectTexts(child.value, into: &texts) }
     }
 
     /// A file per process, in memory where the system has a tmpfs.

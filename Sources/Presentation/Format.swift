@@ -38,11 +38,13 @@ public enum Format {
     public static func percent(_ p: Double) -> String { tenths(p) + "%" }
 
     /// The version range of an issue: `1.9→1.12` (`1.9->1.12` in ASCII), one version alone, or `-`.
+    /// Versions are stored text from the field: sanitised here, as every renderer's other values are.
     public static func versionRange(_ first: String?, _ last: String?, unicode: Bool = true) -> String {
+        let clean = { (v: String) in TextSanitizer.sanitize(v, unicode: unicode) }
         switch (first, last) {
-        case let (f?, l?) where f != l: return f + (unicode ? "→" : "->") + l
-        case let (f?, _): return f
-        case let (nil, l?): return l
+        case let (f?, l?) where f != l: return clean(f) + (unicode ? "→" : "->") + clean(l)
+        case let (f?, _): return clean(f)
+        case let (nil, l?): return clean(l)
         default: return "-"
         }
     }

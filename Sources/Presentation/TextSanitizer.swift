@@ -1,3 +1,5 @@
+import TriageModel
+
 /// The one gate every string passes on its way out: the screen buffer, and the text and markdown of `report`,
 /// `show` and the minutes.
 ///
@@ -49,6 +51,21 @@ public enum TextSanitizer {
         return result
     }
 
+    /// A whole output made inert for a terminal, its own line breaks and tabs kept: every other
+    /// unsafe scalar shown as its code, as `sanitize` shows it; no width counted, nothing cut.
+    /// The last gate of the command line's standard output and error (what a renderer missed).
+    public static func inert(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        func unsafe(_ s: Unicode.Scalar) -> Bool { s != "\n" && s != "\t" && (s.value >= 0x7F || s.value < 0x20) && isUnsafe(s) }
+        // Most output is clean: leave it as it is.
+        guard scalars.contains(where: unsafe) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in scalars {
+            if unsafe(scalar) { out.append(contentsOf: visibleCode(scalar).unicodeScalars) } else { out.append(scalar) }
+        }
+        return String(out)
+    }
+
     /// The cells the sanitised text takes, counting no further than `limit`.
     public static func width(_ text: String, unicode: Bool = true, limit: Int = .max) -> Int {
         let result = glyphs(text, unicode: unicode, maxWidth: limit)
@@ -57,14 +74,7 @@ public enum TextSanitizer {
 
     /// Whether a scalar must be shown as a code instead of itself.
     public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        let v = scalar.value
-        if v < 0x20 || (0x7F...0x9F).contains(v) { return true }
-        switch scalar.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate: return true
-        default: break
-        }
-        // Zero-width or invisible spacing that the category table does not flag as format.
-        return v == 0x115F || v == 0x1160 || v == 0x3164 || v == 0xFFA0 || (0xFFF9...0xFFFB).contains(v)
+        JSONString.isInertUnsafe(scalar)
     }
 
     /// Inert, visible text for an unsafe scalar: caret notation for C0 and DEL, `<U+XXXX>` otherwise.

@@ -128,3 +128,29 @@ public final class EnvelopeReader {
         return try lines.bytes(count, keep: keep)
     }
 }
+
+/// An envelope's header line: the envelope's `event_id` and the public key of its `dsn`, which
+/// browser SDKs send in place of an `X-Sentry-Auth` header.
+public struct EnvelopeHeader: Sendable, Equatable {
+    public var eventID: String?
+    /// The DSN's public key (`https://KEY@host/1` gives `KEY`); nil where the header names no DSN.
+    public var publicKey: String?
+
+    /// Nil when the line is not a JSON object.
+    public init?(line: [UInt8]) {
+        guard let value = try? JSONParser.parse(line), case .object = value else { return nil }
+        eventID = value["event_id"]?.nonEmptyText
+        publicKey = value["dsn"]?.nonEmptyText.flatMap(Self.publicKey(ofDSN:))
+    }
+
+    /// `SCHEME://PUBLIC_KEY[:SECRET]@HOST[:PORT][/PATH]/PROJECT_ID` → `PUBLIC_KEY`.
+    public static func publicKey(ofDSN dsn: String) -> String? {
+        let chars = Array(dsn.utf8)
+        guard let colon = chars.firstIndex(of: UInt8(ascii: ":")), colon + 2 < chars.count,
+              chars[colon + 1] == UInt8(ascii: "/"), chars[colon + 2] == UInt8(ascii: "/") else { return nil }
+        let rest = Substring(String(decoding: chars[(colon + 3)...], as: UTF8.self))
+        guard let at = rest.firstIndex(of: "@"), !rest[..<at].contains("/") else { return nil }
+        let user = rest[..<at].split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return user.isEmpty ? nil : String(user)
+    }
+}

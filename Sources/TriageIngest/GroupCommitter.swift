@@ -29,7 +29,7 @@ public final class GroupCommitter: @unchecked Sendable {
     public typealias Opener = @Sendable () throws -> TriageStore
 
     /// Records in one group at most: a queue longer than this is committed in several transactions.
-    public static let defaultMaxRecords = 20_000
+    public static let defaultMaxRecords = 2_000
     /// How long a short queue waits for more before its commit (`linger`), and what is short.
     public static let defaultLinger = 0.002
     static let lingerBelow = 16
@@ -45,6 +45,7 @@ public final class GroupCommitter: @unchecked Sendable {
     private var queuedRecords = 0
     private var closing = false
     private var finished = false
+    private var storeFailure: StoreError?
     private let open: Opener
     private let maxRecords: Int
     private let linger: Double
@@ -75,6 +76,19 @@ public final class GroupCommitter: @unchecked Sendable {
         thread.name = "errtriage group commit"
         thread.stackSize = 8 << 20
         thread.start()
+    }
+
+    /// The store's failure, while the last group ended in one (nil once a group commits again).
+    public var failing: StoreError? {
+        condition.lock()
+        defer { condition.unlock() }
+        return storeFailure
+    }
+
+    private func setFailing(_ error: StoreError?) {
+        condition.lock()
+        storeFailure = error
+        condition.unlock()
     }
 
     /// Records waiting for the next commit.
@@ -157,41 +171,93 @@ public final class GroupCommitter: @unchecked Sendable {
     private func commit(_ group: [Pending]) {
         let started = DispatchTime.now().uptimeNanoseconds
         func fail(_ error: StoreError) {
+            setFailing(error)
             for pending in group { pending.done(.failure(error)) }
             onFailure(error)
         }
-        let writer: IngestWriter
         do {
-            if let open = self.writer, let store {
-                // A refusal here (a free-space floor) leaves the store open as it is.
-                try beforeCommit?(store)
-                writer = open
-            } else {
-                let store = try open()
-                try beforeCommit?(store)
-                writer = try IngestWriter(store: store)
-                self.store = store
-                self.writer = writer
-            }
+            try openWriter()
         } catch {
             return fail(StoreError.from(error))
         }
-        do {
-            var next = 0
-            let counts = try writer.write(batches: {
-                guard next < group.count else { return nil }
-                defer { next += 1 }
-                return group[next].batch
-            })
-            for pending in group { pending.done(.success(())) }
+        var counts = IngestCounts()
+        var committed: [Pending] = []
+        var attempts = Self.attemptBudget(group.count)
+        let refused = settle(group, counts: &counts, committed: &committed, attempts: &attempts)
+        if !committed.isEmpty { setFailing(nil) }
+        for pending in committed { pending.done(.success(())) }
+        guard let (members, error) = refused else {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             onCommit(Commit(counts: counts, submissions: group.count, records: group.reduce(0) { $0 + $1.records }, seconds: seconds))
+            return
+        }
+        if committed.isEmpty {
+            // Nothing of the group could be written: the store failed, not one sender's data.
+            return fail(error)
+        }
+        // The others were written without them: what they sent is what the store refused.
+        var refusal = error
+        refusal.isRefusedData = true
+        for pending in members { pending.done(.failure(refusal)) }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        onCommit(Commit(counts: counts, submissions: committed.count, records: committed.reduce(0) { $0 + $1.records }, seconds: seconds))
+    }
+
+    /// The writer, opened (again after a failure) and checked (`beforeCommit`).
+    private func openWriter() throws {
+        if writer != nil, let store {
+            // A refusal here (a free-space floor) leaves the store open as it is.
+            try beforeCommit?(store)
+            return
+        }
+        let store = try open()
+        try beforeCommit?(store)
+        writer = try IngestWriter(store: store)
+        self.store = store
+    }
+
+    /// How many transactions a group may take when its commit fails: enough to find two bad
+    /// submissions among thousands by halving, and few enough that a store failing every
+    /// write (a full disk) costs a bounded retry.
+    public static func attemptBudget(_ submissions: Int) -> Int {
+        var log2 = 0
+        while (1 << log2) < submissions { log2 += 1 }
+        return 4 * log2 + 2
+    }
+
+    /// Writes `members` in one transaction; when it fails, writes each half in its own, down to
+    /// the submissions the store refuses, so one sender's records never fail another's request.
+    /// Returns the submissions left unwritten and the last error, or nil when all were written.
+    private func settle(_ members: [Pending], counts: inout IngestCounts, committed: inout [Pending],
+                        attempts: inout Int) -> (members: [Pending], error: StoreError)? {
+        let failure: StoreError
+        do {
+            attempts -= 1
+            try openWriter()
+            var next = 0
+            counts += try writer!.write(batches: {
+                guard next < members.count else { return nil }
+                defer { next += 1 }
+                return members[next].batch
+            })
+            committed += members
+            return nil
         } catch {
-            // The transaction rolled back: nothing of the group was kept. The next group opens
-            // the store afresh (a connection PostgreSQL dropped is not used again).
+            // The transaction rolled back. The next one opens the store afresh (a connection
+            // PostgreSQL dropped is not used again).
             self.writer = nil
             self.store = nil
-            fail(StoreError.from(error))
+            failure = StoreError.from(error)
+        }
+        guard members.count > 1, attempts > 0 else { return (members, failure) }
+        let half = members.count / 2
+        let first = settle(Array(members[..<half]), counts: &counts, committed: &committed, attempts: &attempts)
+        let second = settle(Array(members[half...]), counts: &counts, committed: &committed, attempts: &attempts)
+        switch (first, second) {
+        case (nil, nil): return nil
+        case (let a?, nil): return a
+        case (nil, let b?): return b
+        case (let a?, let b?): return (a.members + b.members, b.error)
         }
     }
 }

@@ -3,7 +3,12 @@
 public enum JSONString {
     /// Appends `s` to `out` as a quoted JSON string. Control characters (C0 and C1) and the line
     /// and paragraph separators are escaped, so that a line of NDJSON stays one line everywhere.
-    public static func write(_ s: String, to out: inout String) {
+    ///
+    /// `inert` (for what a command prints) escapes besides every scalar a terminal would act on
+    /// or hide (`isInertUnsafe`: bidi controls, zero-width and other format characters), so the
+    /// JSON keeps the text exactly and shows nothing live. Ids hashed from `serialized` are made
+    /// without it, so they stay what they were.
+    public static func write(_ s: String, to out: inout String, inert: Bool = false) {
         out += "\""
         // The usual text (printable ASCII, no quote or backslash) goes in whole: walking its
         // scalars one by one cost an eighth of ingest's reading thread, which writes every event's
@@ -23,14 +28,34 @@ public enum JSONString {
             case "\t": out += "\\t"
             default:
                 if scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0) || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    out += escaped(UInt16(scalar.value))
+                } else if inert && scalar.value >= 0xA0 && isInertUnsafe(scalar) {
+                    for unit in String(scalar).utf16 { out += escaped(unit) }
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
             }
         }
         out += "\""
+    }
+
+    static func escaped(_ unit: UInt16) -> String {
+        let hex = String(unit, radix: 16)
+        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    }
+
+    /// Whether a terminal would act on the scalar, or show it as nothing: C0 and C1 controls, DEL,
+    /// format characters (bidi embeddings, overrides and isolates, zero-width characters, the
+    /// BOM, the soft hyphen), line and paragraph separators, and the Hangul fillers that take
+    /// no visible space. The dashboard's and the command line's sanitiser show these as codes.
+    public static func isInertUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        if v < 0x20 || (0x7F...0x9F).contains(v) { return true }
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate: return true
+        default: break
+        }
+        return v == 0x115F || v == 0x1160 || v == 0x3164 || v == 0xFFA0 || (0xFFF9...0xFFFB).contains(v)
     }
 
     /// Why escaped string content cannot be read: what is wrong, and where in the content.

@@ -99,30 +99,38 @@ public enum JSONValue: Equatable, Sendable {
     /// Writes the value as compact JSON.
     public var serialized: String {
         var out = ""
-        write(to: &out)
+        write(to: &out, inert: false)
         return out
     }
 
-    func write(to out: inout String) {
+    /// Compact JSON for a terminal: the same value, with every scalar a terminal would act on or
+    /// hide escaped (`JSONString.write`'s `inert`). What every command prints as JSON.
+    public var inertSerialized: String {
+        var out = ""
+        write(to: &out, inert: true)
+        return out
+    }
+
+    func write(to out: inout String, inert: Bool) {
         switch self {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .number(let n): out += n
-        case .string(let s): JSONString.write(s, to: &out)
+        case .string(let s): JSONString.write(s, to: &out, inert: inert)
         case .array(let a):
             out += "["
             for (i, v) in a.enumerated() {
                 if i > 0 { out += "," }
-                v.write(to: &out)
+                v.write(to: &out, inert: inert)
             }
             out += "]"
         case .object(let m):
             out += "{"
             for (i, (k, v)) in m.enumerated() {
                 if i > 0 { out += "," }
-                JSONString.write(k, to: &out)
+                JSONString.write(k, to: &out, inert: inert)
                 out += ":"
-                v.write(to: &out)
+                v.write(to: &out, inert: inert)
             }
             out += "}"
         }

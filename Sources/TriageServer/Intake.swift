@@ -14,6 +14,12 @@ public enum IntakeEndpoint: String, Sendable, CaseIterable {
     case elk
     /// `POST /api/ID/events`: errtriage's native NDJSON.
     case events
+
+    /// The endpoint a path ends with (`/api/1/envelope/` is `.envelope`).
+    init?(path: String) {
+        guard let last = path.split(separator: "/").last, let endpoint = IntakeEndpoint(rawValue: String(last)) else { return nil }
+        self = endpoint
+    }
 }
 
 /// One request's body read as records: what to commit, what was refused, and what to answer.
@@ -38,11 +44,15 @@ public enum Intake {
     public enum Failure: Error, Equatable {
         /// Nothing in the body could be read at all: 400 with this reason.
         case malformed(String)
+        /// The body carries more records than a request may: 413, nothing kept.
+        case tooManyRecords(limit: Int)
     }
 
     /// `receivedAt`: when the request came (the time of a user report whose envelope gives none).
-    public static func decode(_ body: [UInt8], endpoint: IntakeEndpoint, project: String?,
-                              receivedAt: Timestamp = Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000))) throws(Failure) -> IntakeBatch {
+    /// Decoding stops at the record past `maxRecords`. The batch is not yet prepared for the
+    /// writer (`IngestWriter.Batch.prepare`): the caller may keep only part of it.
+    public static func decode(_ body: [UInt8], endpoint: IntakeEndpoint, project: String?, receivedAt: Timestamp,
+                              maxRecords: Int = .max) throws(Failure) -> IntakeBatch {
         var result = IntakeBatch()
         switch endpoint {
         case .envelope:
@@ -51,7 +61,7 @@ public enum Intake {
                 throw .malformed("not a Sentry envelope: the first line must be the envelope's JSON header")
             }
             result.eventID = header["event_id"]?.nonEmptyText
-            try read(body, source: nil, envelopes: true, receivedAt: receivedAt, into: &result)
+            try read(body, source: nil, envelopes: true, receivedAt: receivedAt, maxRecords: maxRecords, into: &result)
         case .store:
             // One event; SDKs send it as one JSON document, which may span lines.
             let value: JSONValue
@@ -77,16 +87,15 @@ public enum Intake {
             let source: SourceKind = endpoint == .elk ? .elk : .native
             // One JSON object over several lines, as a reporter may post it, or NDJSON.
             if let value = try? JSONParser.parse(body), isObject(value), body.contains(0x0A) {
-                try read(Array(value.serialized.utf8), source: source, into: &result)
+                try read(Array(value.serialized.utf8), source: source, maxRecords: maxRecords, into: &result)
             } else {
-                try read(body, source: source, into: &result)
+                try read(body, source: source, maxRecords: maxRecords, into: &result)
             }
         }
         if let project {
             // The key's project wins: a body cannot file its events under another project.
             for i in result.batch.events.indices { result.batch.events[i].project = project }
         }
-        result.batch.prepare()
         return result
     }
 
@@ -95,17 +104,20 @@ public enum Intake {
         return false
     }
 
-    /// Reads lines (or envelopes) through the reader `ingest` uses.
+    /// Reads lines (or envelopes) through the reader `ingest` uses, stopping past `maxRecords`.
     static func read(_ body: [UInt8], source: SourceKind?, envelopes: Bool = false, receivedAt: Timestamp? = nil,
-                     into result: inout IntakeBatch) throws(Failure) {
+                     maxRecords: Int, into result: inout IntakeBatch) throws(Failure) {
+        var over = false
         do {
             let reader = try RecordReader(bytes: body, name: "request", source: source, receivedAt: receivedAt, envelopes: envelopes)
-            try DecodedBatch.each(from: reader, size: .max) { decoded in
+            let size = maxRecords == .max ? .max : maxRecords + 1
+            try DecodedBatch.each(from: reader, size: size) { decoded in
                 result.batch.events += decoded.records.events
                 result.batch.complaints += decoded.records.complaints
                 result.batch.adoption += decoded.records.adoption
                 result.rejects += decoded.rejects.map { ($0.line, $0.reason) }
-                return true
+                over = result.records > maxRecords
+                return !over
             }
             result.skippedItems.merge(reader.skippedItems, uniquingKeysWith: +)
         } catch let error as InputError {
@@ -113,5 +125,20 @@ public enum Intake {
         } catch {
             throw .malformed("\(error)")
         }
+        if over { throw .tooManyRecords(limit: maxRecords) }
+    }
+}
+
+extension IntakeBatch {
+    /// Keeps the first `count` records (events, then complaints, then sessions); the rest are dropped.
+    mutating func keepFirst(_ count: Int) {
+        var left = max(0, count)
+        func take<T>(_ items: inout [T]) {
+            if items.count > left { items.removeSubrange(left...) }
+            left -= items.count
+        }
+        take(&batch.events)
+        take(&batch.complaints)
+        take(&batch.adoption)
     }
 }

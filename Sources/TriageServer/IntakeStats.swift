@@ -1,29 +1,15 @@
-import Foundation
 import Prometheus
-
-/// Why a request (or part of one) was not taken: each is counted, logged and exported.
-public enum RejectionReason: String, Sendable, CaseIterable {
-    case unauthorized      // 401: no key, or a key the store does not hold
-    case forbidden         // 403: a revoked key, or another project's
-    case malformed         // 400: a body or item that is not what it claims
-    case tooLarge = "too_large"            // 413
-    case unsupported       // 415: an encoding the server does not read
-    case rateLimited = "rate_limited"      // 429
-    case unavailable       // 503: the store failed, or the disk is at its floor
-    case timeout           // 408: a body that came too slowly
-    case notFound = "not_found"            // 404
-}
+import Synchronization
 
 /// The server's counts: accepted events and requests, rejections by reason, commits; the
 /// minute's log line and `/metrics` read them.
-public final class IntakeStats: @unchecked Sendable {
+public final class IntakeStats: Sendable {
     public let registry = PrometheusCollectorRegistry()
-    private let lock = NSLock()
-    private var minute = Window()
-    private var total = Window()
+    /// The minute's counts and the run's.
+    private let windows = Mutex((minute: Window(), total: Window()))
 
     /// One minute's (or the run's) counts.
-    struct Window {
+    struct Window: Sendable {
         /// Refusals by reason's name, as the store records them.
         var rejectedByName: [String: Int] { Dictionary(uniqueKeysWithValues: rejected.map { ($0.key.rawValue, $0.value) }) }
         var requests = 0
@@ -40,6 +26,7 @@ public final class IntakeStats: @unchecked Sendable {
     private let commitsCounter: Counter
     private let rejectionCounters: [RejectionReason: Counter]
     private let queueGauge: Gauge
+    private let memoryGauge: Gauge
     private let commitSeconds: DurationHistogram
     private let ackSeconds: DurationHistogram
 
@@ -54,6 +41,7 @@ public final class IntakeStats: @unchecked Sendable {
         }
         rejectionCounters = counters
         queueGauge = registry.makeGauge(descriptor: .init(namespace: "errtriage", metricName: "queue", unitName: "records", helpText: "Records waiting for the next commit."))
+        memoryGauge = registry.makeGauge(descriptor: .init(namespace: "errtriage", metricName: "bodies_in_flight", unitName: "bytes", helpText: "Request bodies held in memory, as sent and inflated (serve --max-in-flight)."))
         let buckets: [Duration] = [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
                                    .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5)]
         commitSeconds = registry.makeDurationHistogram(descriptor: .init(namespace: "errtriage", metricName: "commit", unitName: "seconds", helpText: "Time of one group commit."), buckets: buckets)
@@ -61,49 +49,51 @@ public final class IntakeStats: @unchecked Sendable {
     }
 
     func accepted(records: Int, skipped: Int) {
-        lock.lock()
-        minute.requests += 1; total.requests += 1
-        minute.records += records; total.records += records
-        minute.skippedItems += skipped; total.skippedItems += skipped
-        lock.unlock()
+        windows.withLock { w in
+            w.minute.requests += 1; w.total.requests += 1
+            w.minute.records += records; w.total.records += records
+            w.minute.skippedItems += skipped; w.total.skippedItems += skipped
+        }
         requestsCounter.increment()
         recordsCounter.increment(by: Int64(records))
         if skipped > 0 { skippedCounter.increment(by: Int64(skipped)) }
     }
 
     func rejected(_ reason: RejectionReason, count: Int = 1) {
-        lock.lock()
-        minute.rejected[reason, default: 0] += count
-        total.rejected[reason, default: 0] += count
-        lock.unlock()
+        windows.withLock { w in
+            w.minute.rejected[reason, default: 0] += count
+            w.total.rejected[reason, default: 0] += count
+        }
         rejectionCounters[reason]?.increment(by: Int64(count))
     }
 
     func committed(seconds: Double) {
-        lock.lock(); minute.commits += 1; total.commits += 1; lock.unlock()
+        windows.withLock { w in w.minute.commits += 1; w.total.commits += 1 }
         commitsCounter.increment()
         commitSeconds.record(.nanoseconds(Int64(seconds * 1e9)))
     }
 
     func failedCommit() {
-        lock.lock(); minute.failedCommits += 1; total.failedCommits += 1; lock.unlock()
+        windows.withLock { w in w.minute.failedCommits += 1; w.total.failedCommits += 1 }
     }
 
     func acknowledged(seconds: Double) { ackSeconds.record(.nanoseconds(Int64(seconds * 1e9))) }
 
     func queue(depth: Int) { queueGauge.set(to: Double(depth)) }
 
+    func memory(inFlight bytes: Int) { memoryGauge.set(to: Double(bytes)) }
+
     /// Rejections so far, by reason (for tests and the log).
     public func rejections() -> [RejectionReason: Int] {
-        lock.lock(); defer { lock.unlock() }
-        return total.rejected
+        windows.withLock { $0.total.rejected }
     }
 
     /// The minute's counts; the next minute starts afresh.
     func takeMinute() -> Window {
-        lock.lock()
-        defer { minute = Window(); lock.unlock() }
-        return minute
+        windows.withLock { w in
+            defer { w.minute = Window() }
+            return w.minute
+        }
     }
 
     /// The log's line for a minute's counts.

@@ -1,4 +1,5 @@
-import Foundation
+import NIOPosix
+import Synchronization
 
 /// A project's public key, as the server checks it.
 public struct IntakeKey: Sendable, Equatable {
@@ -30,55 +31,51 @@ public enum KeyVerdict: Sendable, Equatable {
 /// `missInterval` apart at most, each serving every request waiting meanwhile, so a flood of
 /// unknown keys costs four reads a second and a key added with `errtriage key add` is taken by its
 /// first request. When the store cannot be read, the keys last read stay in use.
-public final class KeyRing: @unchecked Sendable {
+public final class KeyRing: Sendable {
     private let load: @Sendable () throws -> [IntakeKey]
     private let refreshSeconds: Double
     static let missInterval = 0.25
-    private let lock = NSLock()
-    private var keys: [String: IntakeKey] = [:]
-    /// When the last read began, and when the last read that is done began.
-    private var readBegan = -Double.infinity
-    private var readDone = -Double.infinity
+    private let clock: ServeClock
+    private struct State {
+        var keys: [String: IntakeKey] = [:]
+        /// When the last read began, and when the last read that is done began.
+        var readBegan = -Double.infinity
+        var readDone = -Double.infinity
+    }
+    private let state = Mutex(State())
     private let reads = Reads()
 
     /// Told when the keys cannot be read (the keys last read stay in use).
     let onFailure: @Sendable (any Error) -> Void
 
-    public init(refreshSeconds: Double = 2, load: @escaping @Sendable () throws -> [IntakeKey],
+    public init(refreshSeconds: Double = 2, clock: ServeClock = .system, load: @escaping @Sendable () throws -> [IntakeKey],
                 onFailure: @escaping @Sendable (any Error) -> Void = { _ in }) {
         self.load = load
         self.refreshSeconds = refreshSeconds
+        self.clock = clock
         self.onFailure = onFailure
     }
 
-    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    func now() -> Double { clock.uptime() }
 
     /// Reads the keys now; throws what the store threw.
     public func reload() throws {
-        let began = Self.now()
-        lock.lock()
-        readBegan = began
-        lock.unlock()
+        let began = now()
+        state.withLock { $0.readBegan = began }
         // Done, whether the store answered or not: a request waiting for it stops waiting.
-        defer {
-            lock.lock()
-            readDone = max(readDone, began)
-            lock.unlock()
-        }
+        defer { state.withLock { $0.readDone = max($0.readDone, began) } }
         let fresh = try load()
-        lock.lock()
-        keys = Dictionary(fresh.map { ($0.publicKey, $0) }, uniquingKeysWith: { a, _ in a })
-        lock.unlock()
+        let keys = Dictionary(fresh.map { ($0.publicKey, $0) }, uniquingKeysWith: { a, _ in a })
+        state.withLock { $0.keys = keys }
     }
 
     private func cached(_ key: String) -> (key: IntakeKey?, began: Double) {
-        lock.lock(); defer { lock.unlock() }
-        return (keys[key], readBegan)
+        state.withLock { ($0.keys[key], $0.readBegan) }
     }
 
     public func verify(key: String?, projectID: Int) async -> KeyVerdict {
         guard let key, !key.isEmpty else { return .missing }
-        let arrival = Self.now()
+        let arrival = now()
         var (found, began) = cached(key)
         if found == nil || arrival - began > refreshSeconds {
             await reads.read(after: arrival, ring: self)
@@ -90,15 +87,9 @@ public final class KeyRing: @unchecked Sendable {
         return .accepted(found)
     }
 
-    var lastBegan: Double {
-        lock.lock(); defer { lock.unlock() }
-        return readBegan
-    }
+    var lastBegan: Double { state.withLock { $0.readBegan } }
 
-    var lastDone: Double {
-        lock.lock(); defer { lock.unlock() }
-        return readDone
-    }
+    var lastDone: Double { state.withLock { $0.readDone } }
 
     /// One read at a time; a request waits for the first read that begins after it came.
     private actor Reads {
@@ -111,15 +102,16 @@ public final class KeyRing: @unchecked Sendable {
                     await running.value
                     continue
                 }
-                let wait = ring.lastBegan + KeyRing.missInterval - KeyRing.now()
+                let wait = ring.lastBegan + KeyRing.missInterval - ring.now()
                 if ring.lastBegan < arrival, wait > 0 {
                     try? await Task.sleep(for: .milliseconds(Int64(wait * 1000) + 1))
                     continue
                 }
-                // The task clears `current` before it ends, so whoever awaited it finds it gone.
-                current = Task.detached {
-                    do { try ring.reload() } catch { ring.onFailure(error) }
-                    await self.finished()
+                // The read blocks on the store: it runs on the thread pool, off the server's
+                // threads. The task clears `current` before it ends, so whoever awaited it finds it gone.
+                current = Task {
+                    do { try await NIOThreadPool.singleton.runIfActive { try ring.reload() } } catch { ring.onFailure(error) }
+                    self.finished()
                 }
             }
         }

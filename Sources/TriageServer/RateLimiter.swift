@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 
 /// Events per second a key may send, as a token bucket: `perSecond` refill, `burst` at most in hand.
 public struct RateLimit: Sendable, Equatable, CustomStringConvertible {
@@ -33,45 +33,54 @@ public struct RateLimit: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// One bucket per key. `admit` takes `cost` tokens, or tells how long until they would be there.
-public final class RateLimiter: @unchecked Sendable {
+/// One bucket per key: every record a request carries takes a token.
+public final class RateLimiter: Sendable {
     private struct Bucket { var tokens: Double; var updated: Double }
     private let limit: RateLimit
-    private let lock = NSLock()
-    private var buckets: [String: Bucket] = [:]
-    private let clock: @Sendable () -> Double
+    private let buckets = Mutex([String: Bucket]())
+    private let uptime: @Sendable () -> Double
 
-    public init(_ limit: RateLimit, clock: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }) {
+    public init(_ limit: RateLimit, clock: ServeClock = .system) {
         self.limit = limit
-        self.clock = clock
+        self.uptime = clock.uptime
     }
 
-    /// Nil when admitted; else the whole seconds to wait (at least 1).
-    public func admit(key: String, cost: Int = 1) -> Int? {
-        guard !limit.isOff else { return nil }
-        let now = clock()
-        lock.lock()
-        defer { lock.unlock() }
-        var bucket = buckets[key] ?? Bucket(tokens: limit.burst, updated: now)
-        bucket.tokens = min(limit.burst, bucket.tokens + (now - bucket.updated) * limit.perSecond)
-        bucket.updated = now
-        let need = min(Double(cost), limit.burst)
-        defer { buckets[key] = bucket }
-        if bucket.tokens >= need {
-            bucket.tokens -= need
-            return nil
+    /// What a request of `count` records may keep, and, when it may not keep them all, the whole
+    /// seconds (at least 1) until the rest (at most a burst of them) would be in hand.
+    public struct Grant: Equatable, Sendable {
+        public var granted: Int
+        public var wait: Int?
+    }
+
+    /// Takes a token for each of the first records that have one in hand: the request keeps
+    /// those, and is told how long until the rest would be admitted.
+    public func take(key: String, count: Int) -> Grant {
+        guard !limit.isOff, count > 0 else { return Grant(granted: count, wait: nil) }
+        let now = uptime()
+        return buckets.withLock { buckets in
+            var bucket = refilled(buckets[key], now: now)
+            defer { buckets[key] = bucket }
+            let granted = min(count, Int(bucket.tokens.rounded(.down)))
+            bucket.tokens -= Double(granted)
+            guard granted < count else { return Grant(granted: granted, wait: nil) }
+            let need = min(Double(count - granted), limit.burst)
+            return Grant(granted: granted, wait: max(1, Int(((need - bucket.tokens) / limit.perSecond).rounded(.up))))
         }
-        return max(1, Int(((need - bucket.tokens) / limit.perSecond).rounded(.up)))
     }
 
-    /// Whether a key has nothing in hand now (checked before a body is read).
+    /// Nil when a key has a token in hand; else the whole seconds to wait (checked before a body is read).
     public func isExhausted(key: String) -> Int? {
         guard !limit.isOff else { return nil }
-        let now = clock()
-        lock.lock()
-        defer { lock.unlock() }
-        guard let bucket = buckets[key] else { return nil }
-        let tokens = min(limit.burst, bucket.tokens + (now - bucket.updated) * limit.perSecond)
-        return tokens >= 1 ? nil : max(1, Int(((1 - tokens) / limit.perSecond).rounded(.up)))
+        let now = uptime()
+        return buckets.withLock { buckets in
+            guard buckets[key] != nil else { return nil }
+            let tokens = refilled(buckets[key], now: now).tokens
+            return tokens >= 1 ? nil : max(1, Int(((1 - tokens) / limit.perSecond).rounded(.up)))
+        }
+    }
+
+    private func refilled(_ bucket: Bucket?, now: Double) -> Bucket {
+        guard let bucket else { return Bucket(tokens: limit.burst, updated: now) }
+        return Bucket(tokens: min(limit.burst, bucket.tokens + (now - bucket.updated) * limit.perSecond), updated: now)
     }
 }

@@ -135,6 +135,10 @@ public final class IngestWriter {
         /// Does on the calling thread the per-event work that needs no store, so that a reading
         /// thread takes it off the writer's.
         public mutating func prepare() {
+            // U+0000 cannot be stored and read back (`StorableText`): no record may carry it to the store.
+            for i in events.indices { events[i].makeStorable() }
+            for i in complaints.indices { complaints[i].makeStorable() }
+            adoption = adoption.map { $0.storable() }
             keys = events.map { e in e.chain.links.allSatisfy { !$0.short.isEmpty } ? e.chain.shortKey : nil }
             customKeys = events.map { e in e.customKeys.isEmpty ? nil : CustomKeys.encode(e.customKeys) }
         }

@@ -14,6 +14,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     public var isUsageError: Bool
     /// The disk is below the free-space floor (`belowFloor`): try again once space is back.
     public var isBelowFloor = false
+    /// The store refused one submission's records while it took the others of their group
+    /// (`GroupCommitter` isolates them): that sender's data, not the store, is at fault.
+    public var isRefusedData = false
     public init(_ message: String, isUsageError: Bool = false) {
         self.message = message
         self.isUsageError = isUsageError

@@ -102,7 +102,7 @@ struct Alerts: ParsableCommand {
             let report = try store.runAlerts(now: now, dryRun: dryRun)
             switch format {
             case .text: print(AlertText.report(report), terminator: "")
-            case .json: print(AlertJSON.report(report).serialized)
+            case .json: print(AlertJSON.report(report).inertSerialized)
             }
         }
     }

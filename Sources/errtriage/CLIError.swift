@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Presentation
 import TriageImport
 import TriageStore
 
@@ -33,6 +34,24 @@ enum CLIError: Error, CustomStringConvertible {
 func runReporting(_ body: () throws -> Void) throws {
     do {
         try body()
+    } catch {
+        try report(error)
+    }
+}
+
+/// `runReporting` for an async command body.
+func runReporting(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch {
+        try report(error)
+    }
+}
+
+/// Prints a failure as `errtriage: sentence` and throws its exit code; rethrows anything else.
+private func report(_ error: any Error) throws -> Never {
+    do {
+        throw error
     } catch let error as CLIError {
         Stderr.write("errtriage: \(error.description)\n")
         throw ExitCode(error.exitCode)
@@ -45,9 +64,15 @@ func runReporting(_ body: () throws -> Void) throws {
     }
 }
 
-/// Writes to standard error without buffering.
+/// Writes to standard error without buffering; what it writes is made inert as standard output's
+/// text is (`Stdout`): error messages quote files' lines and values.
 enum Stderr {
     static func write(_ text: String) {
+        FileHandle.standardError.write(Data(TextSanitizer.inert(text).utf8))
+    }
+
+    /// Writes the command's own control sequences (the progress bar's), and nothing from data.
+    static func writeControl(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 
 /// The `errtriage` command: the dashboard by default, and the scriptable subcommands.
 @main
-struct Errtriage: ParsableCommand {
+struct Errtriage: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "errtriage",
         abstract: "Triage app error chains: ingest, rank, drill down, decide.",
@@ -17,15 +17,19 @@ struct Errtriage: ParsableCommand {
                       Alerts.self, ServeCommand.self, KeyCommand.self, Generate.self, Demo.self],
         defaultSubcommand: Dashboard.self)
 
-    /// Runs the command; a command line the parser refuses exits 1 like every other usage error
-    /// (swift-argument-parser's own code would be 64).
-    static func main() {
+    /// Runs the command (`serve` is async; the others run on this thread); a command line the
+    /// parser refuses exits 1 like every other usage error (swift-argument-parser's own code would be 64).
+    static func main() async {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
         } catch {
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Stderr.write(fullMessage(for: error) + "\n")
             Foundation.exit(1)
         }
     }

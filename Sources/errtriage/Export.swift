@@ -40,10 +40,14 @@ struct Export: ParsableCommand {
                 let from = window.start(now: now).map { "from \($0.dateText) " } ?? ""
                 Stderr.write("export: the days \(from)before \(since.dateText) are not in this export: their raw events were pruned (errtriage retention); their counts stay in report and history\n")
             }
+            // Data goes to a file or a pipe exactly; to a terminal, made inert (as every text output is).
+            let toTerminal = out == "-" && Stdout.isTerminal
             switch format {
             case .ndjson:
                 let sink = try LineWriter(path: out)
-                try store.exportEvents(window: window, now: now, key: canonical, search: query?.query ?? SearchQuery()) { try sink.write(NativeEncoder.line($0)) }
+                try store.exportEvents(window: window, now: now, key: canonical, search: query?.query ?? SearchQuery()) {
+                    try sink.write(NativeEncoder.line($0, inert: toTerminal))
+                }
                 try sink.close()
             case .csv:
                 guard let stream = OutputStream(toFileAtPath: out == "-" ? "/dev/stdout" : out, append: false) else {
@@ -51,7 +55,9 @@ struct Export: ParsableCommand {
                 }
                 let writer = try CSVWriter(stream: stream)
                 try writer.write(row: ExportCSV.header)
-                try store.exportEvents(window: window, now: now, key: canonical, search: query?.query ?? SearchQuery()) { try writer.write(row: ExportCSV.row($0)) }
+                try store.exportEvents(window: window, now: now, key: canonical, search: query?.query ?? SearchQuery()) {
+                    try writer.write(row: toTerminal ? ExportCSV.row($0).map(TextSanitizer.inert) : ExportCSV.row($0))
+                }
                 writer.stream.close()
             }
         }

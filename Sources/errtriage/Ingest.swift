@@ -167,7 +167,8 @@ final class ProgressBox {
         }
         let elapsed = max(0.001, Date().timeIntervalSince(started!))
         let rate = Int(Double(progress.events) / elapsed)
-        var line = "\r\u{1B}[K\(progress.input): \(progress.events) events, \(rate)/s"
+        // The input's name is a file's name: made inert before the bar's own control sequence.
+        var line = "\(TextSanitizer.inert(progress.input)): \(progress.events) events, \(rate)/s"
         if let total = progress.totalBytes, total > 0 {
             let fraction = min(1, Double(progress.bytesRead) / Double(total))
             let filled = Int(fraction * 24)
@@ -177,13 +178,13 @@ final class ProgressBox {
         } else {
             line += ", \(progress.bytesRead >> 20) MiB read"
         }
-        Stderr.write(line)
+        Stderr.writeControl("\r\u{1B}[K" + line)
         shown = true
     }
 
     /// Clears the progress line, where one was drawn.
     func finish() {
-        if shown { Stderr.write("\r\u{1B}[K") }
+        if shown { Stderr.writeControl("\r\u{1B}[K") }
         shown = false
     }
 }

@@ -73,7 +73,7 @@ struct KeyCommand: ParsableCommand {
                 let projects = try options.openForReading(now: try options.nowTimestamp()).projects()
                 switch format {
                 case .text: print(ProjectKeyText.list(projects, base: url.base), terminator: "")
-                case .json: print(ProjectKeyText.json(projects, base: url.base).serialized)
+                case .json: print(ProjectKeyText.json(projects, base: url.base).inertSerialized)
                 }
             }
         }

@@ -37,7 +37,7 @@ struct Meeting: ParsableCommand {
             let unlinked = try store.unlinkedComplaints(window: window, now: now)
             if printing {
                 let latest = try? store.latestEventTime()
-                Swift.print(AgendaText.render(agenda, unlinked: unlinked, window: window, now: now, byOwner: byOwner,
+                Stdout.print(AgendaText.render(agenda, unlinked: unlinked, window: window, now: now, byOwner: byOwner,
                                               latestEvent: latest ?? nil), terminator: "")
                 return
             }

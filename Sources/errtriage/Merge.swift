@@ -51,7 +51,7 @@ struct Merge: ParsableCommand {
             }
             let suggestions = try options.openForReading(now: now).mergeSuggestions()
             switch format {
-            case .json: print(MergeText.json(suggestions).serialized)
+            case .json: print(MergeText.json(suggestions).inertSerialized)
             case .text, .markdown: print(MergeText.text(suggestions), terminator: "")
             }
         }

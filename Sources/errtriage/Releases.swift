@@ -20,7 +20,7 @@ struct Releases: ParsableCommand {
             let store = try options.openForReading(now: now)
             let releases = try store.releases()
             switch format {
-            case .json: print(ReleaseJSON.releases(releases).serialized)
+            case .json: print(ReleaseJSON.releases(releases).inertSerialized)
             case .text, .markdown: print(ReleaseText.releases(releases, markdown: format == .markdown), terminator: "")
             }
         }
@@ -59,7 +59,7 @@ struct Release: ParsableCommand {
                 throw CLIError.usage("no event names version \(name); errtriage releases lists the versions")
             }
             switch format {
-            case .json: print(ReleaseJSON.comparison(comparison).serialized)
+            case .json: print(ReleaseJSON.comparison(comparison).inertSerialized)
             case .text, .markdown: print(ReleaseText.comparison(comparison, markdown: format == .markdown), terminator: "")
             }
         }

@@ -82,7 +82,7 @@ struct Report: ParsableCommand {
                 let all = pivot.list
                 let groups = Array(pivot.groups.prefix(top))
                 switch format {
-                case .json: print(ReportJSON.pivot(groups, layer: layer, list: all).serialized)
+                case .json: print(ReportJSON.pivot(groups, layer: layer, list: all).inertSerialized)
                 case .text, .markdown: print(ReportText.pivot(groups, layer: layer, list: all, markdown: format == .markdown), terminator: "")
                 }
                 return
@@ -108,7 +108,7 @@ struct Report: ParsableCommand {
             switch format {
             case .json:
                 let projects = try store.projectNames(ofIssues: list.issues.map(\.key))
-                print(ReportJSON.list(list, unlinked: unlinked, latestVersion: try store.versions().last, projects: projects).serialized)
+                print(ReportJSON.list(list, unlinked: unlinked, latestVersion: try store.versions().last, projects: projects).inertSerialized)
             case .text, .markdown: print(ReportText.list(list) + ReportText.unlinked(unlinked, window: window), terminator: "")
             }
         }
@@ -137,7 +137,7 @@ struct Show: ParsableCommand {
             let store = try options.openForReading(now: now)
             let detail = try store.issueDetail(key: canonical, window: window, now: now)
             switch format {
-            case .json: print(ReportJSON.detail(detail).serialized)
+            case .json: print(ReportJSON.detail(detail).inertSerialized)
             case .text, .markdown: print(ReportText.detail(detail), terminator: "")
             }
         }
@@ -161,7 +161,7 @@ struct History: ParsableCommand {
         try runReporting {
             let history = try options.openForReading(now: options.nowTimestamp()).history(key: key.canonical)
             switch format {
-            case .json: print(HistoryText.json(history).serialized)
+            case .json: print(HistoryText.json(history).inertSerialized)
             case .text, .markdown: print(HistoryText.render(history), terminator: "")
             }
         }

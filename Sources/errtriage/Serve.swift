@@ -10,7 +10,7 @@ extension RateLimit: ExpressibleByArgument {
 }
 
 /// `errtriage serve`: apps send their errors here (Sentry SDKs, the ELK reporter, native NDJSON).
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Take errors over HTTP from Sentry SDKs, the ELK-style reporter and native NDJSON, into the store.",
@@ -55,15 +55,24 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("log-every"), help: "Seconds between the log's summary lines.")
     var logEvery: Double = 60
 
-    func run() throws {
-        try runReporting {
+    @Option(name: .customLong("max-records-per-request"), help: "Events, complaints and sessions one request may carry; a body with more is answered 413.")
+    var maxRecordsPerRequest = 1_000
+
+    @Option(name: .customLong("max-in-flight"), help: "Memory request bodies may hold at once, as sent and inflated (e.g. 128MiB); past it, requests are answered 503 with Retry-After.")
+    var maxInFlight = "128MiB"
+
+    func run() async throws {
+        try await runReporting {
             guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port) else {
                 throw CLIError.usage("--listen '\(listen)' is not HOST:PORT (e.g. 127.0.0.1:8000)")
             }
             var host = String(listen[..<colon])
             if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-            guard logEvery > 0, maxConnections > 0, idleTimeout > 0, bodyTimeout > 0 else {
-                throw CLIError.usage("--log-every, --max-connections, --idle-timeout and --body-timeout must be above 0")
+            guard logEvery > 0, maxConnections > 0, idleTimeout > 0, bodyTimeout > 0, maxRecordsPerRequest > 0 else {
+                throw CLIError.usage("--log-every, --max-connections, --idle-timeout, --body-timeout and --max-records-per-request must be above 0")
+            }
+            guard let inFlight = ByteCount.parse(maxInFlight), inFlight >= 1 << 20 else {
+                throw CLIError.usage("--max-in-flight '\(maxInFlight)' is not a size of at least 1MiB (e.g. 128MiB, 1GiB)")
             }
             var webhookURL: URL?
             if let webhook {
@@ -79,6 +88,8 @@ struct ServeCommand: ParsableCommand {
             configuration.maxConnections = maxConnections
             configuration.idleTimeoutSeconds = idleTimeout
             configuration.bodyTimeoutSeconds = bodyTimeout
+            configuration.maxRecordsPerRequest = maxRecordsPerRequest
+            configuration.maxInFlightBytes = Int(clamping: inFlight)
             configuration.minFreeBytes = try freeSpaceFloor(minFree)
             let location = options.storePath
             if let retention { try options.open().setRetention(keepDays: retention.days) }
@@ -86,7 +97,7 @@ struct ServeCommand: ParsableCommand {
                               alerts: .init(command: onAlert, webhook: webhookURL), logIntervalSeconds: logEvery,
                               log: { ServeLog.line($0) })
             do {
-                try serve.runBlocking { host, port in
+                try await serve.run { host, port in
                     ServeLog.line("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port) (store \(TextSanitizer.sanitize(location)))")
                 }
             } catch let error as StoreError {

@@ -70,11 +70,19 @@ import TriageModel
     }
 
     /// The envelope target on its seeds (a valid stream, a truncated one, bad lengths, sessions and
-    /// user feedback), and on items over the limit, by length and as one long line, which mutated
-    /// inputs never reach.
-    @Test func theEnvelopeTargetHoldsOnItsSeedsAndOnItemsOverTheLimit() {
+    /// user feedback, U+0000 and escapes in every string), and on items over the limit, by length
+    /// and as one long line, which mutated inputs never reach.
+    @Test func theEnvelopeTargetHoldsOnItsSeedsAndOnItemsOverTheLimit() throws {
         let seeds = FuzzTarget.envelope.seeds(fixtures: Self.fixtures.path)
-        #expect(seeds.count == 4)
+        #expect(seeds.count == 5)
+        // The hostile seed is read as an event whose texts hold U+0000 and ESC: the target's
+        // storable-and-inert property is checked on them.
+        let reader = try RecordReader(bytes: seeds[4], name: "hostile", source: .sentry)
+        var messages: [String] = []
+        while let result = try reader.next() {
+            if case .record(_, .event(let event)) = result { messages.append(event.message ?? "") }
+        }
+        #expect(messages.count == 1 && messages[0].contains("\u{0}") && messages[0].contains("\u{1B}]0;PWNED"), "\(messages)")
         for seed in seeds {
             #expect(throws: Never.self, "\(String(decoding: seed.prefix(80), as: UTF8.self))") { try FuzzTarget.envelope.check(seed) }
         }

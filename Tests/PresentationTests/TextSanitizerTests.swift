@@ -76,3 +76,12 @@ import Testing
         #expect(elapsed < .milliseconds(50))
     }
 }
+
+/// The command line's last gate: a whole output made inert, its line breaks and tabs kept.
+@Suite struct InertOutputTests {
+    @Test func controlsAndFormatCharactersShowAsCodesAndLineBreaksStay() {
+        let out = TextSanitizer.inert("3\u{1B}]0;PWNED\u{07}\tnext\nline\u{9B}31m\u{202E}evil\u{200B}\r")
+        #expect(out == "3^[]0;PWNED^G\tnext\nline<U+009B>31m<U+202E>evil<U+200B>^M")
+        #expect(TextSanitizer.inert("clean — ≈ ▁▂▃ 界") == "clean — ≈ ▁▂▃ 界")
+    }
+}

@@ -4,7 +4,7 @@ import Testing
 import TriageImport
 import TriageIngest
 import TriageModel
-import TriageStore
+@testable import TriageStore
 
 /// Group commit, as `errtriage serve` uses it: many callers, one transaction per group, an answer
 /// only after the commit, and a store that fails and comes back.
@@ -112,6 +112,98 @@ import TriageStore
         committer.close()
         #expect(try f.store.verify().events == 4)
         #expect(opened.failed.count <= 2)
+    }
+
+    /// A store that refuses one value: a trigger on `term` (where every event's message goes),
+    /// the closest a test comes to a value the store cannot take.
+    static func poisoned(_ f: TemporaryStore) throws {
+        try f.store.write { db in
+            if TemporaryStore.onPostgres {
+                try db.execute(sql: """
+                    CREATE FUNCTION poison() RETURNS trigger AS $$ BEGIN
+                      IF NEW.value = 'poison' THEN RAISE EXCEPTION 'the value poison is refused'; END IF; RETURN NEW;
+                    END $$ LANGUAGE plpgsql
+                    """)
+                try db.execute(sql: "CREATE TRIGGER poison BEFORE INSERT ON term FOR EACH ROW EXECUTE FUNCTION poison()")
+            } else {
+                try db.execute(sql: """
+                    CREATE TRIGGER poison BEFORE INSERT ON term WHEN NEW.value = 'poison'
+                    BEGIN SELECT RAISE(ABORT, 'the value poison is refused'); END
+                    """)
+            }
+        }
+    }
+
+    /// One caller's records that the store refuses fail that caller alone: the others of its
+    /// group are written (in halves, down to the refused one) and answered with success.
+    @Test func recordsTheStoreRefusesFailTheirOwnCallerAlone() async throws {
+        let f = try TemporaryStore()
+        try Self.poisoned(f)
+        let path = f.path
+        let counter = Counter()
+        let committer = GroupCommitter(linger: 0.05, open: { try TriageStore.open(path, for: .writing) },
+                                       onCommit: { counter.add($0) }, onFailure: { counter.fail($0) })
+        // All submitted before the writer's linger ends: one group of 32.
+        let outcomes = Outcomes()
+        let done = DispatchGroup()
+        for caller in 0..<32 {
+            var batch = try Self.batch(caller * 5 ..< caller * 5 + 5)
+            if caller == 13 { batch.events[2].message = "poison" }
+            done.enter()
+            committer.submit(batch) { result in
+                if case .failure(let error) = result { outcomes.add(caller, error) }
+                done.leave()
+            }
+        }
+        done.wait()
+        let failedCallers = outcomes.all
+        committer.close()
+        #expect(failedCallers.keys.sorted() == [13], "\(failedCallers)")
+        #expect(failedCallers[13]?.isRefusedData == true)
+        #expect(failedCallers[13]?.message.contains("poison") == true, "\(String(describing: failedCallers[13]))")
+        #expect(counter.all.reduce(0) { $0 + $1.submissions } == 31)
+        #expect(counter.failed.isEmpty, "a sender's refused data counted as the store failing")
+        #expect(try f.store.verify().events == 31 * 5)
+        #expect(try f.store.verify().isSound)
+    }
+
+    /// A store that fails every write fails the whole group with its error (a 503, not a
+    /// refusal of anyone's data), after a bounded number of tries.
+    @Test func aStoreFailingEveryWriteFailsTheGroupAfterBoundedTries() async throws {
+        #expect(GroupCommitter.attemptBudget(1) == 2)
+        #expect(GroupCommitter.attemptBudget(1_000) == 42)
+        let f = try TemporaryStore()
+        try f.store.write { db in
+            if TemporaryStore.onPostgres {
+                try db.execute(sql: "CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'disk I/O error'; END $$ LANGUAGE plpgsql")
+                try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON term FOR EACH ROW EXECUTE FUNCTION refuse()")
+            } else {
+                try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON term BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END")
+            }
+        }
+        let path = f.path
+        let counter = Counter()
+        let committer = GroupCommitter(linger: 0.05, open: { try TriageStore.open(path, for: .writing) },
+                                       onFailure: { counter.fail($0) })
+        let errors = try await withThrowingTaskGroup(of: StoreError?.self) { group in
+            for caller in 0..<8 {
+                let batch = try Self.batch(caller * 2 ..< caller * 2 + 2)
+                group.addTask { do { try await committer.submit(batch); return nil } catch { return error as? StoreError ?? StoreError("\(error)") } }
+            }
+            return try await group.reduce(into: [StoreError?]()) { $0.append($1) }
+        }
+        #expect(committer.failing != nil)
+        committer.close()
+        #expect(errors.allSatisfy { $0 != nil && $0!.isRefusedData == false }, "\(errors)")
+        #expect(!counter.failed.isEmpty)
+        #expect(try f.store.verify().events == 0)
+    }
+
+    final class Outcomes: @unchecked Sendable {
+        private let lock = NSLock()
+        private var failures: [Int: StoreError] = [:]
+        func add(_ caller: Int, _ error: StoreError) { lock.lock(); failures[caller] = error; lock.unlock() }
+        var all: [Int: StoreError] { lock.lock(); defer { lock.unlock() }; return failures }
     }
 
     final class Flag: @unchecked Sendable {

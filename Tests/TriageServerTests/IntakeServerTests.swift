@@ -33,7 +33,7 @@ import TriageStore
         let committer = GroupCommitter(open: open ?? { try TriageStore.open(path, for: .writing) }, beforeCommit: beforeCommit)
         defer { committer.close() }
         let server = IntakeServer(configuration: configuration, committer: committer,
-                                  keys: KeyRing { Self.keys }, stats: IntakeStats(), health: { nil }, log: { _ in })
+                                  keys: KeyRing { Self.keys }, stats: IntakeStats(), health: { nil })
         let app = Application(router: server.router())
         try await app.test(.router) { client in try await body(client, temporary) }
     }

@@ -1,7 +1,10 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOPosix
 import Presentation
+import ServiceLifecycle
+import Synchronization
 import TriageModel
 import TriageStore
 
@@ -10,9 +13,9 @@ import TriageStore
 /// last run come with them); what fires goes to a command's standard input as JSON and/or to a
 /// chat tool's incoming webhook as `{"text": …}`.
 ///
-/// Commits only signal; one thread runs the rules, at most every `minimumInterval` seconds, so a
-/// burst of commits costs one run.
-public final class AlertDispatcher: @unchecked Sendable {
+/// Commits only signal; the service runs the rules at most every `minimumInterval` seconds, so a
+/// burst of commits costs one run, and once more at shutdown for what was signalled last.
+public final class AlertService: Service, Sendable {
     public struct Targets: Sendable {
         /// Run with `/bin/sh -c`, the alert's JSON on standard input.
         public var command: String?
@@ -27,92 +30,91 @@ public final class AlertDispatcher: @unchecked Sendable {
 
     private let open: @Sendable () throws -> TriageStore
     private let targets: Targets
-    private let minimumInterval: Double
+    private let minimumInterval: Duration
+    private let clock: ServeClock
     private let log: @Sendable (String) -> Void
     private let post: @Sendable (URL, [UInt8]) async throws -> Int
-    private let condition = NSCondition()
-    private var signalled = false
-    private var stopping = false
-    private var finished = false
-    private var store: TriageStore?
+    private let signals: AsyncStream<Void>
+    private let signalled: AsyncStream<Void>.Continuation
+    /// Whether a commit signalled since the rules last ran (the stream only wakes the service).
+    private let pending = Mutex(false)
+    /// The store the rules run on, kept between runs (opened again after a failure).
+    private let store = Mutex<TriageStore?>(nil)
 
-    public init(targets: Targets, minimumInterval: Double = 0.5, open: @escaping @Sendable () throws -> TriageStore,
-                post: @escaping @Sendable (URL, [UInt8]) async throws -> Int, log: @escaping @Sendable (String) -> Void) {
+    public init(targets: Targets, minimumInterval: Duration = .milliseconds(500), clock: ServeClock = .system,
+                open: @escaping @Sendable () throws -> TriageStore,
+                post: @escaping @Sendable (URL, [UInt8]) async throws -> Int = Webhook.post, log: @escaping @Sendable (String) -> Void) {
         self.targets = targets
         self.minimumInterval = minimumInterval
+        self.clock = clock
         self.open = open
         self.post = post
         self.log = log
-        let thread = Thread { [unowned self] in self.run() }
-        thread.name = "errtriage alerts"
-        thread.start()
+        (signals, signalled) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Something was committed: run the rules soon.
     public func signal() {
-        condition.lock()
-        signalled = true
-        condition.broadcast()
-        condition.unlock()
+        pending.withLock { $0 = true }
+        signalled.yield()
     }
 
-    /// Runs what is signalled once more, then stops.
-    public func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        while !finished { condition.wait() }
-        condition.unlock()
-    }
-
-    private func run() {
-        while true {
-            condition.lock()
-            while !signalled && !stopping { condition.wait() }
-            let work = signalled
-            signalled = false
-            let last = stopping
-            condition.unlock()
-            if work { evaluate() }
-            if last { break }
-            Thread.sleep(forTimeInterval: minimumInterval)
+    public func run() async throws {
+        for await _ in signals.cancelOnGracefulShutdown() {
+            guard takePending() else { continue }
+            await evaluate()
+            try? await Task.sleep(for: minimumInterval)
         }
-        store = nil
-        condition.lock()
-        finished = true
-        condition.broadcast()
-        condition.unlock()
+        // Shutting down: what was signalled since the last run is run once more.
+        if takePending() { await evaluate() }
     }
 
-    private func evaluate() {
-        let report: AlertReport
-        do {
-            if store == nil { store = try open() }
-            report = try store!.runAlerts(now: Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000)), dryRun: false)
-        } catch {
-            store = nil
+    /// Whether a commit signalled since the last run; clears it.
+    private func takePending() -> Bool {
+        pending.withLock { pending in
+            defer { pending = false }
+            return pending
+        }
+    }
+
+    private func evaluate() async {
+        let now = clock.now()
+        let outcome: Result<AlertReport, any Error> = await (try? NIOThreadPool.singleton.runIfActive { [self] in
+            Result { () throws -> AlertReport in
+                try store.withLock { store in
+                    do {
+                        if store == nil { store = try open() }
+                        return try store!.runAlerts(now: now, dryRun: false)
+                    } catch {
+                        store = nil
+                        throw error
+                    }
+                }
+            }
+        }) ?? .failure(CancellationError())
+        switch outcome {
+        case .success(let report):
+            if !report.isEmpty { await deliver(report) }
+        case .failure(let error):
             log("alerts: cannot run the rules: \((error as? StoreError)?.message ?? "\(error)")")
-            return
         }
-        guard !report.isEmpty else { return }
-        deliver(report)
     }
 
-    private func deliver(_ report: AlertReport) {
+    private func deliver(_ report: AlertReport) async {
         let json = AlertJSON.report(report)
         func count(_ n: Int, _ what: String) -> String { "\(n) \(what)\(n == 1 ? "" : "s")" }
         let summary = [count(report.firings.count, "alert"), count(report.newIssues.count, "new issue"),
                        count(report.regressions.count, "regression"), count(report.spikes.count, "spike")].joined(separator: ", ")
         if let command = targets.command {
-            let status = Self.runCommand(command, input: Array((json.serialized + "\n").utf8))
+            let input = Array((json.serialized + "\n").utf8)
+            let status = (try? await NIOThreadPool.singleton.runIfActive { Self.runCommand(command, input: input) }) ?? -1
             log("alerts: \(summary) → on-alert command " + (status == 0 ? "ran" : "exited \(status)"))
         }
         if let webhook = targets.webhook {
             let text = AlertText.report(report).trimmingCharacters(in: .newlines)
             let body = JSONValue.object([("text", .string(text)), ("errtriage", json)]).serialized
-            let post = self.post
             let outcome: String
-            do { outcome = "answered \(try blocking { try await post(webhook, Array(body.utf8)) })" } catch { outcome = "failed: \(error)" }
+            do { outcome = "answered \(try await post(webhook, Array(body.utf8)))" } catch { outcome = "failed: \(error)" }
             log("alerts: \(summary) → webhook \(outcome)")
         }
     }
@@ -133,8 +135,8 @@ public final class AlertDispatcher: @unchecked Sendable {
 }
 
 /// POSTs JSON to a chat tool's incoming webhook.
-enum Webhook {
-    @Sendable static func post(_ url: URL, _ body: [UInt8]) async throws -> Int {
+public enum Webhook {
+    @Sendable public static func post(_ url: URL, _ body: [UInt8]) async throws -> Int {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")

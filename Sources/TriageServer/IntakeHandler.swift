@@ -1,0 +1,90 @@
+import Foundation
+import Hummingbird
+import NIOPosix
+import TriageIngest
+import TriageModel
+
+/// The intake's last step, after the key, the rate limit's first check and the body: the body
+/// read as records (at most `maxRecordsPerRequest`), each record charged to the key's rate
+/// limit, what was admitted committed, and the answer — 200 only once it is committed.
+struct IntakeHandler: Sendable {
+    let configuration: ServeConfiguration
+    let committer: GroupCommitter
+    let limiter: RateLimiter
+    let stats: IntakeStats
+    let clock: ServeClock
+
+    /// What decoding and charging one body gave, on the thread pool.
+    struct Admitted: Sendable {
+        var intake: IntakeBatch
+        /// Records the body carried, and those the rate limit let in (the first ones).
+        var offered: Int
+        var grant: RateLimiter.Grant
+    }
+
+    func handle(_ request: Request, context: IntakeContext) async throws -> Response {
+        let state = context.intake
+        guard let key = state.key else { throw KeyMiddleware.refusal(.missing) }
+        let admitted = try await admit(state.body, endpoint: state.endpoint, key: key)
+        let intake = admitted.intake
+        if intake.records > 0 {
+            do {
+                try await committer.submit(intake.batch)
+            } catch {
+                if error.isRefusedData {
+                    throw Refusal(.badRequest, .unstorable, "the store refused this request's records (\(error.message)); nothing of it was kept")
+                }
+                throw Refusal(.serviceUnavailable, .unavailable, "the store cannot take events now (\(error.message)); retry later",
+                              retryAfter: error.isBelowFloor ? configuration.retryAfterFloorSeconds : configuration.retryAfterSeconds)
+            }
+        }
+        stats.acknowledged(seconds: clock.uptime() - state.bodyRead)
+        if intake.records > 0 || admitted.offered == 0 { stats.accepted(records: intake.records, skipped: intake.skipped) }
+        if admitted.grant.granted < admitted.offered {
+            // The records within the limit were kept; the answer says how many, and when the rest may come.
+            let kept = intake.records
+            var refusal = RateLimitMiddleware.refusal(limit: configuration.rateLimit, wait: admitted.grant.wait ?? 1)
+            refusal.detail = "rate limit of \(configuration.rateLimit) per key reached: the first \(kept) of \(admitted.offered) records "
+                + "were kept; send the rest after \(admitted.grant.wait ?? 1) s"
+            refusal.extra = [("accepted", .number(String(kept))), ("refused", .number(String(admitted.offered - kept)))]
+            return refusal.response(stats, count: admitted.offered - kept)
+        }
+        if let first = intake.rejects.first {
+            // The good items were kept; the answer names the first refused one.
+            let more = intake.rejects.count > 1 ? " (and \(intake.rejects.count - 1) more)" : ""
+            let kept = intake.records > 0 ? "; \(intake.records) other record\(intake.records == 1 ? " was" : "s were") kept" : ""
+            let place = state.endpoint == .envelope || state.endpoint == .store ? "" : "line \(first.line) of the body: "
+            var refusal = intake.hasOversized ? Refusal(.contentTooLarge, .tooLarge, "") : Refusal(.badRequest, .malformed, "")
+            refusal.detail = "\(place)\(first.reason)\(more)\(kept)"
+            return refusal.response(stats, count: intake.rejects.count)
+        }
+        return Answer.json(.ok, [("id", .string(intake.eventID ?? Self.newEventID()))])
+    }
+
+    /// Decodes the body and charges its records, on the thread pool; keeps the admitted ones, prepared for the writer.
+    func admit(_ body: [UInt8], endpoint: IntakeEndpoint, key: IntakeKey) async throws -> Admitted {
+        let receivedAt = clock.now()
+        let maxRecords = configuration.maxRecordsPerRequest
+        let limiter = self.limiter
+        let result: Result<Admitted, Intake.Failure> = try await NIOThreadPool.singleton.runIfActive {
+            Result { () throws(Intake.Failure) -> Admitted in
+                var intake = try Intake.decode(body, endpoint: endpoint, project: key.project, receivedAt: receivedAt, maxRecords: maxRecords)
+                let offered = intake.records
+                let grant = limiter.take(key: key.publicKey, count: offered)
+                if grant.granted < offered { intake.keepFirst(grant.granted) }
+                intake.batch.prepare()
+                return Admitted(intake: intake, offered: offered, grant: grant)
+            }
+        }
+        switch result {
+        case .success(let admitted): return admitted
+        case .failure(.malformed(let reason)): throw Refusal(.badRequest, .malformed, reason)
+        case .failure(.tooManyRecords(let limit)):
+            throw Refusal(.contentTooLarge, .tooLarge, "the body carries more than \(limit) records, the most one request may (serve --max-records-per-request); send them in several requests")
+        }
+    }
+
+    static func newEventID() -> String {
+        UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    }
+}

@@ -1,0 +1,84 @@
+import HTTPTypes
+import Hummingbird
+import TriageImport
+
+/// The key, checked before any work is done for a request: from `X-Sentry-Auth` (or
+/// `Authorization`), the query's `sentry_key` (or `token`), or, for an envelope that names it
+/// nowhere else, its header's DSN — for which the body is read and decoded no further than its
+/// first line. A request without a good key is refused (401 or 403) before its body is decoded.
+struct KeyMiddleware: RouterMiddleware {
+    let keys: KeyRing
+    let configuration: ServeConfiguration
+    /// How much of a body's decoded first line is read for an envelope header's DSN.
+    static let headerCap = 16 << 10
+
+    func handle(_ request: Request, context: IntakeContext, next: (Request, IntakeContext) async throws -> Response) async throws -> Response {
+        var context = context
+        guard let endpoint = IntakeEndpoint(path: request.uri.path),
+              let projectID = context.parameters.get("project").flatMap({ Int($0) }), projectID >= 0 else {
+            throw Refusal(.notFound, .notFound, "no such project: the path must be /api/PROJECT_ID/ENDPOINT (envelope/, store/, elk or events)")
+        }
+        context.intake.endpoint = endpoint
+        context.intake.projectID = projectID
+        var verdict = KeyVerdict.missing
+        if let key = Self.key(of: request) {
+            verdict = await keys.verify(key: key, projectID: projectID)
+        } else if endpoint == .envelope, let reservation = context.intake.reservation {
+            let sent = try await BodyCollector.collect(request.body, limit: configuration.limits.maxBodyBytes,
+                                                       timeout: .seconds(configuration.bodyTimeoutSeconds), reservation: reservation)
+            context.intake.sent = sent
+            if let key = Self.keyInEnvelopeHeader(sent, contentEncoding: request.headers[.contentEncoding]) {
+                verdict = await keys.verify(key: key, projectID: projectID)
+            }
+        }
+        guard case .accepted(let key) = verdict else { throw Self.refusal(verdict) }
+        context.intake.key = key
+        return try await next(request, context)
+    }
+
+    /// What a request without a good key is answered; the connection is closed, as its body
+    /// may not have been read.
+    static func refusal(_ verdict: KeyVerdict) -> Refusal {
+        switch verdict {
+        case .accepted, .missing:
+            Refusal(.unauthorized, .unauthorized, "no key: send X-Sentry-Auth with sentry_key=KEY, or ?sentry_key=KEY", close: true)
+        case .unknown: Refusal(.unauthorized, .unauthorized, "unknown key: add one with errtriage key add NAME", close: true)
+        case .revoked: Refusal(.forbidden, .forbidden, "this key was revoked", close: true)
+        case .wrongProject: Refusal(.forbidden, .forbidden, "this key belongs to another project", close: true)
+        }
+    }
+
+    /// The key a request names: `X-Sentry-Auth`'s `sentry_key`, or the query's `sentry_key` (or
+    /// `token`, the listener convention of ELK-style reporters).
+    static func key(of request: Request) -> String? {
+        if let auth = request.headers[HTTPField.Name("X-Sentry-Auth")!] ?? request.headers[.authorization],
+           let key = sentryKey(inAuth: auth) {
+            return key
+        }
+        let query = request.uri.queryParameters
+        if let key = query.get("sentry_key"), !key.isEmpty { return key }
+        if let token = query.get("token"), !token.isEmpty { return token }
+        return nil
+    }
+
+    /// `Sentry sentry_version=7, sentry_client=x/1, sentry_key=KEY` → KEY.
+    static func sentryKey(inAuth header: String) -> String? {
+        var text = Substring(header)
+        if text.lowercased().hasPrefix("sentry ") { text = text.dropFirst(7) }
+        for part in text.split(whereSeparator: { $0 == "," || $0 == " " }) {
+            let pair = part.split(separator: "=", maxSplits: 1)
+            if pair.count == 2, pair[0].trimmingSpaces == "sentry_key" {
+                let key = pair[1].trimmingSpaces
+                return key.isEmpty ? nil : String(key)
+            }
+        }
+        return nil
+    }
+
+    /// The public key of the DSN in an envelope's header line, decoding no more than that line.
+    static func keyInEnvelopeHeader(_ sent: [UInt8], contentEncoding: String?) -> String? {
+        guard let line = try? BodyDecoder.firstLine(sent, contentEncoding: contentEncoding, cap: headerCap),
+              let header = EnvelopeHeader(line: line) else { return nil }
+        return header.publicKey
+    }
+}

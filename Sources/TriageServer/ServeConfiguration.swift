@@ -1,0 +1,28 @@
+import TriageStore
+
+/// How `errtriage serve` listens and what it lets in.
+public struct ServeConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8000
+    public var limits = BodyLimits()
+    /// Events per second per key: every record a request carries is charged.
+    public var rateLimit = RateLimit(perSecond: 1_000, burst: 10_000)
+    /// Records (events, complaints, sessions) one request may carry; a body with more is refused
+    /// whole (413) before the rest of it is read. Sentry SDKs send one event a request.
+    public var maxRecordsPerRequest = 1_000
+    /// Request bodies held in memory at once, as sent and inflated: a request that would take the
+    /// server past it is answered 503 with `Retry-After`, so concurrent large bodies cannot.
+    public var maxInFlightBytes = 128 << 20
+    public var maxConnections = 1_024
+    /// A connection with nothing to read or write this long is closed.
+    public var idleTimeoutSeconds = 30
+    /// A request's body must have come whole within this time (slow clients are answered 408).
+    public var bodyTimeoutSeconds = 30
+    /// How long a 503 asks clients to wait.
+    public var retryAfterSeconds = 5
+    /// Free space the store's disk must keep: below it, commits are refused (503) until space is back.
+    public var minFreeBytes: Int64 = TriageStore.defaultMinFreeBytes
+    /// How long a 503 for a disk at its floor asks clients to wait.
+    public var retryAfterFloorSeconds = 60
+    public init() {}
+}

@@ -1,0 +1,233 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+import TestSupport
+import TriageIngest
+import TriageModel
+import TriageServer
+import TriageStore
+
+/// Each of the intake's middlewares in process, on a real store (SQLite, or PostgreSQL in the
+/// contract pass): the key before any work, each record charged to the rate limit, bodies read
+/// whole or refused, the memory budget, the records a request may carry, values a store cannot
+/// hold, and `/healthz` while commits fail.
+@Suite struct IntakeMiddlewareTests {
+    typealias T = IntakeServerTests
+
+    /// A clock that stands still: the rate limit's buckets refill only when a test moves it.
+    final class StillClock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var seconds = 1_000.0
+        func advance(_ by: Double) { lock.lock(); seconds += by; lock.unlock() }
+        var uptime: Double { lock.lock(); defer { lock.unlock() }; return seconds }
+        var clock: ServeClock {
+            ServeClock(now: { Timestamp.parse("2026-11-24T12:00:00Z")! }, uptime: { self.uptime })
+        }
+    }
+
+    /// A server on a new store with a configuration, a clock and the committer's failure as its health.
+    static func withServer(_ configure: (inout ServeConfiguration) -> Void = { _ in }, clock: ServeClock = .system,
+                           open: GroupCommitter.Opener? = nil,
+                           _ body: @Sendable (any TestClientProtocol, TemporaryStore, IntakeStats) async throws -> Void) async throws {
+        let temporary = try TemporaryStore()
+        let path = temporary.path
+        var configuration = ServeConfiguration()
+        configure(&configuration)
+        let committer = GroupCommitter(open: open ?? { try TriageStore.open(path, for: .writing) })
+        defer { committer.close() }
+        let stats = IntakeStats()
+        let server = IntakeServer(configuration: configuration, committer: committer, keys: KeyRing { T.keys }, stats: stats,
+                                  clock: clock, health: { committer.failing.map { "commits fail: \($0.message)" } })
+        let app = Application(router: server.router())
+        try await app.test(.router) { client in try await body(client, temporary, stats) }
+    }
+
+    static func nativeLines(_ count: Int, prefix: String) -> [UInt8] {
+        Array((0..<count).map { TemporaryStore.event("\(prefix)\($0)", "2026-11-24T08:00:00Z") }.joined(separator: "\n").utf8)
+    }
+
+    static func gzip(_ text: String) throws -> [UInt8] { try Compression.deflate(Array(text.utf8), windowBits: 16 + 15) }
+
+    // MARK: - The key, before any work
+
+    /// A body without a key is not inflated: a gzip bomb is refused 401, not inflated to its
+    /// limit and refused 413 (as it was, costing every keyless bomb the inflation).
+    @Test func keylessBodiesAreRefusedBeforeTheyAreInflated() async throws {
+        try await Self.withServer { client, temporary, stats in
+            let bomb = try Compression.deflate([UInt8](repeating: 0x20, count: 64 << 20), windowBits: 16 + 15)
+            let gzip: HTTPFields = [.contentEncoding: "gzip"]
+            for path in ["/api/1/envelope/", "/api/1/store/", "/api/1/events"] {
+                try await T.post(client, path, bomb, headers: gzip) { response in
+                    #expect(response.status == .unauthorized, "\(path): \(T.text(response))")
+                    #expect(response.headers[.connection] == "close")
+                }
+            }
+            #expect(stats.rejections() == [.unauthorized: 3])
+            #expect(try T.events(temporary) == 0)
+        }
+    }
+
+    /// An envelope whose key is only in its header's DSN is taken, gzip-compressed too: its
+    /// first line is decoded to find it.
+    @Test func anEnvelopeNamingItsKeyOnlyInItsHeaderIsTaken() async throws {
+        try await Self.withServer { client, temporary, _ in
+            let id = "e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9e9"
+            let envelope = T.envelope(id).replacingOccurrences(
+                of: #"{"event_id":"\#(id)","#, with: #"{"event_id":"\#(id)","dsn":"http://\#(T.key)@127.0.0.1:8000/1","#)
+            try await T.post(client, "/api/1/envelope/", try Self.gzip(envelope), headers: [.contentEncoding: "gzip"]) {
+                #expect($0.status == .ok, "\(T.text($0))")
+            }
+            // The same DSN posted to another project's path is another project's envelope.
+            try await T.post(client, "/api/2/envelope/", Array(envelope.utf8), headers: [:]) { #expect($0.status == .forbidden) }
+            #expect(try T.events(temporary) == 1)
+        }
+    }
+
+    // MARK: - Bodies read whole or refused
+
+    /// Two gzip members (`cat a.gz b.gz`) are one body: both are read. Bytes after a stream's
+    /// end are refused, never dropped unread behind a 200.
+    @Test func everyGzipMemberIsReadAndTrailingBytesAreRefused() async throws {
+        try await Self.withServer { client, temporary, _ in
+            let first = try Self.gzip(T.envelope("a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0"))
+            let second = try Self.gzip(T.envelope("a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1"))
+            var headers: HTTPFields = [.init("X-Sentry-Auth")!: T.auth, .contentEncoding: "gzip"]
+            try await T.post(client, "/api/1/envelope/", first + second, headers: headers) { #expect($0.status == .ok, "\(T.text($0))") }
+            #expect(try T.events(temporary) == 2)
+
+            let garbage = [UInt8](repeating: 0x41, count: 1 << 20)
+            try await T.post(client, "/api/1/envelope/", try Self.gzip(T.envelope("a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2a2")) + garbage, headers: headers) {
+                #expect($0.status == .badRequest)
+                #expect(T.text($0).contains("after its stream's end"), "\(T.text($0))")
+            }
+            headers[.contentEncoding] = "deflate"
+            for windowBits: Int32 in [15, -15] {
+                let body = try Compression.deflate(Array(T.envelope("a3a3a3a3a3a3a3a3a3a3a3a3a3a3a3a3").utf8), windowBits: windowBits)
+                try await T.post(client, "/api/1/envelope/", body + [0x00, 0x01], headers: headers) { #expect($0.status == .badRequest, "\(T.text($0))") }
+            }
+            headers[.contentEncoding] = "br"
+            try await T.post(client, "/api/1/envelope/", Array(Data(base64Encoded: T.brotliEnvelope)!) + [0x42], headers: headers) {
+                #expect($0.status == .badRequest, "\(T.text($0))")
+            }
+            #expect(try T.events(temporary) == 2)
+        }
+    }
+
+    /// Past the memory budget, a body is refused 503 with `Retry-After` as it inflates.
+    @Test func aBodyPastTheMemoryBudgetIsAnswered503() async throws {
+        try await Self.withServer({ $0.maxInFlightBytes = 1 << 20 }) { client, temporary, stats in
+            let padding = String(repeating: " ", count: 3 << 20)
+            let body = try Self.gzip(T.envelope("b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5") + padding)
+            try await T.post(client, "/api/1/envelope/", body, headers: [.init("X-Sentry-Auth")!: T.auth, .contentEncoding: "gzip"]) { response in
+                #expect(response.status == .serviceUnavailable, "\(T.text(response))")
+                #expect(response.headers[.retryAfter] == "1")
+            }
+            #expect(stats.rejections() == [.overloaded: 1])
+            // The budget was given back: a small body goes in.
+            try await T.post(client, "/api/1/envelope/", Array(T.envelope("b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6").utf8)) { #expect($0.status == .ok) }
+            #expect(try T.events(temporary) == 1)
+        }
+    }
+
+    // MARK: - Limits per record
+
+    /// A request carries at most `maxRecordsPerRequest` records; one with more is refused whole.
+    @Test func aBodyWithMoreRecordsThanARequestMayCarryIsRefusedWhole() async throws {
+        try await Self.withServer({ $0.maxRecordsPerRequest = 100 }) { client, temporary, _ in
+            try await T.post(client, "/api/1/events", Self.nativeLines(101, prefix: "m")) { response in
+                #expect(response.status == .contentTooLarge)
+                #expect(T.text(response).contains("more than 100 records"), "\(T.text(response))")
+            }
+            try await T.post(client, "/api/1/events", Self.nativeLines(100, prefix: "m")) { #expect($0.status == .ok) }
+            #expect(try T.events(temporary) == 100)
+        }
+    }
+
+    /// Each record takes a token: a request keeps the records within the limit and is told, with
+    /// 429, how many it kept and when the rest may come; a key with none in hand is refused
+    /// before its body is read.
+    @Test func eachRecordIsChargedAndTheRestAreToldWhenToComeBack() async throws {
+        let still = StillClock()
+        try await Self.withServer({ $0.rateLimit = RateLimit(perSecond: 100) }, clock: still.clock) { client, temporary, stats in
+            try await T.post(client, "/api/1/events", Self.nativeLines(300, prefix: "r")) { #expect($0.status == .ok, "\(T.text($0))") }
+            try await T.post(client, "/api/1/events", Self.nativeLines(300, prefix: "s")) { response in
+                #expect(response.status == .tooManyRequests)
+                let answer = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                #expect(answer?["accepted"] as? Int == 200 && answer?["refused"] as? Int == 100, "\(T.text(response))")
+                #expect(response.headers[.retryAfter] == "1")
+                #expect(response.headers[HTTPField.Name("X-Sentry-Rate-Limits")!] == "1::key")
+            }
+            try await T.post(client, "/api/1/events", Self.nativeLines(1, prefix: "t")) { #expect($0.status == .tooManyRequests) }
+            #expect(try T.events(temporary) == 500)
+            #expect(stats.rejections()[.rateLimited] == 101)
+            // A second later, a hundred tokens more.
+            still.advance(1)
+            try await T.post(client, "/api/1/events", Self.nativeLines(100, prefix: "u")) { #expect($0.status == .ok) }
+            #expect(try T.events(temporary) == 600)
+        }
+    }
+
+    // MARK: - What a store cannot hold
+
+    /// U+0000 in every value a probe found breaking commits: each event with it is stored, the
+    /// same values again commit too, and the store checks sound.
+    @Test func nulInAnyValueIsStoredAndLaterEventsWithItCommit() async throws {
+        try await Self.withServer { client, temporary, _ in
+            func event(_ id: String) -> String {
+                #"{"event_id":"\#(id)","timestamp":"2026-11-24T10:00:00Z","platform":"python","level":"error","release":"app@1.\u00002","environment":"prod\u0000uction","message":"m\u0000","contexts":{"device":{"model":"Pixel\u00007"},"app":{"app_version":"3\u0000"}},"exception":{"values":[{"type":"TimeoutError","value":"timed\u0000out","mechanism":{"type":"generic","handled":true}}]}}"#
+            }
+            for id in ["c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0", "c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1"] {
+                try await T.post(client, "/api/1/envelope/", Array(T.envelope(id, items: [#"{"type":"event"}"#, event(id)]).utf8)) {
+                    #expect($0.status == .ok, "\(T.text($0))")
+                }
+            }
+            let lines = (0..<2).map { #"{"event_id":"n\#($0)","timestamp":"2026-11-24T08:00:00Z","codes":"US14","network":"wi\u0000fi","device":{"model":"x\u0000"},"app":{"version":"2\u0000"},"message":"a\u0000b"}"# }
+            try await T.post(client, "/api/1/events", Array(lines.joined(separator: "\n").utf8)) { #expect($0.status == .ok, "\(T.text($0))") }
+            #expect(try T.events(temporary) == 4)
+            #expect(try temporary.store.verify().isSound)
+            var stored: [ErrorEvent] = []
+            try temporary.store.exportEvents(window: .all, now: Timestamp.parse("2026-11-25T00:00:00Z")!, key: nil) { stored.append($0) }
+            #expect(stored.contains { $0.deviceModel == "Pixel\u{2400}7" && $0.environment == "prod\u{2400}uction" }, "\(stored.map(\.deviceModel))")
+            #expect(stored.contains { $0.network == "wi\u{2400}fi" && $0.appVersion == "2\u{2400}" })
+        }
+    }
+
+    // MARK: - Health
+
+    /// `/healthz` answers 503 `degraded` while the store fails commits, and `ok` once it commits again.
+    @Test func healthIsDegradedWhileCommitsFail() async throws {
+        let broken = Switch()
+        broken.value = true
+        let temporary = try TemporaryStore()
+        let path = temporary.path
+        try await Self.withServer(open: {
+            if broken.value { throw StoreError("disk I/O error") }
+            return try TriageStore.open(path, for: .writing)
+        }) { client, _, _ in
+            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+            try await T.post(client, "/api/1/envelope/", Array(T.envelope("d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0").utf8)) {
+                #expect($0.status == .serviceUnavailable)
+            }
+            try await client.execute(uri: "/healthz", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(T.text(response).hasPrefix("degraded: commits fail: disk I/O error"), "\(T.text(response))")
+            }
+            broken.value = false
+            try await T.post(client, "/api/1/envelope/", Array(T.envelope("d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1").utf8)) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+        }
+    }
+}
+
+/// A switch a test flips while a store opener reads it.
+final class Switch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var v = false
+    var value: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return v }
+        set { lock.lock(); v = newValue; lock.unlock() }
+    }
+}
