@@ -58,9 +58,12 @@ import Testing
         #expect(grouping.key("coded-timeout") == "US14-LO43-AP7-NE8")
         #expect(grouping.key("coded-notconnected") == "US14-LO43-AP7-NE29")
         #expect(title("coded-timeout") == "connectionIssue … timeout")
-        // fmt.Errorf("resume session %s: %w") and fmt.Errorf("upload avatar %d: %w") over the same root.
+        // fmt.Errorf("resume session %s: %w"), ("upload avatar %d: %w") and ("delete avatar %d: %w") over the same root.
         let resume = try #require(grouping.key("wrap-resume")), upload = try #require(grouping.key("wrap-upload"))
         #expect(resume != upload && resume.hasSuffix("-NE8") && upload.hasSuffix("-NE8"))
+        // Two wraps of the same depth over the same root: each its own token.
+        let delete = try #require(grouping.key("wrap-delete"))
+        #expect(delete != upload && delete.hasSuffix("-NE8") && delete.split(separator: "-").count == 2, "\(delete) \(upload)")
         #expect(resume.hasPrefix("WR") && resume.split(separator: "-").count == 3, "\(resume)")
         #expect(title("wrap-resume") == "resume session <id> … timeout")
         #expect(title("wrap-upload") == "upload avatar <n> … timeout")

@@ -34,12 +34,14 @@ func login(api int, root error) error {
 		Err: &APIError{Code: api, Op: "getTokenFailed", Err: root}}}
 }
 
-// resumeSession and uploadAvatar wrap the same kind of root with fmt.Errorf and %w: two failures.
+// resumeSession, uploadAvatar and deleteAvatar wrap the same kind of root with fmt.Errorf and %w:
+// three failures (the last two of the same depth).
 func refreshToken(user int, root error) error { return fmt.Errorf("refresh token for u%d: %w", user, root) }
 func resumeSession(root error) error {
 	return fmt.Errorf("resume session %s: %w", id(), refreshToken(uid(), root))
 }
 func uploadAvatar(root error) error { return fmt.Errorf("upload avatar %d: %w", uid(), root) }
+func deleteAvatar(root error) error { return fmt.Errorf("delete avatar %d: %w", uid(), root) }
 
 // readConfig and loadProfile wrap real standard-library errors with pkg/errors.
 func readConfig() error {
@@ -102,6 +104,7 @@ func scenarios() []scenario {
 		{"coded-user-only", true, func(n int) error { return &UserError{Code: 3, Op: "sessionExpired"} }},
 		{"wrap-resume", true, func(n int) error { return resumeSession(timeout()) }},
 		{"wrap-upload", true, func(n int) error { return uploadAvatar(timeout()) }},
+		{"wrap-delete", true, func(n int) error { return deleteAvatar(timeout()) }},
 		{"wrap-resume-refused", true, func(n int) error { return resumeSession(refused()) }},
 		{"pkg-wrap-coded", true, func(n int) error { return errors.Wrapf(timeout(), "sync cart %d", uid()) }},
 		{"panic-error", true, func(n int) error {
