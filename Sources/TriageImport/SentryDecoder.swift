@@ -51,7 +51,7 @@ public struct SentryDecoder: RecordDecoder {
         let fingerprint = SentryFingerprint(v["fingerprint"])
         if fingerprint != nil, !values.isEmpty { keys.append(("exception_chain", reading.chain.fullForm)) }
         let chain = fingerprint.map { $0.chain(reading.chain) } ?? reading.chain
-        let former = reading.former.map { former in fingerprint.map { $0.chain(former) } ?? former }
+        let former = reading.former.flatMap { former in fingerprint.map { $0.former(former) } ?? former }
         let level = SentryDecoder.level(v["level"]?.nonEmptyText ?? tag("level"))
         let release = v["release"]?.nonEmptyText ?? tag("sentry:release")
         let releaseVersion = release.flatMap { AppVersion($0) }
@@ -167,5 +167,11 @@ struct SentryFingerprint {
     /// The event's chain as the fingerprint groups it.
     func chain(_ exceptionChain: ErrorChain) -> ErrorChain {
         keepsDefault ? ErrorChain(links: exceptionChain.links + [link]) : ErrorChain(links: [link])
+    }
+
+    /// The former chain as the fingerprint groups it: nil where the fingerprint alone decides,
+    /// which it did before schema 14 as well.
+    func former(_ exceptionChain: FormerChain) -> FormerChain? {
+        keepsDefault ? FormerChain(links: exceptionChain.links + [.read(link)]) : nil
     }
 }

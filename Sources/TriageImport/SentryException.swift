@@ -44,7 +44,7 @@ enum SentryException {
         var chain: ErrorChain
         var outermost: JSONValue?
         var others: [ErrorChain]
-        var former: ErrorChain?
+        var former: FormerChain?
     }
 
     /// The chain of the values (`SentryLink` reads each link); `stacks` says whose stack traces tell where they were raised.
@@ -55,14 +55,14 @@ enum SentryException {
         let tree = ExceptionTree(values)
         let path = SentryLink.withoutPhantoms(tree.path, values)
         var links: [ChainLink] = []
-        var formerLinks: [ChainLink] = []
+        var formerLinks: [FormerChain.Link] = []
         var differs = path.count != tree.path.count
         for (i, n) in path.enumerated() {
             let cause = i + 1 < path.count ? values[path[i + 1]] : nil
             let read = try SentryLink.read(values[n], number: n + 1, cause: cause, stacks: stacks, outermost: i == 0)
             links.append(read.link)
             formerLinks.append(read.former)
-            if read.former.code != read.link.code { differs = true }
+            if read.former != .read(read.link) { differs = true }
         }
         if path.count != tree.path.count {
             formerLinks = []
@@ -78,7 +78,7 @@ enum SentryException {
             others.append(ErrorChain(links: branchLinks))
         }
         return Reading(chain: ErrorChain(links: links), outermost: tree.path.first.map { values[$0] }, others: others,
-                       former: differs ? ErrorChain(links: formerLinks) : nil)
+                       former: differs ? FormerChain(links: formerLinks) : nil)
     }
 
     /// The code the mechanism's meta (or a numeric `code` in its data) gives, and a name for it
@@ -106,11 +106,15 @@ enum SentryException {
     /// error unhandled only when it says so.
     static func kind(level: String?, values: [JSONValue]) -> EventKind {
         let hangs: Set<String> = ["anr", "apphang", "applicationnotresponding"]
-        let folded = { (text: String?) in text.map { $0.lowercased().filter { $0 != "_" && $0 != " " } } ?? "" }
-        if values.contains(where: { hangs.contains(folded($0.at("mechanism.type")?.text)) || hangs.contains(folded($0["type"]?.text)) }) {
+        // Each of those starts with an a: other types and mechanisms are not folded at all.
+        let isHang = { (text: String?) -> Bool in
+            guard let text, let first = text.utf8.first, first | 0x20 == UInt8(ascii: "a") else { return false }
+            return hangs.contains(String(text.lowercased().filter { $0 != "_" && $0 != " " }))
+        }
+        if values.contains(where: { isHang($0["mechanism"]?["type"]?.text) || isHang($0["type"]?.text) }) {
             return .anr
         }
-        if level?.lowercased() == "fatal" || values.contains(where: { $0.at("mechanism.handled")?.bool == false }) {
+        if level?.lowercased() == "fatal" || values.contains(where: { $0["mechanism"]?["handled"]?.bool == false }) {
             return .crash
         }
         return .nonFatal

@@ -21,19 +21,21 @@ struct SentryStacks: Sendable {
     /// Go types whose values carry the stack where they were made.
     static let goStackTypes: Set<String> = ["*errors.withStack", "*errors.fundamental", "*errors.Error"]
 
-    /// The frames of a value's stack trace where they tell where it was raised; nil otherwise.
-    func raiseFrames(_ value: JSONValue, type: String, outermost: Bool) -> [RaiseSite.Frame]? {
+    /// Where a value was raised, where its stack trace tells it; nil otherwise.
+    func raiseSite(_ value: JSONValue, type: String, outermost: Bool) -> RaiseSite? {
         if isGo, outermost, !SentryStacks.goStackTypes.contains(type) { return nil }
-        return SentryStacks.frames(value["stacktrace"])
+        return SentryStacks.site(value["stacktrace"])
     }
 
-    /// A stack trace's frames (`frames`, oldest first), as a raise site reads them; nil where it has none.
-    static func frames(_ stacktrace: JSONValue?) -> [RaiseSite.Frame]? {
+    /// The raise site of a stack trace's frames (`frames`, oldest first); nil where it has none.
+    static func site(_ stacktrace: JSONValue?) -> RaiseSite? {
         guard let list = stacktrace?["frames"]?.elements, !list.isEmpty else { return nil }
-        return list.map { f in
+        // The app's frames where the SDK marks any, else all (as `RaiseSite(frames:)` chooses).
+        let appOnly = list.contains { $0["in_app"]?.bool == true }
+        return RaiseSite(chosen: list.lazy.filter { !appOnly || $0["in_app"]?.bool == true }.map { f in
             RaiseSite.Frame(module: f["module"]?.nonEmptyText, function: f["function"]?.nonEmptyText,
-                            file: f["filename"]?.nonEmptyText, contextLine: f["context_line"]?.text, inApp: f["in_app"]?.bool)
-        }
+                            file: f["filename"]?.nonEmptyText, contextLine: f["context_line"]?.text)
+        })
     }
 }
 
@@ -48,16 +50,18 @@ struct SentryStacks: Sendable {
 enum SentryLink {
     /// The link, and the link as grouping read it before schema 14 (`formerLink`).
     static func read(_ value: JSONValue, number: Int, cause: JSONValue?, stacks: SentryStacks,
-                     outermost: Bool) throws(LineRejection) -> (link: ChainLink, former: ChainLink) {
-        let type = try self.type(value, number: number)
+                     outermost: Bool) throws(LineRejection) -> (link: ChainLink, former: FormerChain.Link) {
+        let mechanism = value["mechanism"]
+        let meta = mechanism?["meta"]
+        let type = try self.type(value, meta: meta, number: number)
         let message = value["value"]?.nonEmptyText
         var own = message.map { OwnText.of($0, cause: cause?["value"]?.text, causeType: cause?["type"]?.text) }
         if let text = own, text.isEmpty || OwnText.namesType(text, type) { own = nil }
-        let meta = value.at("mechanism.meta")
-        let (stated, codeName) = SentryException.code(meta, data: [value.at("mechanism.data"), value["data"]])
+        let (stated, codeName) = SentryException.code(meta, data: [mechanism?["data"], value["data"]])
         let inText = own.flatMap(MessageTemplate.statedCode)
         let name = (inText?.rest ?? own).flatMap(MessageTemplate.caseName) ?? codeName
-        let site = stacks.raiseFrames(value, type: type, outermost: outermost).flatMap(RaiseSite.init(frames:))
+        let site = stated != nil || inText != nil ? nil
+            : stacks.raiseSite(value, type: type, outermost: outermost)
         let link: ChainLink
         if let stated {
             link = ChainLink(domain: type, short: "", code: stated, name: name, origin: .stated)
@@ -68,31 +72,31 @@ enum SentryLink {
             link = ChainLink(domain: type, short: "", code: code, name: name, origin: .derived)
         }
         // The usual case: the whole message is the link's own and no site decides, as before schema 14.
-        if stated != nil || (own == message && site == nil) { return (link, link) }
-        guard own == message else { return (link, try formerLink(value, number: number)) }
+        if stated != nil || (own == message && site == nil) { return (link, .read(link)) }
+        // Words of the cause's read as its own before: worked out from the whole message when asked.
+        guard own == message else { return (link, .fromMessage(domain: type, message: message, codeName: codeName)) }
         // The same words, read before from the whole message: only a code derived from the site differs.
         var former = link
         if inText == nil { former.code = MessageTemplate.derivedCode(domain: type, name: name) }
-        return (link, former)
+        return (link, .read(former))
     }
 
     /// The link as grouping read it before schema 14: codes and names from the whole message,
     /// derived codes from the type and the name alone. A store made before then finds its
     /// issues' keys by it (`ErrorEvent.formerChain`).
-    static func formerLink(_ value: JSONValue, number: Int) throws(LineRejection) -> ChainLink {
-        let type = try self.type(value, number: number)
+    static func formerLink(_ value: JSONValue, number: Int) throws(LineRejection) -> FormerChain.Link {
+        let mechanism = value["mechanism"]
+        let meta = mechanism?["meta"]
+        let type = try type(value, meta: meta, number: number)
         let message = value["value"]?.nonEmptyText
-        let inMessage = message.flatMap(MessageTemplate.statedCode)
-        let (stated, codeName) = SentryException.code(value.at("mechanism.meta"), data: [value.at("mechanism.data"), value["data"]])
-        let name = (inMessage?.rest ?? message).flatMap(MessageTemplate.caseName) ?? codeName
-        if let stated { return ChainLink(domain: type, short: "", code: stated, name: name, origin: .stated) }
-        if let inMessage { return ChainLink(domain: type, short: "", code: inMessage.code, name: name, origin: .message) }
-        return ChainLink(domain: type, short: "", code: MessageTemplate.derivedCode(domain: type, name: name), name: name, origin: .derived)
+        let (stated, codeName) = SentryException.code(meta, data: [mechanism?["data"], value["data"]])
+        guard let stated else { return .fromMessage(domain: type, message: message, codeName: codeName) }
+        let name = (message.flatMap(MessageTemplate.statedCode)?.rest ?? message).flatMap(MessageTemplate.caseName) ?? codeName
+        return .read(ChainLink(domain: type, short: "", code: stated, name: name, origin: .stated))
     }
 
     /// The value's type: `type`, else the NSError domain, the mach exception's or the signal's name.
-    static func type(_ value: JSONValue, number: Int) throws(LineRejection) -> String {
-        let meta = value.at("mechanism.meta")
+    static func type(_ value: JSONValue, meta: JSONValue?, number: Int) throws(LineRejection) -> String {
         guard let type = value["type"]?.nonEmptyText ?? meta?.at("ns_error.domain")?.nonEmptyText
                 ?? meta?.at("mach_exception.name")?.nonEmptyText ?? meta?.at("signal.name")?.nonEmptyText else {
             throw LineRejection("exception value \(number) has no type")

@@ -39,8 +39,7 @@ enum SentryMessage {
     static func site(_ v: JSONValue) -> RaiseSite? {
         let threads = (v["threads"]?["values"] ?? v["threads"])?.elements.filter { $0["stacktrace"]?["frames"] != nil } ?? []
         let thread = threads.first { $0["current"]?.bool == true } ?? threads.first { $0["crashed"]?.bool == true } ?? threads.first
-        let frames = SentryStacks.frames(thread?["stacktrace"]) ?? SentryStacks.frames(SentryDecoder.member(v, "stacktrace"))
-        return frames.flatMap(RaiseSite.init(frames:))
+        return SentryStacks.site(thread?["stacktrace"]) ?? SentryStacks.site(SentryDecoder.member(v, "stacktrace"))
     }
 
     static func firstLine(_ text: String) -> String {

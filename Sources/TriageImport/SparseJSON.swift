@@ -1,4 +1,9 @@
 import TriageModel
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What of an object a decoder reads: the members it names, each kept whole or, for an object or
 /// an array of objects, kept in part by its own `SparseKeep`.
@@ -6,10 +11,23 @@ public struct SparseKeep: Sendable {
     let members: [String: SparseKeep?]
     /// Whether the other members stay by name (with `null`): where a source is told by names.
     let namesOthers: Bool
+    /// The members by their names' bytes, looked up without making a string of each name read.
+    let byBytes: [(name: [UInt8], key: String, keep: SparseKeep?)]
 
     public init(_ members: [String: SparseKeep?], namesOthers: Bool = true) {
         self.members = members
         self.namesOthers = namesOthers
+        byBytes = members.map { (Array($0.key.utf8), $0.key, $0.value) }.sorted { $0.key < $1.key }
+    }
+
+    /// The kept member a name's bytes name: its key and its own keep (nil: kept whole); nil where it is not kept.
+    func member(_ raw: UnsafeBufferPointer<UInt8>) -> (key: String, keep: SparseKeep?)? {
+        for entry in byBytes where entry.name.count == raw.count {
+            if entry.name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, raw.baseAddress!, raw.count) == 0 }) {
+                return (entry.key, entry.keep)
+            }
+        }
+        return nil
     }
 
     /// What `CrashlyticsDecoder` reads of a row of Crashlytics' BigQuery export: not its threads,
@@ -76,14 +94,16 @@ extension JSONParser {
         switch bytes[i] {
         case UInt8(ascii: "{"):
             var members: [(String, JSONValue)] = []
-            try object(names: true) { (p: inout JSONParser, name: String?) throws(JSONParseError) in
-                let key = name!
-                switch keep.members[key] {
-                case .some(.some(let inner)): members.append((key, try p.parseValue(depth: depth + 1, keeping: inner)))
-                case .some(.none): members.append((key, try p.parseValue(depth: depth + 1)))
-                case .none:
+            try self.members { (p: inout JSONParser, name: ScannedString) throws(JSONParseError) in
+                // An escaped name (rare) is read as text; any other is looked up by its bytes.
+                let found = name.escaped ? try p.string(name).utf8.withContiguousStorageIfAvailable(keep.member) ?? nil
+                                         : keep.member(name.raw)
+                switch found {
+                case (let key, let inner?)?: members.append((key, try p.parseValue(depth: depth + 1, keeping: inner)))
+                case (let key, nil)?: members.append((key, try p.parseValue(depth: depth + 1)))
+                case nil:
                     try p.skipValue(depth: depth + 1)
-                    if keep.namesOthers { members.append((key, .null)) }
+                    if keep.namesOthers { members.append((try p.string(name), .null)) }
                 }
             }
             return .object(members)

@@ -30,10 +30,10 @@ public struct ErrorEvent: Hashable, Sendable {
     public var project: String?
     /// The level the source gave (`fatal`, `error`, `warning`, `info`, `debug`; Sentry's), nil when none.
     public var level: String?
-    /// The chain as errtriage grouped the same event before schema 14, where that differs from
+    /// The chain as errtriage grouped the same event before schema 14, where that may differ from
     /// `chain` (nil where it is the same): a store made before then joins the event to its issue
     /// of that chain by an alias. Not stored.
-    public var formerChain: ErrorChain?
+    public var formerChain: FormerChain?
 
     public init(eventID: String, timestamp: Timestamp, chain: ErrorChain, appVersion: String? = nil,
                 appBuild: String? = nil, platform: String? = nil, osName: String? = nil, osVersion: String? = nil,
@@ -41,7 +41,7 @@ public struct ErrorEvent: Hashable, Sendable {
                 appState: String? = nil, freeRAM: Int64? = nil, freeDisk: Int64? = nil, jailbroken: Bool? = nil,
                 userID: String? = nil, sessionID: String? = nil, environment: String? = nil,
                 message: String? = nil, customKeys: [(key: String, value: String)] = [], source: String = "native",
-                kind: EventKind? = nil, project: String? = nil, level: String? = nil, formerChain: ErrorChain? = nil) {
+                kind: EventKind? = nil, project: String? = nil, level: String? = nil, formerChain: FormerChain? = nil) {
         self.eventID = eventID
         self.timestamp = timestamp
         self.chain = chain

@@ -76,11 +76,17 @@ public enum OwnText {
     /// Whether the text only names the type (`SocketTimeoutException`, or qualified:
     /// `java.net.SocketTimeoutException`, `App::StorageError`): no words of its own.
     public static func namesType(_ text: String, _ type: String?) -> Bool {
-        namesType(Array(text.trimmingASCIIWhitespace().utf8), type)
+        guard type != nil else { return false }
+        let first = text.utf8.first, last = text.utf8.last
+        let padded = first.map(MessageTemplate.isSpace) == true || last.map(MessageTemplate.isSpace) == true
+        let bare = padded ? text.trimmingASCIIWhitespace() : text
+        // A type's name is one word: most messages are told apart by their first space.
+        guard !bare.utf8.contains(where: MessageTemplate.isSpace) else { return false }
+        return namesType(Array(bare.utf8), type)
     }
 
     static func namesType(_ text: [UInt8], _ type: String?) -> Bool {
-        guard let type, !type.isEmpty, !text.isEmpty else { return false }
+        guard let type, !type.isEmpty, !text.isEmpty, !text.contains(where: MessageTemplate.isSpace) else { return false }
         let t = Array(type.utf8)
         if text == t { return true }
         let simple = Array(DomainShortName.lastComponent(type).utf8)

@@ -29,18 +29,25 @@ public struct RaiseSite: Hashable, Sendable {
     public let text: String
 
     /// Nil where no frame names a place (no module, file or function anywhere).
-    public init?(frames: [Frame]) {
-        let chosen = frames.contains { $0.inApp == true } ? frames.filter { $0.inApp == true } : frames
-        var places: [String] = []
+    public init?<Frames: Collection>(frames: Frames) where Frames.Element == Frame {
+        let appOnly = frames.contains { $0.inApp == true }
+        self.init(chosen: frames.lazy.filter { !appOnly || $0.inApp == true })
+    }
+
+    /// The site of frames already chosen (the app's, or all of them where none is marked).
+    public init?<Frames: Sequence>(chosen frames: Frames) where Frames.Element == Frame {
+        var text = ""
         var line: String?
-        for frame in chosen {
-            let place = RaiseSite.place(frame)
-            guard !place.isEmpty else { continue }
-            places.append(place)
-            line = frame.contextLine.map { $0.trimmingASCIIWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
+        for frame in frames {
+            guard RaiseSite.place(frame, into: &text) else { continue }
+            line = frame.contextLine
         }
-        guard !places.isEmpty else { return nil }
-        text = places.joined(separator: " > ") + (line.map { " | " + $0 } ?? "")
+        guard !text.isEmpty else { return nil }
+        if let line = line?.trimmingASCIIWhitespace(), !line.isEmpty {
+            text += " | "
+            text += line
+        }
+        self.text = text
     }
 
     /// A code for a link of `domain` raised here: the same type raised at the same place gives the
@@ -51,27 +58,31 @@ public struct RaiseSite: Hashable, Sendable {
         return range.lowerBound + Int(hash % UInt64(range.count))
     }
 
-    /// `module.function`, each part that is known.
-    static func place(_ frame: Frame) -> String {
+    /// Appends `module.function`, each part that is known, after ` > ` where the text has a place
+    /// already; false where the frame names none.
+    static func place(_ frame: Frame, into text: inout String) -> Bool {
         let owner = frame.module.flatMap { $0.isEmpty ? nil : $0 } ?? frame.file.flatMap(relativeFile)
         let function = frame.function.flatMap { $0.isEmpty ? nil : $0 }
-        switch (owner, function) {
-        case let (o?, f?): return o + "." + f
-        case let (o?, nil): return o
-        case let (nil, f?): return f
-        default: return ""
-        }
+        guard owner != nil || function != nil else { return false }
+        if !text.isEmpty { text += " > " }
+        if let owner { text += owner }
+        if owner != nil, function != nil { text += "." }
+        if let function { text += function }
+        return true
     }
 
     /// A file as a place: as given where relative (`lib/shop/billing.rb`), else its last
     /// component, since an absolute path names the machine as much as the file.
     static func relativeFile(_ file: String) -> String? {
-        guard !file.isEmpty else { return nil }
-        let absolute = file.hasPrefix("/") || file.hasPrefix("\\") || file.hasPrefix("~")
-            || (file.count > 2 && file.dropFirst().first == ":")
-            || file.contains("://")
+        let b = file.utf8
+        guard let first = b.first else { return nil }
+        let slash = UInt8(ascii: "/"), backslash = UInt8(ascii: "\\")
+        var absolute = first == slash || first == backslash || first == UInt8(ascii: "~")
+        if !absolute, b.count > 2, b[b.index(after: b.startIndex)] == UInt8(ascii: ":") { absolute = true }
+        if !absolute, b.contains(UInt8(ascii: ":")) { absolute = file.contains("://") }
         guard absolute else { return file }
-        let last = file.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init)
-        return last.flatMap { $0.isEmpty ? nil : $0 }
+        guard let cut = b.lastIndex(where: { $0 == slash || $0 == backslash }) else { return file }
+        let last = Substring(b[b.index(after: cut)...])
+        return last.isEmpty ? nil : String(last)
     }
 }

@@ -25,7 +25,7 @@ extension IngestWriter {
     func findIssue(_ raw: ErrorEvent, prepared: String?, met: inout [String: IssueState], db: Database,
                    counts: inout IngestCounts, rollups: inout Rollups) throws -> (key: String, chain: ErrorChain, state: IssueState) {
         if let known = prepared {
-            let key = aliases[known] ?? known
+            let key = aliases.isEmpty ? known : aliases[known] ?? known
             if let cached = issues[key] ?? met[key], key != known || cached.needsNoResolving(raw.chain) {
                 // The usual case: a known issue whose chain has every name (and the same domains),
                 // so the dictionary already holds every code of this chain and nothing needs resolving.
@@ -34,17 +34,17 @@ extension IngestWriter {
         }
         let chain = try resolve(raw.chain, db: db)
         try learn(chain, db: db)
-        var key = chain.shortKey
-        var counted = chain
-        if let target = aliases[key] {
+        let ownKey = chain.shortKey
+        var key = ownKey
+        if !aliases.isEmpty, let target = aliases[key] {
             key = target
-        } else if issues[key] == nil, met[key] == nil, formerLastIssue > 0, let former = raw.formerChain,
+        } else if formerLastIssue > 0, issues[key] == nil, met[key] == nil, let former = raw.formerChain?.chain,
                   let target = try adopt(key, former: former, at: raw.timestamp, db: db) {
             key = target
         }
         let state = try issues[key] ?? met[key]
             ?? issueState(for: key, chain: chain, firstSeen: raw.timestamp, db: db, counts: &counts, rollups: &rollups)
-        if key != chain.shortKey { counted = state.chain }
+        let counted = key == ownKey ? chain : state.chain
         if issues[key] == nil { met[key] = state }
         for (time, issueID) in pendingComplaints { rollups.addComplaint(at: time, issueID: issueID) }
         pendingComplaints = []
