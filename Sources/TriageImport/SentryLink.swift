@@ -16,8 +16,6 @@ struct SentryStacks: Sendable {
         isGo = sdk.hasPrefix("sentry.go") || (sdk.isEmpty && v["platform"]?.text == "go")
     }
 
-    init() {}
-
     /// Go types whose values carry the stack where they were made.
     static let goStackTypes: Set<String> = ["*errors.withStack", "*errors.fundamental", "*errors.Error"]
 
