@@ -4,7 +4,7 @@ import TriageModel
 extension Format {
     /// The whole title, `outer … root` (`outer ~ root` in ASCII); one name for a chain of one link.
     public static func title(_ chain: ErrorChain, unicode: Bool = true) -> String {
-        guard chain.links.count > 1, let first = chain.links.first, let last = chain.links.last else { return chain.title }
+        guard let (outer, last) = chain.titleLinks, let first = outer else { return chain.title }
         return (first.name ?? first.shortCode) + (unicode ? " … " : " ~ ") + (last.name ?? last.shortCode)
     }
 
@@ -12,7 +12,7 @@ extension Format {
     /// root cause stays readable; a root too long for the rest keeps four cells of the outer name.
     public static func fittedTitle(_ chain: ErrorChain, width: Int, unicode: Bool = true) -> String {
         let whole = title(chain, unicode: unicode)
-        guard chain.links.count > 1, let first = chain.links.first, let last = chain.links.last,
+        guard let (named, last) = chain.titleLinks, let first = named,
               TextSanitizer.width(whole, unicode: unicode) > width else { return whole }
         let root = last.name ?? last.shortCode
         let outer = first.name ?? first.shortCode

@@ -116,7 +116,8 @@ public enum ReportJSON {
             ("user_id", text(e.userID)), ("session_id", text(e.sessionID)), ("environment", text(e.environment)),
             ("message", text(e.message)), ("source", .string(e.source)), ("kind", text(e.kind?.rawValue)),
             ("keys", .object(e.customKeys.map { ($0.key, .string($0.value)) })),
-        ] + (e.project.map { [("project", JSONValue.string($0))] } ?? []))
+        ] + (e.project.map { [("project", JSONValue.string($0))] } ?? [])
+          + (e.level.map { [("level", JSONValue.string($0))] } ?? []))
     }
 
     public static func complaint(_ c: Complaint) -> JSONValue {

@@ -91,6 +91,24 @@ public struct JSONParser {
     /// checked and skipped).
     @inline(__always)
     mutating func object(names: Bool, _ value: (inout JSONParser, String?) throws(JSONParseError) -> Void) throws(JSONParseError) {
+        try members { (p: inout JSONParser, name: ScannedString) throws(JSONParseError) in
+            try value(&p, names ? try p.string(name) : nil)
+        }
+    }
+
+    /// A string as `scanString` found it: its bytes between the quotes, where they start, and
+    /// whether they hold escapes (already checked).
+    typealias ScannedString = (raw: UnsafeBufferPointer<UInt8>, start: Int, escaped: Bool)
+
+    /// The text of a scanned string.
+    func string(_ scanned: ScannedString) throws(JSONParseError) -> String {
+        scanned.escaped ? try unescape(scanned.raw, base: scanned.start) : String(decoding: scanned.raw, as: UTF8.self)
+    }
+
+    /// The grammar of `object`, giving each member's name as scanned: a reader that looks names
+    /// up by their bytes makes no string of a name it does not keep.
+    @inline(__always)
+    mutating func members(_ value: (inout JSONParser, ScannedString) throws(JSONParseError) -> Void) throws(JSONParseError) {
         i += 1
         skipWhitespace()
         if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return }
@@ -98,8 +116,9 @@ public struct JSONParser {
             skipWhitespace()
             guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
             guard bytes[i] == UInt8(ascii: "\"") else { throw error("expected a member name") }
-            var name: String?
-            if names { name = try parseString() } else { try skipString() }
+            let name = try scanString()
+            // Escapes are checked where the name is read, as `parseString` and `skipString` do.
+            if name.escaped { _ = try unescape(name.raw, base: name.start) }
             skipWhitespace()
             guard i < bytes.count else { throw error("unexpected end of line (truncated JSON?)") }
             guard bytes[i] == UInt8(ascii: ":") else { throw error("expected ':'") }

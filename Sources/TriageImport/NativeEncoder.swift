@@ -23,7 +23,8 @@ public enum NativeEncoder {
             ("user_id", text(e.userID)), ("session_id", text(e.sessionID)), ("environment", text(e.environment)),
             ("message", text(e.message)), ("keys", .object(e.customKeys.map { ($0.key, .string($0.value)) })),
         ] + (e.kind.map { [("kind", JSONValue.string($0.rawValue))] } ?? [])
-          + (e.project.map { [("project", JSONValue.string($0))] } ?? []))
+          + (e.project.map { [("project", JSONValue.string($0))] } ?? [])
+          + (e.level.map { [("level", JSONValue.string($0))] } ?? []))
         return inert ? value.inertSerialized : value.serialized
     }
 }

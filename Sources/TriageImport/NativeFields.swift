@@ -27,6 +27,7 @@ struct NativeFields {
     var keys: JSONValue?
     var kind: JSONValue?
     var project: JSONValue?
+    var level: JSONValue?
 
     init() {}
 
@@ -56,6 +57,7 @@ struct NativeFields {
         keys = v["keys"]
         kind = v["kind"]
         project = v["project"]
+        level = v["level"]
     }
 
     /// The event these members make, or the first reason to reject the line; `chain` reads the
@@ -90,6 +92,6 @@ struct NativeFields {
             environment: try optionalText(environment, field: "environment"),
             message: try optionalText(message, field: "message"),
             customKeys: customKeys, source: source, kind: try NativeDecoder.kind(kind),
-            project: try optionalText(project, field: "project"))
+            project: try optionalText(project, field: "project"), level: try optionalText(level, field: "level"))
     }
 }

@@ -44,7 +44,7 @@ public final class NativeLineDecoder {
 /// A member name the native reader knows, at the top of a line or inside `app`, `os`, `device`.
 enum NativeMember: Int {
     case eventID, timestamp, codes, chain, app, os, device, platform, network, userID, sessionID
-    case environment, message, keys, kind, project, complaintID
+    case environment, message, keys, kind, project, complaintID, level
     case version, build, name, model, orientation, appState, freeRAM, freeDisk, jailbroken
     case unknown
 
@@ -54,7 +54,7 @@ enum NativeMember: Int {
         ("event_id", .eventID), ("timestamp", .timestamp), ("codes", .codes), ("chain", .chain), ("app", .app),
         ("os", .os), ("device", .device), ("platform", .platform), ("network", .network), ("user_id", .userID),
         ("session_id", .sessionID), ("environment", .environment), ("message", .message), ("keys", .keys),
-        ("kind", .kind), ("project", .project), ("complaint_id", .complaintID),
+        ("kind", .kind), ("project", .project), ("complaint_id", .complaintID), ("level", .level),
     ]
     static let inApp: [(StaticString, NativeMember)] = [("version", .version), ("build", .build)]
     static let inOS: [(StaticString, NativeMember)] = [("name", .name), ("version", .version)]
@@ -183,6 +183,7 @@ extension NativeFields {
         case .keys: keys = value
         case .kind: kind = value
         case .project: project = value
+        case .level: level = value
         default: break
         }
     }

@@ -3,9 +3,12 @@ import TriageModel
 /// Sentry event payloads, one per line, as SDKs send them and as Sentry's own samples are written.
 ///
 /// `exception.values` runs root cause first, so it is reversed, or read as a tree where it is one
-/// (`SentryException`); a `fingerprint` other than `{{ default }}` decides the issue (`SentryFingerprint`). Older SDKs'
-/// keys `sentry.interfaces.Exception`, `sentry.interfaces.User`, `sentry.interfaces.Message` and
-/// `sentry.interfaces.Http` read as `exception`, `user`, `logentry` and `request`. Release and
+/// (`SentryException`); an event without one is a log record or a message (`SentryMessage`); a
+/// `fingerprint` other than `{{ default }}` decides the issue (`SentryFingerprint`). The level
+/// is kept (`level:` in queries) and `fatal` makes a crash. Older SDKs' keys
+/// `sentry.interfaces.Exception`, `sentry.interfaces.User`, `sentry.interfaces.Message`,
+/// `sentry.interfaces.Http` and `sentry.interfaces.Stacktrace` read as `exception`, `user`,
+/// `logentry`, `request` and `stacktrace`. Release and
 /// environment fall back to the tags `sentry:release` and `environment`; the time to `received`.
 /// Users count by `user.id`, else a hash of `email`, `username` or `ip_address` (`SentryUser`).
 public struct SentryDecoder: RecordDecoder {
@@ -16,6 +19,7 @@ public struct SentryDecoder: RecordDecoder {
     static let legacyKeys = [
         ("sentry.interfaces.Exception", "exception"), ("sentry.interfaces.User", "user"),
         ("sentry.interfaces.Message", "logentry"), ("sentry.interfaces.Http", "request"),
+        ("sentry.interfaces.Stacktrace", "stacktrace"),
     ]
 
     public func decode(_ v: JSONValue) throws(LineRejection) -> ImportedRecord {
@@ -25,25 +29,30 @@ public struct SentryDecoder: RecordDecoder {
         let values = try SentryException.values(exception)
         let tags = SentryDecoder.tags(v["tags"])
         let tag = { (name: String) in tags.first { $0.key.lowercased() == name }?.value }
-        let logMessage = SentryDecoder.member(v, "logentry").flatMap { $0["formatted"]?.nonEmptyText ?? $0["message"]?.nonEmptyText }
-            ?? v["message"]?.nonEmptyText
-        guard !values.isEmpty else {
-            if exception != nil { throw LineRejection("exception holds no exception value (only null): nothing to group by") }
-            if logMessage != nil { throw LineRejection("a message-only event (no exception): nothing to group by") }
-            if v["stacktrace"] != nil || v["sentry.interfaces.Stacktrace"] != nil {
-                throw LineRejection("a stack trace without an exception: nothing to group by")
-            }
-            throw LineRejection("no exception: nothing to group by")
-        }
-        let (exceptionChain, outermost, others) = try SentryException.chain(values)
         var keys = tags
-        if !others.isEmpty {
-            keys.append(("exception_group.other_branches", others.map(\.fullForm).joined(separator: " | ")))
+        let reading: SentryException.Reading
+        let message: String?
+        if !values.isEmpty {
+            reading = try SentryException.chain(values, stacks: SentryStacks(event: v))
+            if !reading.others.isEmpty {
+                keys.append(("exception_group.other_branches", reading.others.map(\.fullForm).joined(separator: " | ")))
+            }
+            message = reading.outermost?["value"]?.nonEmptyText ?? SentryMessage.read(v)?.text
+        } else if let (link, text) = SentryMessage.read(v) {
+            reading = SentryException.Reading(chain: ErrorChain(links: [link]), outermost: nil, others: [], former: nil)
+            message = text
+        } else {
+            if exception != nil { throw LineRejection("exception holds no exception value (only null): nothing to group by") }
+            if v["stacktrace"] != nil || v["sentry.interfaces.Stacktrace"] != nil {
+                throw LineRejection("a stack trace without an exception or a message: nothing to group by")
+            }
+            throw LineRejection("no exception and no message: nothing to group by")
         }
-        let chain = SentryFingerprint(v["fingerprint"]).map { fingerprint in
-            keys.append(("exception_chain", exceptionChain.fullForm))
-            return fingerprint.chain(exceptionChain)
-        } ?? exceptionChain
+        let fingerprint = SentryFingerprint(v["fingerprint"])
+        if fingerprint != nil, !values.isEmpty { keys.append(("exception_chain", reading.chain.fullForm)) }
+        let chain = fingerprint.map { $0.chain(reading.chain) } ?? reading.chain
+        let former = reading.former.flatMap { former in fingerprint.map { $0.former(former) } ?? former }
+        let level = SentryDecoder.level(v["level"]?.nonEmptyText ?? tag("level"))
         let release = v["release"]?.nonEmptyText ?? tag("sentry:release")
         let releaseVersion = release.flatMap { AppVersion($0) }
         let app = v.at("contexts.app")
@@ -67,9 +76,20 @@ public struct SentryDecoder: RecordDecoder {
             userID: SentryUser.id(user),
             sessionID: nil,
             environment: v["environment"]?.nonEmptyText ?? tag("environment"),
-            message: outermost?["value"]?.nonEmptyText ?? logMessage,
+            message: message,
             customKeys: keys, source: source,
-            kind: SentryException.kind(level: v["level"]?.nonEmptyText ?? tag("level"), values: values)))
+            kind: SentryException.kind(level: level, values: values), level: level, formerChain: former))
+    }
+
+    /// The event's level as Sentry names levels: lowercase, `warn` read as `warning` and
+    /// `critical` as `fatal` (what logging libraries call them); nil where none is given.
+    static func level(_ text: String?) -> String? {
+        guard let text = text?.trimmingASCIIWhitespace().lowercased(), !text.isEmpty else { return nil }
+        switch text {
+        case "warn": return "warning"
+        case "critical": return "fatal"
+        default: return text
+        }
     }
 
     /// A member by its key, else by the legacy interface key that stands for it.
@@ -147,5 +167,11 @@ struct SentryFingerprint {
     /// The event's chain as the fingerprint groups it.
     func chain(_ exceptionChain: ErrorChain) -> ErrorChain {
         keepsDefault ? ErrorChain(links: exceptionChain.links + [link]) : ErrorChain(links: [link])
+    }
+
+    /// The former chain as the fingerprint groups it: nil where the fingerprint alone decides,
+    /// which it did before schema 14 as well.
+    func former(_ exceptionChain: FormerChain) -> FormerChain? {
+        keepsDefault ? FormerChain(links: exceptionChain.links + [.read(link)]) : nil
     }
 }

@@ -8,10 +8,11 @@ import TriageModel
 /// branches are kept beside it (`ExceptionTree`). Each value's `type` is the domain (else the
 /// NSError domain, the mach exception's or the signal's name). Its code is the first of: a code the
 /// event states (the mechanism's `ns_error`, `mach_exception`, `signal`, `errno`, or a numeric
-/// `code` in the mechanism's or the value's data), a code the message states
-/// (`MessageTemplate.statedCode`), a code derived from the type and the name
-/// (`MessageTemplate.derivedCode`). The name is the message's case name or masked template, never
-/// one event's data; else the mach code (`code 1`), the signal's or errno's name.
+/// `code` in the mechanism's or the value's data), a code the link's own text states
+/// (`MessageTemplate.statedCode`), a code derived from the type and where it was raised
+/// (`RaiseSite`), else from the type and the name (`MessageTemplate.derivedCode`). The name is
+/// the own text's case name or masked template, never one event's data; else the mach code
+/// (`code 1`), the signal's or errno's name (`SentryLink`).
 enum SentryException {
     /// The exception values of `exception`: `{"values":[…]}`, a bare array, or one value (older
     /// SDKs); null values are skipped.
@@ -36,37 +37,48 @@ enum SentryException {
         return list.filter { $0 != .null }
     }
 
-    /// The chain, outermost first, the outermost value, and the other branches of a tree as chains.
-    static func chain(_ values: [JSONValue]) throws(LineRejection) -> (chain: ErrorChain, outermost: JSONValue?, others: [ErrorChain]) {
+    /// What an event's exception values give: the chain, outermost first, the outermost value, the
+    /// other branches of a tree as chains, and the chain as grouping made it before schema 14
+    /// where that differs (`ErrorEvent.formerChain`).
+    struct Reading {
+        var chain: ErrorChain
+        var outermost: JSONValue?
+        var others: [ErrorChain]
+        var former: FormerChain?
+    }
+
+    /// The chain of the values (`SentryLink` reads each link); `stacks` says whose stack traces tell where they were raised.
+    static func chain(_ values: [JSONValue], stacks: SentryStacks) throws(LineRejection) -> Reading {
         for (n, value) in values.enumerated() {
             guard case .object = value else { throw LineRejection("exception value \(n + 1) must be an object, found \(value.kindName)") }
         }
         let tree = ExceptionTree(values)
+        let path = SentryLink.withoutPhantoms(tree.path, values)
         var links: [ChainLink] = []
-        for n in tree.path { links.append(try link(values[n], number: n + 1)) }
+        var formerLinks: [FormerChain.Link] = []
+        var differs = path.count != tree.path.count
+        for (i, n) in path.enumerated() {
+            let cause = i + 1 < path.count ? values[path[i + 1]] : nil
+            let read = try SentryLink.read(values[n], number: n + 1, cause: cause, stacks: stacks, outermost: i == 0)
+            links.append(read.link)
+            formerLinks.append(read.former)
+            if read.former != .read(read.link) { differs = true }
+        }
+        if path.count != tree.path.count {
+            formerLinks = []
+            for n in tree.path { formerLinks.append(try SentryLink.formerLink(values[n], number: n + 1)) }
+        }
         var others: [ErrorChain] = []
         for branch in tree.others {
             var branchLinks: [ChainLink] = []
-            for n in branch { branchLinks.append(try link(values[n], number: n + 1)) }
+            for (i, n) in branch.enumerated() {
+                let cause = i + 1 < branch.count ? values[branch[i + 1]] : nil
+                branchLinks.append(try SentryLink.read(values[n], number: n + 1, cause: cause, stacks: stacks, outermost: false).link)
+            }
             others.append(ErrorChain(links: branchLinks))
         }
-        return (ErrorChain(links: links), tree.path.first.map { values[$0] }, others)
-    }
-
-    /// One value as a link; `number` counts values from 1 in the event's order, for the reason.
-    static func link(_ value: JSONValue, number: Int) throws(LineRejection) -> ChainLink {
-        let meta = value.at("mechanism.meta")
-        guard let type = value["type"]?.nonEmptyText ?? meta?.at("ns_error.domain")?.nonEmptyText
-                ?? meta?.at("mach_exception.name")?.nonEmptyText ?? meta?.at("signal.name")?.nonEmptyText else {
-            throw LineRejection("exception value \(number) has no type")
-        }
-        let message = value["value"]?.nonEmptyText
-        let inMessage = message.flatMap(MessageTemplate.statedCode)
-        let (stated, codeName) = code(meta, data: [value.at("mechanism.data"), value["data"]])
-        let name = (inMessage?.rest ?? message).flatMap(MessageTemplate.caseName) ?? codeName
-        if let stated { return ChainLink(domain: type, short: "", code: stated, name: name, origin: .stated) }
-        if let inMessage { return ChainLink(domain: type, short: "", code: inMessage.code, name: name, origin: .message) }
-        return ChainLink(domain: type, short: "", code: MessageTemplate.derivedCode(domain: type, name: name), name: name, origin: .derived)
+        return Reading(chain: ErrorChain(links: links), outermost: tree.path.first.map { values[$0] }, others: others,
+                       former: differs ? FormerChain(links: formerLinks) : nil)
     }
 
     /// The code the mechanism's meta (or a numeric `code` in its data) gives, and a name for it
@@ -94,11 +106,15 @@ enum SentryException {
     /// error unhandled only when it says so.
     static func kind(level: String?, values: [JSONValue]) -> EventKind {
         let hangs: Set<String> = ["anr", "apphang", "applicationnotresponding"]
-        let folded = { (text: String?) in text.map { $0.lowercased().filter { $0 != "_" && $0 != " " } } ?? "" }
-        if values.contains(where: { hangs.contains(folded($0.at("mechanism.type")?.text)) || hangs.contains(folded($0["type"]?.text)) }) {
+        // Each of those starts with an a: other types and mechanisms are not folded at all.
+        let isHang = { (text: String?) -> Bool in
+            guard let text, let first = text.utf8.first, first | 0x20 == UInt8(ascii: "a") else { return false }
+            return hangs.contains(String(text.lowercased().filter { $0 != "_" && $0 != " " }))
+        }
+        if values.contains(where: { isHang($0["mechanism"]?["type"]?.text) || isHang($0["type"]?.text) }) {
             return .anr
         }
-        if level?.lowercased() == "fatal" || values.contains(where: { $0.at("mechanism.handled")?.bool == false }) {
+        if level?.lowercased() == "fatal" || values.contains(where: { $0["mechanism"]?["handled"]?.bool == false }) {
             return .crash
         }
         return .nonFatal

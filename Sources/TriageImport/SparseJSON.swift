@@ -1,11 +1,34 @@
 import TriageModel
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What of an object a decoder reads: the members it names, each kept whole or, for an object or
 /// an array of objects, kept in part by its own `SparseKeep`.
 public struct SparseKeep: Sendable {
     let members: [String: SparseKeep?]
+    /// Whether the other members stay by name (with `null`): where a source is told by names.
+    let namesOthers: Bool
+    /// The members by their names' bytes, looked up without making a string of each name read.
+    let byBytes: [(name: [UInt8], key: String, keep: SparseKeep?)]
 
-    public init(_ members: [String: SparseKeep?]) { self.members = members }
+    public init(_ members: [String: SparseKeep?], namesOthers: Bool = true) {
+        self.members = members
+        self.namesOthers = namesOthers
+        byBytes = members.map { (Array($0.key.utf8), $0.key, $0.value) }.sorted { $0.key < $1.key }
+    }
+
+    /// The kept member a name's bytes name: its key and its own keep (nil: kept whole); nil where it is not kept.
+    func member(_ raw: UnsafeBufferPointer<UInt8>) -> (key: String, keep: SparseKeep?)? {
+        for entry in byBytes where entry.name.count == raw.count {
+            if entry.name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, raw.baseAddress!, raw.count) == 0 }) {
+                return (entry.key, entry.keep)
+            }
+        }
+        return nil
+    }
 
     /// What `CrashlyticsDecoder` reads of a row of Crashlytics' BigQuery export: not its threads,
     /// frames, logs or breadcrumbs, which make most of a real row's bytes.
@@ -17,17 +40,26 @@ public struct SparseKeep: Sendable {
         "installation_uuid": nil, "error_type": nil, "is_fatal": nil,
     ])
 
-    /// What `SentryDecoder` reads of an event: not the stack traces, breadcrumbs, threads, debug
-    /// images, spans, request or `extra`, which make most of an SDK's bytes. `exception` is an
-    /// object of `values`, a bare array of values, or one value: its keep names a value's members too.
+    /// What `SentryDecoder` reads of an event: not the breadcrumbs, debug images, spans, request
+    /// or `extra`, and of a stack trace only what a raise site reads (`RaiseSite`): each frame's
+    /// module, function, file, source line and `in_app`, not its variables, its context around the
+    /// line or its paths, which make most of an SDK's bytes. `exception` is an object of
+    /// `values`, a bare array of values, or one value: its keep names a value's members too;
+    /// `threads` likewise (an object of `values`, or sentry-go's bare array).
     public static let sentryEvent: SparseKeep = {
-        let value: [String: SparseKeep?] = ["type": nil, "value": nil, "mechanism": nil, "data": nil]
+        let frame = SparseKeep(["module": nil, "function": nil, "filename": nil, "context_line": nil, "in_app": nil],
+                               namesOthers: false)
+        let stacktrace = SparseKeep(["frames": frame], namesOthers: false)
+        let value: [String: SparseKeep?] = ["type": nil, "value": nil, "mechanism": nil, "data": nil, "stacktrace": stacktrace]
         let exception = SparseKeep(value.merging(["values": SparseKeep(value)]) { a, _ in a })
+        let thread: [String: SparseKeep?] = ["current": nil, "crashed": nil, "stacktrace": stacktrace]
+        let threads = SparseKeep(thread.merging(["values": SparseKeep(thread, namesOthers: false)]) { a, _ in a }, namesOthers: false)
         return SparseKeep([
             "event_id": nil, "timestamp": nil, "received": nil, "exception": exception,
             "sentry.interfaces.Exception": exception, "tags": nil, "logentry": nil, "sentry.interfaces.Message": nil,
             "message": nil, "fingerprint": nil, "release": nil, "dist": nil, "platform": nil, "environment": nil,
-            "level": nil, "user": nil, "sentry.interfaces.User": nil,
+            "level": nil, "user": nil, "sentry.interfaces.User": nil, "logger": nil, "sdk": SparseKeep(["name": nil]),
+            "threads": threads, "stacktrace": stacktrace, "sentry.interfaces.Stacktrace": stacktrace,
             "contexts": SparseKeep(["app": nil, "os": nil, "device": nil]),
         ])
     }()
@@ -62,14 +94,16 @@ extension JSONParser {
         switch bytes[i] {
         case UInt8(ascii: "{"):
             var members: [(String, JSONValue)] = []
-            try object(names: true) { (p: inout JSONParser, name: String?) throws(JSONParseError) in
-                let key = name!
-                switch keep.members[key] {
-                case .some(.some(let inner)): members.append((key, try p.parseValue(depth: depth + 1, keeping: inner)))
-                case .some(.none): members.append((key, try p.parseValue(depth: depth + 1)))
-                case .none:
+            try self.members { (p: inout JSONParser, name: ScannedString) throws(JSONParseError) in
+                // An escaped name (rare) is read as text; any other is looked up by its bytes.
+                let found = name.escaped ? try p.string(name).utf8.withContiguousStorageIfAvailable(keep.member) ?? nil
+                                         : keep.member(name.raw)
+                switch found {
+                case (let key, let inner?)?: members.append((key, try p.parseValue(depth: depth + 1, keeping: inner)))
+                case (let key, nil)?: members.append((key, try p.parseValue(depth: depth + 1)))
+                case nil:
                     try p.skipValue(depth: depth + 1)
-                    members.append((key, .null))
+                    if keep.namesOthers { members.append((try p.string(name), .null)) }
                 }
             }
             return .object(members)

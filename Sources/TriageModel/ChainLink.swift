@@ -48,7 +48,8 @@ public enum CodeOrigin: String, CaseIterable, Sendable, Codable {
     case stated
     /// Read from the error's message: Apple's `(Domain error N.)`, a leading `[N]` or `(N)`, `code N`.
     case message
-    /// Derived from the error's type and message template: the same situation keeps it, others do not share it.
+    /// Derived from the error's type and where it was raised (`RaiseSite`), or, where no stack
+    /// trace tells that, its own message's template: the same situation keeps it, others do not share it.
     case derived
 
     /// How `decode` and the Chain pane say it.
@@ -56,7 +57,7 @@ public enum CodeOrigin: String, CaseIterable, Sendable, Codable {
         switch self {
         case .stated: "stated"
         case .message: "from the message"
-        case .derived: "derived from type and message"
+        case .derived: "derived from type and raise site or message"
         }
     }
 }

@@ -13,12 +13,23 @@ public struct ErrorChain: Hashable, Sendable, Codable {
     /// The innermost link: the root cause.
     public var rootCause: ChainLink? { links.last }
 
-    /// A one-line title: the outermost name … the root cause's name (short codes where names are unknown).
+    /// A one-line title: the outer name … the root cause's name (short codes where names are unknown).
     public var title: String {
-        guard let first = links.first, let last = links.last else { return "" }
-        let label = { (link: ChainLink) in link.name ?? link.shortCode }
-        if links.count == 1 { return label(first) }
-        return "\(label(first)) … \(label(last))"
+        guard let (outer, root) = titleLinks else { return "" }
+        guard let outer else { return root.name ?? root.shortCode }
+        return "\(outer.name ?? outer.shortCode) … \(root.name ?? root.shortCode)"
+    }
+
+    /// The links a title names: the outermost link with words of its own, and the root cause
+    /// (nil for the outer one where the root is the only link with words, or the only link).
+    /// A wrapper that only repeats its cause (`new RuntimeException(cause)`, pkg/errors'
+    /// `withStack`) has no name: the title starts at the first link below it that has one.
+    public var titleLinks: (outer: ChainLink?, root: ChainLink)? {
+        guard let first = links.first, let last = links.last else { return nil }
+        guard links.count > 1 else { return (nil, last) }
+        let named = links.dropLast().firstIndex { $0.name != nil }
+        if named == nil, last.name != nil, first.name == nil { return (nil, last) }
+        return (named.map { links[$0] } ?? first, last)
     }
 
     /// Builds a chain by zipping a short key with full names, link by link.

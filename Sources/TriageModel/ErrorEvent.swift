@@ -28,6 +28,12 @@ public struct ErrorEvent: Hashable, Sendable {
     public var kind: EventKind?
     /// The name of the project the event was sent to (a key's project, or `ingest --project`); nil when none.
     public var project: String?
+    /// The level the source gave (`fatal`, `error`, `warning`, `info`, `debug`; Sentry's), nil when none.
+    public var level: String?
+    /// The chain as errtriage grouped the same event before schema 14, where that may differ from
+    /// `chain` (nil where it is the same): a store made before then joins the event to its issue
+    /// of that chain by an alias. Not stored.
+    public var formerChain: FormerChain?
 
     public init(eventID: String, timestamp: Timestamp, chain: ErrorChain, appVersion: String? = nil,
                 appBuild: String? = nil, platform: String? = nil, osName: String? = nil, osVersion: String? = nil,
@@ -35,7 +41,7 @@ public struct ErrorEvent: Hashable, Sendable {
                 appState: String? = nil, freeRAM: Int64? = nil, freeDisk: Int64? = nil, jailbroken: Bool? = nil,
                 userID: String? = nil, sessionID: String? = nil, environment: String? = nil,
                 message: String? = nil, customKeys: [(key: String, value: String)] = [], source: String = "native",
-                kind: EventKind? = nil, project: String? = nil) {
+                kind: EventKind? = nil, project: String? = nil, level: String? = nil, formerChain: FormerChain? = nil) {
         self.eventID = eventID
         self.timestamp = timestamp
         self.chain = chain
@@ -59,6 +65,8 @@ public struct ErrorEvent: Hashable, Sendable {
         self.source = source
         self.kind = kind
         self.project = project
+        self.level = level
+        self.formerChain = formerChain
     }
 
     public static func == (a: ErrorEvent, b: ErrorEvent) -> Bool {
@@ -68,7 +76,7 @@ public struct ErrorEvent: Hashable, Sendable {
             && a.network == b.network && a.orientation == b.orientation && a.appState == b.appState
             && a.freeRAM == b.freeRAM && a.freeDisk == b.freeDisk && a.jailbroken == b.jailbroken
             && a.userID == b.userID && a.sessionID == b.sessionID && a.environment == b.environment
-            && a.message == b.message && a.source == b.source && a.kind == b.kind && a.project == b.project
+            && a.message == b.message && a.source == b.source && a.kind == b.kind && a.project == b.project && a.level == b.level
             && a.customKeys.map(\.key) == b.customKeys.map(\.key) && a.customKeys.map(\.value) == b.customKeys.map(\.value)
     }
 

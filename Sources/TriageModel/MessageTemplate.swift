@@ -78,7 +78,8 @@ public enum MessageTemplate {
     }
 
     /// A code the message states, and the message without it: Apple's `(Domain error N.)`, a
-    /// leading `[N]` or `(N)`, else `code N`, `code=N` or `code: N`; nil where it states none.
+    /// leading `[N]` or `(N)`, else `code N`, `code=N` or `code: N` (without it where it stands in
+    /// parentheses or brackets of its own, `timeout (code 8): …`); nil where it states none.
     public static func statedCode(_ text: String) -> (code: Int, rest: String)? {
         let b = Array(text.utf8)
         if let (code, start, end) = appleCode(b) {
@@ -100,6 +101,15 @@ public enum MessageTemplate {
             var j = found + 4
             while j < b.count, isSpace(b[j]) || b[j] == UInt8(ascii: "=") || b[j] == UInt8(ascii: ":") { j += 1 }
             guard j > found + 4, let (code, end) = integer(b, j), end == b.count || !isWord(b[end]) else { continue }
+            // `timeout (code 8): …`: the parenthesis is the code's alone, and the rest reads without it.
+            if found > 0, end < b.count, (b[found - 1] == UInt8(ascii: "(") && b[end] == UInt8(ascii: ")"))
+                || (b[found - 1] == UInt8(ascii: "[") && b[end] == UInt8(ascii: "]")) {
+                var head = Array(b[..<(found - 1)])
+                while let last = head.last, isSpace(last) { head.removeLast() }
+                let tail = Array(b[(end + 1)...])
+                let joined = tail.first.map { isSpace($0) || [UInt8(ascii: ":"), UInt8(ascii: ";"), UInt8(ascii: ","), UInt8(ascii: ".")].contains($0) } ?? true
+                return (code, fold(head + (joined ? [] : [0x20]) + tail))
+            }
             return (code, text)
         }
         return nil

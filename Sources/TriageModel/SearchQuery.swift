@@ -1,12 +1,12 @@
 /// A field a search term can name: `os:17*`, `events:>100`, `is:spike`.
 public enum SearchField: String, CaseIterable, Hashable, Sendable {
     case status, `is`, key, domain, root, outer, version, firstSeen = "first-seen", device, os, network,
-         orientation, state, env, kind, project, assignee, owner, has, events, users, complaints
+         orientation, state, env, kind, level, project, assignee, owner, has, events, users, complaints
 
     /// The fields that restrict the counted events instead of the issues.
     public var isDimension: Bool {
         switch self {
-        case .version, .device, .os, .network, .orientation, .state, .env, .kind, .project: true
+        case .version, .device, .os, .network, .orientation, .state, .env, .kind, .level, .project: true
         default: false
         }
     }

@@ -42,7 +42,8 @@ extension ErrorEvent {
         osName = o(osName); osVersion = o(osVersion); deviceModel = o(deviceModel)
         network = o(network); orientation = o(orientation); appState = o(appState)
         userID = o(userID); sessionID = o(sessionID); environment = o(environment)
-        message = o(message); source = c(source); project = o(project)
+        message = o(message); source = c(source); project = o(project); level = o(level)
+        formerChain?.makeStorable()
         if customKeys.contains(where: { StorableText.holdsNul($0.key) || StorableText.holdsNul($0.value) }) {
             customKeys = customKeys.map { (c($0.key), c($0.value)) }
         }

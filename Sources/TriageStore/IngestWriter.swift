@@ -49,6 +49,10 @@ public final class IngestWriter {
     var knownRevision: Int64?
     /// The events stored complaints wait for (`IngestWriter+EventComplaints.swift`); usually none.
     var awaitedEvents = Set<String>()
+    /// Each alias's issue key (`issue_alias`; `IngestWriter+Aliases.swift`).
+    var aliases: [String: String] = [:]
+    /// The last issue the grouping before schema 14 made: those up to it may take an alias (0: none).
+    var formerLastIssue: Int64 = 0
     /// Free space the disk must keep: each transaction is refused before it starts when the disk
     /// holds less (`StoreError.belowFloor`); nil or 0 writes until the disk is full.
     public var minFreeBytes: Int64?
@@ -86,6 +90,7 @@ public final class IngestWriter {
         }
         owners = try ShortNameOwners(db)
         awaitedEvents = try IngestWriter.awaitedEvents(db)
+        try loadAliases(db)
         knownRevision = try TriageStore.storedRevision(db)
     }
 
@@ -149,7 +154,7 @@ public final class IngestWriter {
     /// all of them are summed in memory and written once, so a transaction of many batches
     /// writes each rollup row once instead of once per batch.
     public func write(batches next: () -> Batch?) throws(StoreError) -> IngestCounts {
-        let snapshot = (issues, dictionary, owners)
+        let snapshot = (issues, dictionary, owners, aliases)
         if let minFreeBytes { try store.checkFreeSpace(floor: minFreeBytes) }
         do {
             return try store.write { db in
@@ -174,7 +179,7 @@ public final class IngestWriter {
                 return counts
             }
         } catch {
-            (issues, dictionary, owners) = snapshot
+            (issues, dictionary, owners, aliases) = snapshot
             terms = [:]
             pendingComplaints = []  // the transaction rolled back: forget what it cached
             knownRevision = nil
@@ -202,7 +207,7 @@ public final class IngestWriter {
         for (i, e) in batch.events.enumerated() {
             // In `termColumns`' order.
             for text in [e.appBuild, e.platform, e.osName, e.osVersion, e.deviceModel, e.network, e.orientation, e.appState,
-                         e.environment, e.message, batch.customKeys[i], e.source, e.kind?.rawValue, e.project] {
+                         e.environment, e.message, batch.customKeys[i], e.source, e.kind?.rawValue, e.project, e.level] {
                 if let text, let id = terms[text] {
                     result.ids.append(id)
                 } else {
@@ -257,23 +262,9 @@ public final class IngestWriter {
             """)
         let termIDs = try termIDs(batch, db: db)
         try db.connection.preparePartitions(times: batch.events.map(\.timestamp.millis), made: &partitions)
+        var met: [String: IssueState] = [:]
         for (i, raw) in batch.events.enumerated() {
-            let issue: IssueState
-            var chain = raw.chain
-            var key: String
-            if let known = batch.keys[i], let cached = issues[known], cached.needsNoResolving(raw.chain) {
-                // The usual case: a known issue whose chain has every name (and the same domains),
-                // so the dictionary already holds every code of this chain and nothing needs resolving.
-                key = known
-                issue = cached
-            } else {
-                chain = try resolve(raw.chain, db: db)
-                try learn(chain, db: db)
-                key = chain.shortKey
-                issue = try issueState(for: key, chain: chain, firstSeen: raw.timestamp, db: db, counts: &counts, rollups: &rollups)
-                for (time, issueID) in pendingComplaints { rollups.addComplaint(at: time, issueID: issueID) }
-                pendingComplaints = []
-            }
+            let (key, chain, issue) = try findIssue(raw, prepared: batch.keys[i], met: &met, db: db, counts: &counts, rollups: &rollups)
             // One bind per column, in `eventInsertColumns`' order (no array of values per event).
             insertEvent.bind(raw.eventID)
             insertEvent.bind(issue.id)

@@ -162,11 +162,11 @@ extension TriageStore {
     static let eventColumns = """
         event_id, ts, app_version, app_build, platform, os_name, os_version, device_model, network, orientation,
         app_state, free_ram, free_disk, jailbroken, user_id, session_id, environment, message, custom_keys, source, kind,
-        project
+        project, level
         """
 
     /// How many columns `eventColumns` names: a column selected after them is at this index.
-    static let eventColumnCount = 22
+    static let eventColumnCount = 23
 
     /// An event as stored; columns in the order of `eventColumns`.
     static func event(from r: Row, chain: ErrorChain) -> ErrorEvent {
@@ -174,7 +174,7 @@ extension TriageStore {
                    platform: r[4], osName: r[5], osVersion: r[6], deviceModel: r[7], network: r[8], orientation: r[9],
                    appState: r[10], freeRAM: r[11], freeDisk: r[12], jailbroken: r[13], userID: r[14], sessionID: r[15],
                    environment: r[16], message: r[17], customKeys: CustomKeys.decode(r[18]), source: r[19],
-                   kind: (r[20] as String?).flatMap(EventKind.init(rawValue:)), project: r[21])
+                   kind: (r[20] as String?).flatMap(EventKind.init(rawValue:)), project: r[21], level: r[22])
     }
 
     static func complaints(_ db: Database, keys: [String], limit: Int) throws -> [Complaint] {

@@ -58,6 +58,7 @@ extension TriageStore {
         case .state: "COALESCE(app_state, 'unknown')"
         case .env: "COALESCE(environment, 'unknown')"
         case .project: "COALESCE(project, 'unknown')"
+        case .level: "COALESCE(level, 'unknown')"
         default: "COALESCE(kind, 'unknown')"
         }
     }

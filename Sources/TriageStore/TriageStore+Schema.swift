@@ -124,6 +124,7 @@ extension TriageStore {
         migrator.registerMigration("v11-retention") { db in try migrateToV11(db) }
         migrator.registerMigration("v12-months") { db in try migrateToV12(db) }
         migrator.registerMigration("v13-citations-by-complaint") { db in try migrateToV13(db) }
+        migrator.registerMigration("v14-levels-aliases") { db in try migrateToV14(db) }
         return migrator
     }
 

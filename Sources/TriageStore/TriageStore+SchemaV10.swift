@@ -36,7 +36,7 @@ extension TriageStore {
         try db.execute(sql: """
             ALTER TABLE event_row ADD COLUMN project_term INTEGER;
             DROP VIEW event;
-            \(eventView);
+            \(eventView(of: eventRowColumnsV10));
             \(projectTables(text: "TEXT", integer: "INTEGER", id: "INTEGER PRIMARY KEY"))
             \(projectRollupOfOldEvents);
             PRAGMA user_version = 10;

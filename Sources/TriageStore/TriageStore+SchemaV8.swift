@@ -7,8 +7,8 @@ extension TriageStore {
     /// The app version stays text (it is short, and `event_by_version` reads it), and so do the
     /// event id, user and session (nearly one per event or per few events: interning them would
     /// store each twice).
-    /// Since schema 10 also the project (`termColumnsV8` are those the v8 migrations name).
-    static let termColumns = termColumnsV8 + ["project"]
+    /// Since schema 10 also the project, since 14 the level (`termColumnsV8` are those the v8 migrations name).
+    static let termColumns = termColumnsV8 + ["project", "level"]
 
     /// The term columns of schema 8, which its migrations made (they stay as they were released).
     static let termColumnsV8 = [
@@ -17,8 +17,8 @@ extension TriageStore {
     ]
 
     /// The columns of `event_row` in order: as `event`'s, with each term column's id in place of its text.
-    /// Schema 10 adds `project_term` at the end (`migrateToV10`).
-    static let eventRowColumns = eventRowColumnsV8 + ["project_term"]
+    /// Schema 10 adds `project_term` at the end (`migrateToV10`), 14 `level_term` (`migrateToV14`).
+    static let eventRowColumns = eventRowColumnsV10 + ["level_term"]
 
     /// The columns of `event_row` as schema 8 made it.
     static let eventRowColumnsV8 = [
@@ -70,7 +70,7 @@ extension TriageStore {
     }
 
     /// The `event` view: the event rows with their texts, in the columns and order of the table
-    /// it replaced, so that every read of events stays as it was (`project` at the end since schema 10).
+    /// it replaced, so that every read of events stays as it was (`project` at the end since schema 10, then `level` since 14).
     static var eventView: String { eventView(of: eventRowColumns) }
 
     /// The `event` view over the given columns of `event_row` (`eventRowColumnsV8` in the v8 migrations).

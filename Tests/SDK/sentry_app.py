@@ -77,7 +77,10 @@ def uuid4(): return str(uuid.UUID(int=rng.getrandbits(128), version=4))
 
 
 def raise_chain(links):
-    """links: [(cls, message, errno|None)] outermost first; raises links[0] from links[1] from ..."""
+    """links: [(cls, message, errno|None)] outermost first, the root cause possibly a function that
+    raises it; raises links[0] from links[1] from ..."""
+    if callable(links[0]):
+        links[0]()
     cls, message, errno = links[0]
     exc = cls(message)
     if errno is not None:
@@ -132,7 +135,17 @@ def upper_nocode(root):
     return [(UserError, f"could not sign in, shown at {ts()}", None),
             (LogicError, f"login failed for user {u}", None),
             (APIError, f"token request {req()} failed for 'user{u}@example.com'", None),
-            (NetworkError, root, None)]
+            root]
+
+
+def call_users_api():
+    """The root of nocode-timeout, raised where the app calls the API (not where nocode-dns's is)."""
+    raise NetworkError(f"timed out after {secs()}s calling /api/v2/users/{uid()}")
+
+
+def resolve_api_host():
+    """The root of nocode-dns, raised where the app resolves the host."""
+    raise NetworkError(f"could not resolve host api-{uid()}.example.com")
 
 
 def payment_chain(n):
@@ -178,9 +191,10 @@ def scenarios():
     sentry_sdk.end_session()
     # apple-style: root message in NSError's "(domain error N.)" form
     for n in range(3): report("apple-style", msg_chain("The operation couldn't be completed. (kCFErrorDomainCFNetwork error 2.)"), n)
-    # nocode-timeout / nocode-dns: no codes anywhere, only words + per-event data
-    for n in range(4): report("nocode-timeout", upper_nocode(f"timed out after {secs()}s calling /api/v2/users/{uid()}"), n)
-    for n in range(4): report("nocode-dns", upper_nocode(f"could not resolve host api-{uid()}.example.com"), n)
+    # nocode-timeout / nocode-dns: no codes anywhere, only words + per-event data; the roots are
+    # raised at two places (the upper links at one: the same place, so the same links)
+    for n in range(4): report("nocode-timeout", upper_nocode(call_users_api), n)
+    for n in range(4): report("nocode-dns", upper_nocode(resolve_api_host), n)
     # handled-unhandled: the same chain captured handled twice, then once via sys.excepthook
     for n in range(3): report("handled-unhandled", errno_chain(104, uid()), n, handled=n < 2)
     # exception-group: ExceptionGroup(APIError from NetworkError, LogicError)

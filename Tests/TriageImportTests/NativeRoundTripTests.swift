@@ -23,7 +23,7 @@ import TriageModel
         character.string(of: 1...40),
         Gen<Int64>.value(in: 0...4_102_444_800_000),
         zip(ChainGen.chain, Gen.bool),
-        field.array(of: 14),
+        field.array(of: 15),
         zip(number, number, Gen.bool.optional, kind),
         zip(text, text).array(of: 0...4)
     ).map { id, millis, chainAndNames, fields, device, keys in
@@ -39,7 +39,7 @@ import TriageModel
             deviceModel: fields[5], network: fields[6], orientation: fields[7], appState: fields[8],
             freeRAM: device.0, freeDisk: device.1, jailbroken: device.2, userID: fields[9], sessionID: fields[10],
             environment: fields[11], message: fields[12], customKeys: uniqueKeys, source: "native", kind: device.3,
-            project: fields[13])
+            project: fields[13], level: fields[14])
     }
 
     @Test func everyEventWrittenReadsBackAsTheSameEvent() async {

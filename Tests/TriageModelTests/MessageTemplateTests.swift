@@ -202,12 +202,20 @@ struct MessageTemplateStatedCodeTests {
         #expect(stated?.rest == "bad gateway")
     }
 
-    @Test(arguments: [("request failed with code 7", 7), ("request failed, code=7", 7), ("request failed (code: -7)", -7),
+    @Test(arguments: [("request failed with code 7", 7), ("request failed, code=7", 7),
                       ("Code 404 from server", 404), ("http_code=503", 503)])
     func readsACodeNamedCode(message: String, code: Int) {
         let stated = MessageTemplate.statedCode(message)
         #expect(stated?.code == code)
         #expect(stated?.rest == message, "the message keeps a code it names in its words")
+    }
+
+    @Test(arguments: [("request failed (code: -7)", -7, "request failed"), ("timeout (code 8): POST /token", 8, "timeout: POST /token"),
+                      ("loginFailed [code=43] for u1", 43, "loginFailed for u1")])
+    func readsACodeInParenthesesOfItsOwnAndTheRestWithoutThem(message: String, code: Int, rest: String) {
+        let stated = MessageTemplate.statedCode(message)
+        #expect(stated?.code == code)
+        #expect(stated?.rest == rest)
     }
 
     @Test func readsTheCodeOfAnNSErrorDescription() {

@@ -18,7 +18,9 @@ import TriageModel
             eventID: n, timestamp: Timestamp(millis: 0),
             chain: ErrorChain(links: [ChainLink(domain: n, short: "XY", code: 1, name: n)]),
             appVersion: n, appBuild: n, platform: n, osName: n, osVersion: n, deviceModel: n, network: n, orientation: n,
-            appState: n, userID: n, sessionID: n, environment: n, message: n, customKeys: [(n, n)], source: n, project: n)
+            appState: n, userID: n, sessionID: n, environment: n, message: n, customKeys: [(n, n)], source: n, project: n,
+            level: n, formerChain: FormerChain(links: [.read(ChainLink(domain: n, short: "XY", code: 2, name: n)),
+                                                       .fromMessage(domain: n, message: n, codeName: n)]))
         event.makeStorable()
         #expect(!Self.holdsNul(event))
         #expect(event.deviceModel == "x\u{2400}y")

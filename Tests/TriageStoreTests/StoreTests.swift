@@ -34,7 +34,7 @@ import TriageModel
         _ = try IngestWriter(store: store).write(events: events, complaints: [complaint])
         let before = try store.read { db in try Row.fetchAll(db, sql: "SELECT * FROM event ORDER BY id").map(\.values) }
         // Schema 6 as it was: no versions table, no code origins, no projects, no retention tables, no month
-        // rollups or daily events of all issues, and the events in one partitioned table of texts.
+        // rollups or daily events of all issues, no levels or aliases, and the events in one partitioned table of texts.
         try store.write { db in
             try db.execute(sql: """
                 DROP TABLE app_version; ALTER TABLE chain_link DROP COLUMN origin;
@@ -42,7 +42,8 @@ import TriageModel
                 ALTER TABLE total_day DROP COLUMN events;
                 DROP INDEX complaint_code_by_time; DROP INDEX complaint_code_by_complaint; ALTER TABLE complaint_code DROP COLUMN ts;
                 DROP TABLE project_key; DROP TABLE project; DELETE FROM issue_day_dim WHERE dim = 'project';
-                CREATE TABLE event_v6 AS SELECT * FROM event; ALTER TABLE event_v6 DROP COLUMN project;
+                DROP TABLE issue_alias; DELETE FROM meta WHERE key = 'former_grouping_last_issue';
+                CREATE TABLE event_v6 AS SELECT * FROM event; ALTER TABLE event_v6 DROP COLUMN project; ALTER TABLE event_v6 DROP COLUMN level;
                 DROP VIEW event; DROP TABLE event_row; DROP TABLE term;
                 CREATE SEQUENCE event_id_seq AS BIGINT START 3;
                 CREATE TABLE event (

@@ -22,19 +22,7 @@ extension IngestWriter {
         found.reserveCapacity(batch.events.count)
         var met: [String: IssueState] = [:]
         for (i, raw) in batch.events.enumerated() {
-            if let known = batch.keys[i], let cached = issues[known] ?? met[known], cached.needsNoResolving(raw.chain) {
-                found.append((known, raw.chain, cached))
-                continue
-            }
-            let chain = try resolve(raw.chain, db: db)
-            try learn(chain, db: db)
-            let key = chain.shortKey
-            let state = try issues[key] ?? met[key]
-                ?? issueState(for: key, chain: chain, firstSeen: raw.timestamp, db: db, counts: &counts, rollups: &rollups)
-            if issues[key] == nil { met[key] = state }
-            for (time, issueID) in pendingComplaints { rollups.addComplaint(at: time, issueID: issueID) }
-            pendingComplaints = []
-            found.append((key, chain, state))
+            found.append(try findIssue(raw, prepared: batch.keys[i], met: &met, db: db, counts: &counts, rollups: &rollups))
         }
 
         // The rows, their texts as ids, in one COPY and one INSERT; RETURNING names those that were

@@ -69,13 +69,29 @@ public enum DomainShortName {
         return upper.count >= 2 ? upper : (upper + "XX").prefix(2).description
     }
 
+    /// The type's own name, the last component of a qualified one: `App::UserError`,
+    /// `*main.UserError`, `com.acme.UserError`, `app.errors.UserError`, `Outer$UserError` (Java),
+    /// `Outer+UserError` (.NET) and `UserError<T>` or ``UserError`1[[…]]`` all name `UserError`.
+    /// The origin a type such as `LogicError(File.swift:34 >>> f())` carries in parentheses is not
+    /// part of it.
+    public static func lastComponent(_ domain: String) -> String { String(ownName(domain)) }
+
+    static func ownName(_ domain: String) -> Substring {
+        var base = Substring(domain)
+        if let cut = base.firstIndex(where: { $0 == "(" || $0 == "<" || $0 == "[" || $0 == "`" }), cut > base.startIndex {
+            base = base[..<cut]
+        }
+        let separators: Set<Character> = [".", ":", "/", "\\", "$", "+", "#"]
+        if let at = base.lastIndex(where: { separators.contains($0) }), base.index(after: at) < base.endIndex {
+            base = base[base.index(after: at)...]
+        }
+        while let first = base.first, first == "*" || first == "&" { base = base.dropFirst() }
+        return base
+    }
+
     /// The camel-case words of the domain's type name, without its origin, namespace or `Error` suffix.
     static func words(_ domain: String) -> [String] {
-        var base = Substring(domain)
-        // Types such as `LogicError(File.swift:34 >>> f())` carry their origin in parentheses.
-        if let paren = base.firstIndex(of: "(") { base = base[..<paren] }
-        // Reverse-DNS domains: the last component names the type.
-        if let dot = base.lastIndex(of: ".") { base = base[base.index(after: dot)...] }
+        var base = ownName(domain)
         for suffix in ["ErrorDomain", "Error", "Domain"] where base.hasSuffix(suffix) && base.count > suffix.count {
             base = base.dropLast(suffix.count)
             break

@@ -1,0 +1,1 @@
+"""A small shop whose errors carry no codes: the Python service of errtriage's SDK tests (python_shop.py)."""
