@@ -151,7 +151,9 @@ import TriageStore
         try keys("3")
         try keys("G")  // the oldest event: the one with the megabyte message
         try keys("Enter")
-        screen = try waitFor("Event h0")
+        // The event's fields come with its screen's first full frame: wait for the last of them.
+        _ = try waitFor("Event h0")
+        screen = try waitFor("Device      A^[")
         #expect(screen.contains("MMMMMMMMMM"))
         #expect(screen.contains("Device      A^[[31mRED^[]2;PWNED^GB<U+009B>31mC<U+202E>evil<U+200B><U+FEFF>"), "\(screen)")
         expectGrid(screen, "event")
