@@ -32,10 +32,12 @@ enum SampleStore {
         get throws { try built.get() }
     }
 
-    /// A private copy, for tests that write.
+    /// A private copy, for tests that write. Other tests open the shared store at the same time (a
+    /// dashboard's session takes a write lock for a moment), so the backup waits for a lock
+    /// rather than failing at once.
     static func copy(to folder: URL) throws -> String {
         let target = folder.appendingPathComponent("sample-copy.sqlite").path
-        let backup = try tool("sqlite3", try path, ".backup '\(target)'")
+        let backup = try tool("sqlite3", "-cmd", ".timeout 30000", try path, ".backup '\(target)'")
         guard backup.status == 0 else { throw BuildFailure(description: "sqlite3 .backup exited \(backup.status): \(backup.stderr)") }
         return target
     }
