@@ -13,8 +13,13 @@ public enum RegressionRule {
         guard eventTime > resolvedAt else { return false }
         if let fixed = resolvedVersion.flatMap({ AppVersion($0) }) {
             guard let version = eventVersion.flatMap({ AppVersion($0, build: eventBuild) }) else { return false }
-            // A fix named without a build covers every build of that version.
-            let comparable = fixed.build == nil ? AppVersion(components: version.components, suffix: version.suffix) : version
+            // Another package's version (two services in one store) is no later or earlier than
+            // the fix: its release says nothing of it, as a fix without a version does not.
+            guard !version.isOtherPackage(than: fixed) else { return !versionSeenBefore() }
+            // A fix named without a build covers every build of that version; a fix named without
+            // its package, every package's.
+            var comparable = fixed.build == nil ? AppVersion(components: version.components, suffix: version.suffix, package: version.package) : version
+            if fixed.package == nil { comparable.package = nil }
             return comparable >= fixed
         }
         return !versionSeenBefore()

@@ -168,9 +168,10 @@ public enum ReleaseRule {
         return .same
     }
 
-    /// The version before `version` among `versions`, in release order; nil for the first.
+    /// The version before `version` among `versions` of its package, in release order; nil for the first.
     public static func previous(of version: String, among versions: [String]) -> String? {
-        let ordered = ordered(versions)
+        let package = AppVersion(version)?.package
+        let ordered = ordered(versions.filter { AppVersion($0).map { $0.package == package } ?? (package == nil) })
         guard let index = ordered.firstIndex(of: version), index > 0 else { return nil }
         return ordered[index - 1]
     }

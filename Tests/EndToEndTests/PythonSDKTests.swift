@@ -199,7 +199,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         // Active users: each session's user once per day, from the SDK's sessions alone.
         let releases = try #require(try cli.run(["releases", "--format", "json"]).json["releases"] as? [[String: Any]])
-        let release = try #require(releases.first { $0["version"] as? String == "1.4.0" }, "\(releases)")
+        let release = try #require(releases.first { $0["version"] as? String == "shop@1.4.0" }, "\(releases)")
         #expect(release["active_user_days"] as? Int == capture.sessionUserDays, "\(release)")
         #expect(release["error_free_users_percent"] as? Double != nil, "\(release)")
         // The report is on its event's issue, its words inert, the reporter's e-mail and name nowhere.

@@ -123,10 +123,10 @@ import Testing
         #expect(login["projects"] as? [String] == ["shop"])
         let show = try cli.run(["show", key, "--window", "all", "--now", "2030-01-01T00:00:00Z"]).stdout
         #expect(show.contains("my wifi works"), "\(show)")
-        #expect(show.contains("2.1.0"))
+        #expect(show.contains("shop@2.1.0"), "a release keeps its package: \(show)")
         #expect(!show.contains("ada@example.com"))
         let releases = try #require(try cli.run(["releases", "--format", "json"]).json["releases"] as? [[String: Any]])
-        let release = try #require(releases.first { $0["version"] as? String == "2.1.0" }, "\(releases)")
+        let release = try #require(releases.first { $0["version"] as? String == "shop@2.1.0" }, "\(releases)")
         #expect(release["active_user_days"] as? Int == 1, "the session's user: \(release)")
         #expect(try cli.run(["report", "--query", "project:shop", "--window", "all", "--now", "2030-01-01T00:00:00Z", "--format", "json"])
             .json["issues"].map { ($0 as? [Any])?.count } == 2)

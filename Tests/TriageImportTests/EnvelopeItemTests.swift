@@ -50,7 +50,7 @@ import TriageModel
         let read = try Self.read(Self.envelope([("session", Self.session)]))
         #expect(read.rejections.isEmpty, "\(read.rejections)")
         #expect(read.adoption == [.session(id: "c0ffee0012344abc8def0123456789ab", at: Timestamp.parse("2026-11-20T09:58:12.345Z")!,
-                                           version: "1.4.0", installation: "user-42")])
+                                           version: "shop@1.4.0", installation: "user-42")])
         #expect(read.skipped.isEmpty)
     }
 
@@ -87,7 +87,7 @@ import TriageModel
             guard case .session(_, _, let version, let installation) = record else { return "not a session" }
             return version + " " + installation
         }
-        #expect(installations == ["1.4.0 u1", "1.4.0 u1", "1.4.0 u2"])
+        #expect(installations == ["shop@1.4.0 u1", "shop@1.4.0 u1", "shop@1.4.0 u2"])
         // u1 twice on one day is one session id: the store keeps it once.
         let ids = read.adoption.map { record -> String in
             guard case .session(let id, _, _, _) = record else { return "" }

@@ -37,16 +37,31 @@ struct AppVersionTests {
         #expect(v("1.7(2)") == v("1.7 (2)"))
     }
 
-    @Test func readsAStoreIdentifierPrefixAndAPlusBuild() {
+    @Test func readsAPackagePrefixAndAPlusBuild() {
         let version = v("ru.example.tasks@1.9.0+412")
         #expect(version.components == [1, 9, 0])
         #expect(version.build == 412)
-        #expect(version == AppVersion(components: [1, 9, 0], build: 412))
+        #expect(version.package == "ru.example.tasks")
+        #expect(version == AppVersion(components: [1, 9, 0], build: 412, package: "ru.example.tasks"))
+        #expect(version.display == "ru.example.tasks@1.9.0")
     }
 
     @Test func ordersStoreVersionsByBuildThenByVersion() {
         #expect(v("ru.example.tasks@1.9.0+412") < v("ru.example.tasks@1.9.0+413"))
-        #expect(v("ru.example.tasks@1.9.0+412") < v("1.10"))
+        #expect(v("ru.example.tasks@1.9.0+412") < v("ru.example.tasks@1.10"))
+    }
+
+    /// Two services' versions in one store are apart: by package first, never each other's previous.
+    @Test func versionsOfTwoPackagesAreApart() {
+        #expect(v("shop@2.1.0") != v("payments-api@2.1.0"))
+        #expect(v("payments-api@9.0") < v("shop@1.0"))
+        #expect(v("shop@2.1.0").isOtherPackage(than: v("payments-api@2.3.1")))
+        #expect(!v("shop@2.1.0").isOtherPackage(than: v("2.3.1")))
+        let all = ["shop@2.1.0", "payments-api@2.3.1", "shop@2.0.0", "payments-api@2.4.0"]
+        #expect(ReleaseRule.ordered(all) == ["payments-api@2.3.1", "payments-api@2.4.0", "shop@2.0.0", "shop@2.1.0"])
+        #expect(ReleaseRule.previous(of: "shop@2.1.0", among: all) == "shop@2.0.0")
+        #expect(ReleaseRule.previous(of: "shop@2.0.0", among: all) == nil)
+        #expect(v("shop@2.1.0").next.display == "shop@2.1.1")
     }
 
     @Test func sortsAVersionWithoutABuildBeforeTheSameVersionWithOne() {

@@ -20,6 +20,17 @@ struct RegressionRuleTests {
         #expect(regresses("2.0", fixedIn: "1.10"))
     }
 
+    /// A package's fix speaks for that package: another service's versions are judged as if the
+    /// fix named no version (new since the fix, or not); a fix typed without a package covers all.
+    @Test func regressionsArePerPackage() {
+        #expect(regresses("shop@2.4", fixedIn: "shop@2.3"))
+        #expect(!regresses("shop@2.2", fixedIn: "shop@2.3"))
+        #expect(regresses("payments-api@1.0", fixedIn: "shop@2.3", seenBefore: false))
+        #expect(!regresses("payments-api@9.0", fixedIn: "shop@2.3", seenBefore: true))
+        #expect(regresses("shop@2.4", fixedIn: "2.3"))
+        #expect(!regresses("shop@2.2", fixedIn: "2.3"))
+    }
+
     @Test func stragglersOnOlderVersionsDoNot() {
         #expect(!regresses("1.9", fixedIn: "1.10"))
         #expect(!regresses("1.9.9", fixedIn: "1.10"))
