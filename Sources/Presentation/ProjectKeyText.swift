@@ -2,18 +2,20 @@ import TriageModel
 
 /// Projects and their keys as text and JSON: `key add`, `key list`, `key revoke`.
 public enum ProjectKeyText {
-    /// What `key add` prints: the project, the key and the DSN to paste into an SDK's `init`.
-    public static func added(_ key: ProjectKey, base: DSNBase) -> String {
+    /// What `key add` prints: the project, the key, the store it went into (a server reads the
+    /// keys of its own store only) and the DSN to paste into an SDK's `init`.
+    public static func added(_ key: ProjectKey, store: String) -> String {
         """
-        project \(key.projectName) (id \(key.projectID)): new key \(key.publicKey)
-        DSN: \(key.dsn(base: base))
+        project \(key.projectName) (id \(key.projectID)): new key \(key.publicKey), added to \(TextSanitizer.sanitize(store))
+        DSN: \(key.dsn(over: nil))
 
         """
     }
 
     /// Every project with its keys: a heading per project, a line per key (active or revoked,
     /// when made, the DSN); a sentence when there are none.
-    public static func list(_ projects: [ProjectKeys], base: DSNBase) -> String {
+    /// Each DSN is on `base` when given, else on the URL its key was added with.
+    public static func list(_ projects: [ProjectKeys], base: DSNBase?) -> String {
         guard !projects.isEmpty else { return "no projects (errtriage key add NAME makes one with its first key)\n" }
         var text = ""
         for p in projects {
@@ -21,7 +23,7 @@ public enum ProjectKeyText {
             if p.keys.isEmpty { text += "  no keys\n" }
             for k in p.keys {
                 let state = k.revokedAt.map { "revoked \($0.iso8601)" } ?? "active"
-                text += "  \(k.publicKey)  \(Format.left(state, 28, unicode: false))  created \(k.created.iso8601)  \(k.dsn(base: base))\n"
+                text += "  \(k.publicKey)  \(Format.left(state, 28, unicode: false))  created \(k.created.iso8601)  \(k.dsn(over: base))\n"
             }
         }
         return text
@@ -29,7 +31,7 @@ public enum ProjectKeyText {
 
     /// `key list --format json`: `{"projects": [{"id", "name", "created", "keys": [{"key", "status",
     /// "created", "revoked", "dsn"}]}]}`, revoked null while the key is active.
-    public static func json(_ projects: [ProjectKeys], base: DSNBase) -> JSONValue {
+    public static func json(_ projects: [ProjectKeys], base: DSNBase?) -> JSONValue {
         .object([("projects", .array(projects.map { p in
             .object([
                 ("id", ReportJSON.int(p.project.id)), ("name", .string(p.project.name)),
@@ -39,7 +41,7 @@ public enum ProjectKeyText {
                         ("key", .string(k.publicKey)), ("status", .string(k.revoked ? "revoked" : "active")),
                         ("created", .string(k.created.iso8601)),
                         ("revoked", k.revokedAt.map { .string($0.iso8601) } ?? .null),
-                        ("dsn", .string(k.dsn(base: base))),
+                        ("dsn", .string(k.dsn(over: base))),
                     ])
                 })),
             ])

@@ -34,15 +34,18 @@ public struct ProjectKey: Hashable, Sendable {
     public var created: Timestamp
     /// When it was revoked; nil while active.
     public var revokedAt: Timestamp?
+    /// Where `key add --url` said the server is reached, kept for its DSN; nil when none was given.
+    public var base: DSNBase?
 
     public init(publicKey: String, projectID: Int, projectName: String, revoked: Bool, created: Timestamp,
-                revokedAt: Timestamp? = nil) {
+                revokedAt: Timestamp? = nil, base: DSNBase? = nil) {
         self.publicKey = publicKey
         self.projectID = projectID
         self.projectName = projectName
         self.revoked = revoked
         self.created = created
         self.revokedAt = revokedAt
+        self.base = base
     }
 
     /// A new public key: 16 random bytes as 32 lowercase hexadecimal digits. The default generator
@@ -76,6 +79,9 @@ public struct ProjectKey: Hashable, Sendable {
     public func dsn(base: DSNBase) -> String {
         "\(base.scheme)://\(publicKey)@\(base.hostAndPort)\(base.path)/\(projectID)"
     }
+
+    /// The DSN on `base` when one is given (`key list --url`), else on the key's own base, else on the default.
+    public func dsn(over base: DSNBase?) -> String { dsn(base: base ?? self.base ?? .default) }
 }
 
 /// Where a DSN points: the scheme, host, port and path of the server's URL, as `key add --url` gives it.
@@ -102,6 +108,9 @@ public struct DSNBase: Hashable, Sendable {
         }
         return .success(DSNBase(scheme: scheme, hostAndPort: host, path: path))
     }
+
+    /// The URL as `parse` reads it back: `scheme://host[:port][/path]`.
+    public var text: String { "\(scheme)://\(hostAndPort)\(path)" }
 
     /// The default, `http://127.0.0.1:8000`: where `errtriage serve` listens unless told otherwise.
     public static let `default` = DSNBase(scheme: "http", hostAndPort: "127.0.0.1:8000", path: "")

@@ -24,7 +24,7 @@ struct IntakeHandler: Sendable {
 
     func handle(_ request: Request, context: IntakeContext) async throws -> Response {
         let state = context.intake
-        guard let key = state.key else { throw KeyMiddleware.refusal(.missing) }
+        guard let key = state.key else { throw KeyMiddleware.refusal(store: configuration.storeName, .missing) }
         let admitted = try await admit(state.body, endpoint: state.endpoint, key: key)
         let intake = admitted.intake
         if intake.records > 0 {

@@ -33,6 +33,8 @@ public final class Serve: Sendable {
     public func run(onListening: @escaping @Sendable (String, Int) -> Void) async throws {
         let location = self.location
         let log = self.log
+        var configuration = self.configuration
+        configuration.storeName = ServeConfiguration.storeName(of: location)
         // The store is opened once up front, so a wrong location fails now rather than at the first request.
         let reader = ReadingStore(location: location)
         _ = try reader.use { $0 }

@@ -24,5 +24,16 @@ public struct ServeConfiguration: Sendable {
     public var minFreeBytes: Int64 = TriageStore.defaultMinFreeBytes
     /// How long a 503 for a disk at its floor asks clients to wait.
     public var retryAfterFloorSeconds = 60
+    /// How answers name the store this server uses (an unknown key's 401): its file's name, or a
+    /// team store's database name — never a path or a URI, which a client has no need to see.
+    public var storeName = "errtriage.sqlite"
     public init() {}
+
+    /// The name answers give a store at `location`: the last part of a file's path, or of a
+    /// `postgres://` URI's path (its database), without a query.
+    public static func storeName(of location: String) -> String {
+        let path = location.split(separator: "?", maxSplits: 1).first.map(String.init) ?? location
+        let last = path.split(separator: "/").last.map(String.init) ?? path
+        return location.hasPrefix("postgres") ? "team store \(last)" : last
+    }
 }

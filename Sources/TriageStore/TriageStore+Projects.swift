@@ -20,8 +20,9 @@ extension TriageStore {
     }
 
     /// A new public key for the project `name`, which is made (with the next small id) when the
-    /// store has none of that name. A name `Project.problem(withName:)` refuses is a usage error.
-    public func addProjectKey(project name: String, at now: Timestamp) throws(StoreError) -> ProjectKey {
+    /// store has none of that name, kept with the server's URL when one is given (`key list` prints
+    /// its DSN on it). A name `Project.problem(withName:)` refuses is a usage error.
+    public func addProjectKey(project name: String, base: DSNBase? = nil, at now: Timestamp) throws(StoreError) -> ProjectKey {
         if let problem = Project.problem(withName: name) { throw StoreError.usage(problem) }
         let publicKey = ProjectKey.newPublicKey()
         return try write { db in
@@ -29,9 +30,9 @@ extension TriageStore {
             // would still use up a number of PostgreSQL's sequence, and ids are meant to stay small.
             let id = try Int64.fetchOne(db, sql: "SELECT id FROM project WHERE name = ?", arguments: [name])
                 ?? db.insertID(sql: "INSERT INTO project (name, created_at) VALUES (?, ?)", arguments: [name, now.millis])
-            try db.execute(sql: "INSERT INTO project_key (public_key, project_id, created_at) VALUES (?, ?, ?)",
-                           arguments: [publicKey, id, now.millis])
-            return ProjectKey(publicKey: publicKey, projectID: Int(id), projectName: name, revoked: false, created: now)
+            try db.execute(sql: "INSERT INTO project_key (public_key, project_id, created_at, dsn_base) VALUES (?, ?, ?, ?)",
+                           arguments: [publicKey, id, now.millis, base?.text])
+            return ProjectKey(publicKey: publicKey, projectID: Int(id), projectName: name, revoked: false, created: now, base: base)
         }
     }
 
@@ -94,12 +95,13 @@ extension TriageStore {
 
     static func projectKeys(_ db: Database) throws -> [ProjectKey] {
         try Row.fetchAll(db, sql: """
-            SELECT k.public_key, k.project_id, p.name, k.created_at, k.revoked_at
+            SELECT k.public_key, k.project_id, p.name, k.created_at, k.revoked_at, k.dsn_base
             FROM project_key k JOIN project p ON p.id = k.project_id ORDER BY k.created_at, k.public_key
             """).map { row in
             let revokedAt = (row[4] as Int64?).map(Timestamp.init(millis:))
+            let base = (row[5] as String?).flatMap { try? DSNBase.parse($0).get() }
             return ProjectKey(publicKey: row[0], projectID: row[1], projectName: row[2], revoked: revokedAt != nil,
-                              created: Timestamp(millis: row[3]), revokedAt: revokedAt)
+                              created: Timestamp(millis: row[3]), revokedAt: revokedAt, base: base)
         }
     }
 }

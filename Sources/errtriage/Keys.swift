@@ -14,9 +14,6 @@ struct DSNBaseArgument: ExpressibleByArgument {
 
     init(base: DSNBase) { self.base = base }
 
-    static let help = ArgumentHelp("Where errtriage serve is reached (http://HOST:PORT, or https behind a proxy), the base of each DSN.",
-                                   valueName: "url")
-
     static func parse(_ text: String) throws -> DSNBaseArgument {
         switch DSNBase.parse(text) {
         case .success(let base): return DSNBaseArgument(base: base)
@@ -37,19 +34,23 @@ struct KeyCommand: ParsableCommand {
             abstract: "Add a key to a project (made when new) and print its DSN.",
             discussion: "The key is 32 hex digits from the system's secure random source. A project name is letters, digits, '.', '_' and '-'.")
 
-        @OptionGroup var options: StoreOptions
+        @OptionGroup var location: StoreLocation
 
         @Argument(help: "The project's name (ios, android, web …).")
         var name: String
 
-        @Option(help: DSNBaseArgument.help, transform: DSNBaseArgument.parse)
-        var url = DSNBaseArgument(base: .default)
+        @Option(help: ArgumentHelp("Where errtriage serve is reached (http://HOST:PORT, or https behind a proxy), the base of the DSN; kept with the key for key list (default: http://127.0.0.1:8000).",
+                                   valueName: "url"), transform: DSNBaseArgument.parse)
+        var url: DSNBaseArgument?
+
+        @Option(help: "When the key is made (ISO 8601; default: now).")
+        var at: String?
 
         func run() throws {
             try runReporting {
-                let now = try options.nowTimestamp()
-                let key = try options.open().addProjectKey(project: name, at: now)
-                print(ProjectKeyText.added(key, base: url.base), terminator: "")
+                let store = try location.options.open()
+                let key = try store.addProjectKey(project: name, base: url?.base, at: try stamp(at))
+                print(ProjectKeyText.added(key, store: store.target), terminator: "")
             }
         }
     }
@@ -60,20 +61,22 @@ struct KeyCommand: ParsableCommand {
 
         enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 
-        @OptionGroup var options: StoreOptions
+        @OptionGroup var location: StoreLocation
 
         @Option(help: "text or json.")
         var format: Format = .text
 
-        @Option(help: DSNBaseArgument.help, transform: DSNBaseArgument.parse)
-        var url = DSNBaseArgument(base: .default)
+        @Option(help: ArgumentHelp("Print every DSN on this URL (http://HOST:PORT) instead of the one each key was added with.", valueName: "url"),
+                transform: DSNBaseArgument.parse)
+        var url: DSNBaseArgument?
 
         func run() throws {
             try runReporting {
-                let projects = try options.openForReading(now: try options.nowTimestamp()).projects()
+                let options = location.options
+                let projects = try options.openForReading(now: try stamp(nil)).projects()
                 switch format {
-                case .text: print(ProjectKeyText.list(projects, base: url.base), terminator: "")
-                case .json: print(ProjectKeyText.json(projects, base: url.base).inertSerialized)
+                case .text: print(ProjectKeyText.list(projects, base: url?.base), terminator: "")
+                case .json: print(ProjectKeyText.json(projects, base: url?.base).inertSerialized)
                 }
             }
         }
@@ -84,15 +87,18 @@ struct KeyCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Revoke a key, or every key of a project; revoked keys are kept and refused by serve.")
 
-        @OptionGroup var options: StoreOptions
+        @OptionGroup var location: StoreLocation
 
         @Argument(help: "A key, or a project's name to revoke all of its keys.")
         var keyOrProject: String
 
+        @Option(help: "When the key is revoked (ISO 8601; default: now).")
+        var at: String?
+
         func run() throws {
             try runReporting {
-                let now = try options.nowTimestamp()
-                let revoked = try options.openExisting().revokeKeys(matching: keyOrProject, at: now)
+                let now = try stamp(at)
+                let revoked = try location.options.openExisting().revokeKeys(matching: keyOrProject, at: now)
                 print(ProjectKeyText.revoked(revoked, asked: keyOrProject), terminator: "")
             }
         }

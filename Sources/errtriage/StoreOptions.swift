@@ -65,6 +65,26 @@ struct StoreOptions: ParsableArguments {
     func open() throws -> TriageStore { try open(.writing) }
 }
 
+/// Where the store is, for commands to which "now" means nothing (`key`): `--store` alone.
+struct StoreLocation: ParsableArguments {
+    @Option(help: "The store: an SQLite file, or a postgres:// URI for a team store (default: $ERRTRIAGE_STORE, else ./errtriage.sqlite).")
+    var store: String?
+
+    /// The store's options, with the clock's time as now.
+    var options: StoreOptions {
+        var options = StoreOptions()
+        options.store = store
+        return options
+    }
+}
+
+/// `--at`: when a change is stamped (ISO 8601), the clock's time when not given.
+func stamp(_ at: String?) throws -> Timestamp {
+    guard let at else { return Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000)) }
+    guard let t = Timestamp.parse(at) else { throw CLIError.usage("--at '\(at)' is not a time (use ISO 8601, e.g. 2026-10-04T22:33:00Z)") }
+    return t
+}
+
 /// Who is making a mark: the login name, else the account's name.
 func loginName() -> String {
     let env = ProcessInfo.processInfo.environment

@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
 import Testing
 
 /// `errtriage key` and `ingest --project`, through the real binary: the way a team sets up the
@@ -9,25 +11,27 @@ import Testing
     /// The key and DSN `key add` printed.
     static func added(_ result: CLI.Result) -> (key: String, dsn: String) {
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        let key = lines.first?.split(separator: " ").last.map(String.init) ?? ""
+        let key = lines.first?.components(separatedBy: "new key ").last?.prefix(32).description ?? ""
         let dsn = lines.dropFirst().first?.replacingOccurrences(of: "DSN: ", with: "") ?? ""
         return (key, dsn)
     }
 
     @Test func aKeyIsAddedListedAndRevoked() throws {
         let cli = try CLI()
-        let first = try cli.run(["key", "add", "ios", "--now", Self.now])
+        let first = try cli.run(["key", "add", "ios", "--at", Self.now])
         #expect(first.status == 0, "\(first.stderr)")
         let ios = Self.added(first)
         #expect(ios.key.count == 32 && ios.key.allSatisfy { $0.isHexDigit && !$0.isUppercase }, "\(first.stdout)")
-        #expect(first.stdout == "project ios (id 1): new key \(ios.key)\nDSN: http://\(ios.key)@127.0.0.1:8000/1\n")
+        #expect(first.stdout.hasPrefix("project ios (id 1): new key \(ios.key), added to "))
+        #expect(first.stdout.hasSuffix("\nDSN: http://\(ios.key)@127.0.0.1:8000/1\n"))
+        if !cli.store.hasPrefix("postgres") { #expect(first.stdout.contains("added to \(cli.store)\n"), "\(first.stdout)") }
 
-        let second = try cli.run(["key", "add", "android", "--url", "https://errors.example.com/intake/", "--now", Self.now])
+        let second = try cli.run(["key", "add", "android", "--url", "https://errors.example.com/intake/", "--at", Self.now])
         #expect(second.status == 0, "\(second.stderr)")
         let android = Self.added(second)
         #expect(android.dsn == "https://\(android.key)@errors.example.com/intake/2")
 
-        #expect(try cli.run(["key", "revoke", ios.key, "--now", "2026-11-21T09:00:00Z"]).stdout
+        #expect(try cli.run(["key", "revoke", ios.key, "--at", "2026-11-21T09:00:00Z"]).stdout
                 == "revoked \(ios.key) of project ios (id 1)\n")
         let list = try cli.run(["key", "list", "--format", "json"])
         #expect(list.status == 0, "\(list.stderr)")
@@ -41,6 +45,11 @@ import Testing
         #expect(iosKey["dsn"] as? String == ios.dsn)
         let androidKey = (projects.last?["keys"] as? [[String: Any]])?.first ?? [:]
         #expect(androidKey["status"] as? String == "active" && androidKey["revoked"] is NSNull)
+        // Each key lists with the URL it was added with; --url puts them all on another.
+        #expect(androidKey["dsn"] as? String == android.dsn)
+        let moved = try cli.run(["key", "list", "--url", "http://10.0.0.5:9000", "--format", "json"])
+        let movedKeys = (moved.json["projects"] as? [[String: Any]] ?? []).flatMap { $0["keys"] as? [[String: Any]] ?? [] }
+        #expect(movedKeys.compactMap { $0["dsn"] as? String } == ["http://\(ios.key)@10.0.0.5:9000/1", "http://\(android.key)@10.0.0.5:9000/2"])
 
         let text = try cli.run(["key", "list"])
         #expect(text.stdout.contains("ios (id 1, since 2026-11-20T18:00:00Z)\n  \(ios.key)  revoked 2026-11-21T09:00:00Z"), "\(text.stdout)")
@@ -49,6 +58,38 @@ import Testing
         // Revoking the project revokes its keys that are still active: none left here.
         let again = try cli.run(["key", "revoke", "ios"])
         #expect(again.status == 0 && again.stdout == "nothing revoked: ios has no active key (revoked already)\n")
+    }
+
+    @Test func keyCommandsTakeNoNowAndABadAtIsAUsageError() throws {
+        let cli = try CLI()
+        for command in [["key", "add", "ios"], ["key", "list"], ["key", "revoke", "ios"]] {
+            let result = try cli.run(command + ["--now", Self.now])
+            #expect(result.status != 0 && result.stderr.contains("--now"), "\(command): \(result.stderr)")
+        }
+        let badAt = try cli.run(["key", "add", "ios", "--at", "yesterday"])
+        #expect(badAt.status == 1 && badAt.stderr.contains("--at 'yesterday' is not a time"), "\(badAt.stderr)")
+    }
+
+    /// README's walk as a newcomer got it wrong: serve on one store, the key added to another
+    /// (no --store, no ERRTRIAGE_STORE). key add says where it wrote, and serve's 401 says the
+    /// key is not in the store it uses, naming that store.
+    @Test func aKeyAddedToAnotherStoreIsNamedByBothSides() async throws {
+        let cli = try CLI()
+        let server = try ServeTests.Server(cli, store: "team.sqlite")
+        defer { _ = server.stop() }
+        let added = try cli.run(["key", "add", "ios", "--url", server.base])
+        #expect(added.stdout.contains(", added to "), "\(added.stdout)")
+        if !cli.store.hasPrefix("postgres") { #expect(added.stdout.contains("added to \(cli.store)\n"), "\(added.stdout)") }
+        let key = Self.added(added).key
+        var request = HTTPClientRequest(url: "\(server.base)/api/1/envelope/")
+        request.method = .POST
+        request.headers.add(name: "X-Sentry-Auth", value: "Sentry sentry_version=7, sentry_key=\(key)")
+        request.body = .bytes(ByteBuffer(bytes: ServeTests.envelope(String(repeating: "a", count: 32))))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let body = String(buffer: try await response.body.collect(upTo: 1 << 20))
+        #expect(response.status.code == 401)
+        #expect(body.contains("not a key of the store this server uses (team.sqlite)"), "\(body)")
+        #expect(body.contains(#""reason":"unknown-key""#), "\(body)")
     }
 
     @Test func unknownNamesKeysAndBadInputAreUsageErrors() throws {

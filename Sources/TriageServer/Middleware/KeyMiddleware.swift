@@ -33,27 +33,28 @@ struct KeyMiddleware: RouterMiddleware {
             ) { sofar, complete in
                 switch BodyDecoder.firstLine(sofar, contentEncoding: encoding, complete: complete, cap: Self.headerCap) {
                 case .needMore: return false
-                case .none: throw Self.refusal(.missing)
+                case .none: throw Self.refusal(store: configuration.storeName, .missing)
                 case .line(let line):
-                    guard let key = EnvelopeHeader(line: line)?.publicKey else { throw Self.refusal(.missing) }
+                    guard let key = EnvelopeHeader(line: line)?.publicKey else { throw Self.refusal(store: configuration.storeName, .missing) }
                     verdict = await keys.verify(key: key, projectID: projectID)
                     if case .accepted = verdict { return true }
-                    throw Self.refusal(verdict)
+                    throw Self.refusal(store: configuration.storeName, verdict)
                 }
             }
         }
-        guard case .accepted(let key) = verdict else { throw Self.refusal(verdict) }
+        guard case .accepted(let key) = verdict else { throw Self.refusal(store: configuration.storeName, verdict) }
         context.intake.key = key
         return try await next(request, context)
     }
 
     /// What a request without a good key is answered; the connection is closed, as its body
     /// may not have been read.
-    static func refusal(_ verdict: KeyVerdict) -> Refusal {
+    static func refusal(store: String, _ verdict: KeyVerdict) -> Refusal {
         switch verdict {
         case .accepted, .missing:
             Refusal(.unauthorized, .noKey, "no key: send X-Sentry-Auth with sentry_key=KEY, or ?sentry_key=KEY", close: true)
-        case .unknown: Refusal(.unauthorized, .unknownKey, "unknown key: add one with errtriage key add NAME", close: true)
+        case .unknown:
+            Refusal(.unauthorized, .unknownKey, "unknown key: not a key of the store this server uses (\(store)); add one there with errtriage key add NAME --store and that store", close: true)
         case .revoked: Refusal(.forbidden, .revokedKey, "this key was revoked", close: true)
         case .wrongProject: Refusal(.forbidden, .wrongProject, "this key belongs to another project", close: true)
         }

@@ -189,6 +189,7 @@ enum PGSchema {
         \(TriageStore.prunedVersionTables(text: t))
         \(TriageStore.longWindowRollups(text: t, rowless: ""))
         \(levelsAndAliases)
+        \(TriageStore.keyURLColumn(text: text));
         """
     }
 
@@ -206,6 +207,7 @@ enum PGSchema {
         11: TriageStore.longWindowRollups(text: text, rowless: "") + TriageStore.longWindowRollupsOfOldRows(month: month(ofDay:)),
         12: TriageStore.complaintCodeByComplaint + ";",
         13: levelsAndAliases + TriageStore.formerGroupingMark + ";",
+        14: TriageStore.keyURLColumn(text: text) + ";",
     ]
 
     /// The month of a day (days since 1970-01-01): the first day of its calendar month.
