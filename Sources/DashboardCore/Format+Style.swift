@@ -22,7 +22,7 @@ extension Format {
         }
     }
 
-    /// An issue's badges in order: its kind (`CRASH`, `ANR`; a non-fatal has none), its signals, then a merged group's `+N`.
+    /// An issue's badges in order: its kind (`CRASH`, `ANR`, `UNHANDLED`; a non-fatal has none), its signals, then a merged group's `+N`.
     static func badges(of issue: IssueSummary) -> [(text: String, style: Style)] {
         let kind: [(text: String, style: Style)] = issue.kind.flatMap { kind in
             kind.badge.map { [($0, kind == .crash ? Style.badgeRegressed : .badgeSpike)] }

@@ -94,7 +94,8 @@ extension HelpScreen: ScreenModule {
     /// Each badge, its letter, and what it means.
     static let badges: [(String, String, String)] = [
         ("CRASH", "C", "its events include crashes (the issue's kind is its worst event's)"),
-        ("ANR", "A", "the app stopped answering (Application Not Responding); no badge: non-fatal"),
+        ("ANR", "A", "the app stopped answering (Application Not Responding)"),
+        ("UNHANDLED", "U", "nothing caught it, and the program went on (a server's thread); no badge: non-fatal"),
         ("NEW", "N", "first seen in the last 7 days"),
         ("SPIKE", "S", "the last 24 hours hold at least 20 events, 4× its daily mean"),
         ("REGRESSED", "R", "came back after it was marked resolved"),

@@ -78,7 +78,7 @@ public struct SentryDecoder: RecordDecoder {
             environment: v["environment"]?.nonEmptyText ?? tag("environment"),
             message: message,
             customKeys: keys, source: source,
-            kind: SentryException.kind(level: level, values: values), level: level, formerChain: former))
+            kind: SentryException.kind(level: level, values: values, platform: v["platform"]?.nonEmptyText), level: level, formerChain: former))
     }
 
     /// The event's level as Sentry names levels: lowercase, `warn` read as `warning` and

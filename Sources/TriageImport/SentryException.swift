@@ -101,10 +101,19 @@ enum SentryException {
         return (nil, nil)
     }
 
+    /// Mechanisms of an error nothing caught that leaves the program running on a server: Python's
+    /// uncaught exception in a thread (`threading`) and at the top (`excepthook`, the same hook
+    /// a server's worker threads report through).
+    static let survivedMechanisms: Set<String> = ["threading", "excepthook"]
+
+    /// Platforms of apps on a device, where any `handled: false` ends the app.
+    static let devicePlatforms: Set<String> = ["cocoa", "objc", "swift", "android", "native", "dart", "flutter", "react-native"]
+
     /// An ANR (mechanism `ANR`/`AppHang`, or type `ApplicationNotResponding`/`AppHang`); a crash
-    /// (level `fatal`, or a mechanism with `handled: false`); else a non-fatal, as Sentry counts an
-    /// error unhandled only when it says so.
-    static func kind(level: String?, values: [JSONValue]) -> EventKind {
+    /// (level `fatal`, or a mechanism with `handled: false`), except that on a server platform an
+    /// unhandled error whose mechanisms are all `threading`/`excepthook` is `unhandled`; else a
+    /// non-fatal, as Sentry counts an error unhandled only when it says so.
+    static func kind(level: String?, values: [JSONValue], platform: String? = nil) -> EventKind {
         let hangs: Set<String> = ["anr", "apphang", "applicationnotresponding"]
         // Each of those starts with an a: other types and mechanisms are not folded at all.
         let isHang = { (text: String?) -> Bool in
@@ -114,10 +123,14 @@ enum SentryException {
         if values.contains(where: { isHang($0["mechanism"]?["type"]?.text) || isHang($0["type"]?.text) }) {
             return .anr
         }
-        if level?.lowercased() == "fatal" || values.contains(where: { $0["mechanism"]?["handled"]?.bool == false }) {
-            return .crash
+        if level?.lowercased() == "fatal" { return .crash }
+        let unhandled = values.filter { $0["mechanism"]?["handled"]?.bool == false }
+        guard !unhandled.isEmpty else { return .nonFatal }
+        let onServer = !devicePlatforms.contains(platform?.lowercased() ?? "")
+        let survived = unhandled.allSatisfy { value in
+            value["mechanism"]?["type"]?.text.map { survivedMechanisms.contains($0.lowercased()) } ?? false
         }
-        return .nonFatal
+        return onServer && survived ? .unhandled : .crash
     }
 }
 

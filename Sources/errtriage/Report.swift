@@ -37,7 +37,7 @@ struct Report: ParsableCommand {
     @Option(help: "How many issues to list (default: 20; in the minutes, how many per agenda section: 5).")
     var top: Int?
 
-    @Option(help: "Only issues of this kind (their most severe event's): crash, non-fatal or anr.")
+    @Option(help: "Only issues of this kind (their most severe event's): crash, anr, unhandled or non-fatal.")
     var kind: EventKind?
 
     @Option(help: QueryArgument.help, transform: QueryArgument.parse)

@@ -118,7 +118,7 @@ import Testing
         let login = try #require(issues.first { ($0["events"] as? Int) == 4 }, "\(issues)")
         let key = try #require(login["key"] as? String)
         #expect(key.hasPrefix("US") && key.split(separator: "-").count == 4)
-        #expect(login["kind"] as? String == "crash", "the uncaught one makes the issue a crash: \(login)")
+        #expect(login["kind"] as? String == "unhandled", "the uncaught one (excepthook) makes the issue unhandled: \(login)")
         #expect(login["complaints"] as? Int == 1)
         #expect(login["projects"] as? [String] == ["shop"])
         let show = try cli.run(["show", key, "--window", "all", "--now", "2030-01-01T00:00:00Z"]).stdout
