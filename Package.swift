@@ -42,7 +42,7 @@ let package = Package(
         ]),
         // The ingest pipeline: inputs (files, stdin, request bodies) decoded on a second thread into batched transactions;
         // the sample's decisions file.
-        .target(name: "TriageIngest", dependencies: ["TriageModel", "TriageImport", "TriageStore", "SampleData"]),
+        .target(name: "TriageIngest", dependencies: ["TriageModel", "TriageImport", "TriageStore"]),
         // Realistic sample data in the native format, deterministic for a seed.
         .target(name: "SampleData", dependencies: ["TriageModel", "TriageImport"]),
         // The SQLite store: migrations, ingest with rollups, every query the app asks.
@@ -91,7 +91,6 @@ let package = Package(
             "TriageModel", "TriageImport", "TriageIngest", "TriageStore", "TriageServer", "SampleData", "Presentation", "DashboardCore",
             "DashboardRuntime", "Terminal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "CSV", package: "CSV.swift"),
         ]),
         // The fuzz targets: every importer's line parser, the reader, the chain and version parsers.
         .target(name: "FuzzTargets", dependencies: ["TriageModel", "TriageImport", "Presentation"]),

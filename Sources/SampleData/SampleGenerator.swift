@@ -33,31 +33,8 @@ public struct SampleGenerator {
         }
     }
 
-    /// A decision the sample's team took, applied by `demo` as marks.
-    public struct Decision: Sendable {
-        public var key: String
-        /// A status change, if the decision is one.
-        public var status: IssueStatus?
-        public var version: String?
-        public var at: Timestamp
-        public var by: String
-        public var note: String
-        public var tracker: String?
-        /// With `muted`: the issue comes back after this many more events.
-        public var muteEvents: Int?
-
-        public init(key: String, status: IssueStatus?, version: String? = nil, at: Timestamp, by: String, note: String,
-                    tracker: String? = nil, muteEvents: Int? = nil) {
-            self.key = key
-            self.status = status
-            self.version = version
-            self.at = at
-            self.by = by
-            self.note = note
-            self.tracker = tracker
-            self.muteEvents = muteEvents
-        }
-    }
+    /// A decision the sample's team took, applied by `demo` as marks (TriageModel's `DecisionRecord`).
+    public typealias Decision = DecisionRecord
 
     let settings: Settings
     let chains: [ErrorChain]

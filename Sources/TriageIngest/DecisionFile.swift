@@ -1,4 +1,3 @@
-import SampleData
 import TriageImport
 import TriageModel
 import TriageStore
@@ -6,7 +5,7 @@ import TriageStore
 /// The sample's decisions file: one decision per line,
 /// `{"key","status","version","at","by","note","tracker","mute_events"}` (status, version, tracker and mute_events optional).
 public enum DecisionFile {
-    public static func line(_ d: SampleGenerator.Decision) -> String {
+    public static func line(_ d: DecisionRecord) -> String {
         var members: [(String, JSONValue)] = [("key", .string(d.key))]
         if let status = d.status { members.append(("status", .string(status.rawValue))) }
         if let version = d.version { members.append(("version", .string(version))) }
@@ -16,18 +15,18 @@ public enum DecisionFile {
         return JSONValue.object(members).serialized
     }
 
-    public static func parse(_ bytes: [UInt8]) -> SampleGenerator.Decision? {
+    public static func parse(_ bytes: [UInt8]) -> DecisionRecord? {
         guard let v = try? JSONParser.parse(bytes), let key = v["key"]?.text.flatMap(ShortKey.canonical),
               let at = v["at"]?.text.flatMap(Timestamp.parse) else { return nil }
         let status = v["status"]?.text.flatMap(IssueStatus.init(rawValue:))
         if v["status"] != nil, status == nil { return nil }
-        return SampleGenerator.Decision(key: key, status: status, version: v["version"]?.text, at: at,
+        return DecisionRecord(key: key, status: status, version: v["version"]?.text, at: at,
                                         by: v["by"]?.text ?? "demo", note: v["note"]?.text ?? "",
                                         tracker: v["tracker"]?.text, muteEvents: v["mute_events"]?.int64.map { Int($0) })
     }
 
     /// Records a decision through the same store calls as `mark` and the dashboard.
-    public static func apply(_ d: SampleGenerator.Decision, to store: TriageStore) throws {
+    public static func apply(_ d: DecisionRecord, to store: TriageStore) throws {
         let note = d.note.isEmpty ? nil : d.note
         switch (d.status, d.muteEvents) {
         case (.muted?, let n?):
