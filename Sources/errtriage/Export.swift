@@ -1,5 +1,4 @@
 import ArgumentParser
-import CSV
 import Foundation
 import Presentation
 import TriageImport
@@ -31,35 +30,31 @@ struct Export: ParsableCommand {
     var out: String = "-"
 
     func run() throws {
-        try runReporting {
-            let canonical = key?.canonical
-            let now = try options.nowTimestamp()
-            let store = try options.openForReading(now: now)
-            // Days the store no longer has as raw events: said on stderr, so the output stays data.
-            if let since = try store.retention().eventsSince, window.start(now: now).map({ $0 < since }) ?? true {
-                let from = window.start(now: now).map { "from \($0.dateText) " } ?? ""
-                Stderr.write("export: the days \(from)before \(since.dateText) are not in this export: their raw events were pruned (errtriage retention); their counts stay in report and history\n")
+        let canonical = key?.canonical
+        let now = try options.nowTimestamp()
+        let store = try options.open(for: .reading(now: now))
+        // Days the store no longer has as raw events: said on stderr, so the output stays data.
+        if let since = try store.retention().eventsSince, window.start(now: now).map({ $0 < since }) ?? true {
+            let from = window.start(now: now).map { "from \($0.dateText) " } ?? ""
+            Stderr.write("export: the days \(from)before \(since.dateText) are not in this export: their raw events were pruned (errtriage retention); their counts stay in report and history\n")
+        }
+        // Data goes to a file or a pipe exactly; to a terminal, made inert (as every text output is).
+        let toTerminal = out == "-" && Stdout.isTerminal
+        switch format {
+        case .ndjson:
+            let sink = try LineWriter(path: out)
+            try store.exportEvents(window: window, now: now, key: canonical, search: query?.query ?? SearchQuery()) {
+                try sink.write(NativeEncoder.line($0, inert: toTerminal))
             }
-            // Data goes to a file or a pipe exactly; to a terminal, made inert (as every text output is).
-            let toTerminal = out == "-" && Stdout.isTerminal
-            switch format {
-            case .ndjson:
-                let sink = try LineWriter(path: out)
-                try store.exportEvents(window: window, now: now, key: canonical, search: query?.query ?? SearchQuery()) {
-                    try sink.write(NativeEncoder.line($0, inert: toTerminal))
-                }
-                try sink.close()
-            case .csv:
-                guard let stream = OutputStream(toFileAtPath: out == "-" ? "/dev/stdout" : out, append: false) else {
-                    throw CLIError.usage("cannot write \(out)")
-                }
-                let writer = try CSVWriter(stream: stream)
-                try writer.write(row: ExportCSV.header)
-                try store.exportEvents(window: window, now: now, key: canonical, search: query?.query ?? SearchQuery()) {
-                    try writer.write(row: toTerminal ? ExportCSV.row($0).map(TextSanitizer.inert) : ExportCSV.row($0))
-                }
-                writer.stream.close()
+            try sink.close()
+        case .csv:
+            let writer: CSVFileWriter
+            do { writer = try CSVFileWriter(path: out) } catch { throw CLIError.usage(error.description) }
+            try writer.write(row: ExportCSV.header)
+            try store.exportEvents(window: window, now: now, key: canonical, search: query?.query ?? SearchQuery()) {
+                try writer.write(row: toTerminal ? ExportCSV.row($0).map(TextSanitizer.inert) : ExportCSV.row($0))
             }
+            writer.close()
         }
     }
 }
