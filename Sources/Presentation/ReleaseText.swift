@@ -4,7 +4,7 @@ import TriageModel
 public enum ReleaseText {
     /// Every version in release order.
     public static func releases(_ releases: [ReleaseSummary], markdown: Bool) -> String {
-        var out = (markdown ? "## " : "") + "errtriage releases — every app version, oldest first\n\n"
+        var out = (markdown ? "## " : "") + "errtriage release list — every app version, oldest first\n\n"
         if releases.isEmpty { return out + "No event names an app version.\n" }
         let known = releases.contains { $0.adoption != nil }
         let headers = ["VERSION", "FIRST", "LAST", "USERS", "EVENTS", "ISSUES", "NEW", "REGRESSED", "ERROR-FREE"]

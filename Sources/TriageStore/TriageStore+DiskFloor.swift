@@ -5,7 +5,7 @@ extension StoreError {
     /// `ingest` exits 3 on it, `serve` answers 503 with `Retry-After` until space is back.
     public static func belowFloor(_ target: String, free: Int64, floor: Int64) -> StoreError {
         var error = StoreError("the disk holding \(target) has \(ByteCount.text(free)) free, below the floor of \(ByteCount.text(floor)) "
-                               + "(--min-free or ERRTRIAGE_MIN_FREE); nothing more was written: free some space, or prune (errtriage prune --keep 90d)")
+                               + "(--min-free or ERRTRIAGE_MIN_FREE); nothing more was written: free some space, or prune (errtriage retention prune --keep 90d)")
         error.isBelowFloor = true
         return error
     }

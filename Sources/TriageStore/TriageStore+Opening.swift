@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -21,6 +22,9 @@ public enum StoreAccess: Sendable {
     /// Checking it or copying from it: read-only, brought up to date first where it may be written
     /// (an older schema, or a creation that was cut short).
     case checking
+    /// Made anew (the demo's store, built again from its sample files): an SQLite file is removed
+    /// first with the files beside it (journal, WAL, shared memory, rejects); refused for a team store.
+    case rebuilding
 }
 
 extension TriageStore {
@@ -45,6 +49,10 @@ extension TriageStore {
             guard exists else { throw StoreError("no store at \(location)") }
             let upgrade = !postgres && isWritable(location) && (needsUpgrade(location) || isUnfinished(location))
             return try openChecked(location, readOnly: !upgrade, maxPages: maxPages)
+        case .rebuilding:
+            guard !postgres else { throw StoreError.usage("a team store is never rebuilt: give an SQLite file") }
+            for suffix in ["", "-journal", "-wal", "-shm", ".rejects"] { try? FileManager.default.removeItem(atPath: location + suffix) }
+            return try openChecked(location, readOnly: false, maxPages: maxPages)
         }
     }
 

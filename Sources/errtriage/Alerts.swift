@@ -9,8 +9,8 @@ extension AlertRule.Span: ExpressibleByArgument {}
 /// `errtriage alert`: alerts for a cron job, kept in the store.
 struct AlertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "alert", abstract: "Add, list and remove alerts; errtriage alerts runs them.",
-        subcommands: [Add.self, List.self, Remove.self])
+        commandName: "alert", abstract: "Add, list, remove and run alerts (alert run, for cron).",
+        subcommands: [Add.self, List.self, Remove.self, Alerts.self])
 
     /// `alert add NAME --query Q (--events N | --users N) --within SPAN`.
     struct Add: ParsableCommand {
@@ -34,17 +34,15 @@ struct AlertCommand: ParsableCommand {
         var within: AlertRule.Span = .h24
 
         func run() throws {
-            try runReporting {
-                try CLIError.requireName(name, "an alert needs a name")
-                guard name != AlertReport.spikeCondition else { throw CLIError.usage("\(name) is the name spikes are recorded under; choose another") }
-                guard (events == nil) != (users == nil) else { throw CLIError.usage("give one of --events N and --users N") }
-                let threshold = events ?? users ?? 0
-                guard threshold > 0 else { throw CLIError.usage("the threshold must be 1 or more") }
-                let alert = AlertRule(name: name, query: query.query.description, measure: events != nil ? .events : .users,
-                                      threshold: threshold, within: within)
-                try options.open().addAlert(alert)
-                print("alert added: " + AlertText.rule(alert))
-            }
+            try CLIError.requireName(name, "an alert needs a name")
+            guard name != AlertReport.spikeCondition else { throw CLIError.usage("\(name) is the name spikes are recorded under; choose another") }
+            guard (events == nil) != (users == nil) else { throw CLIError.usage("give one of --events N and --users N") }
+            let threshold = events ?? users ?? 0
+            guard threshold > 0 else { throw CLIError.usage("the threshold must be 1 or more") }
+            let alert = AlertRule(name: name, query: query.query.description, measure: events != nil ? .events : .users,
+                                  threshold: threshold, within: within)
+            try options.open(for: .writing).addAlert(alert)
+            print("alert added: " + AlertText.rule(alert))
         }
     }
 
@@ -55,9 +53,7 @@ struct AlertCommand: ParsableCommand {
         @OptionGroup var options: StoreOptions
 
         func run() throws {
-            try runReporting {
-                print(AlertText.rules(try options.openForReading(now: try options.nowTimestamp()).alerts()), terminator: "")
-            }
+            print(AlertText.rules(try options.open(for: .reading(now: try options.nowTimestamp())).alerts()), terminator: "")
         }
     }
 
@@ -71,17 +67,16 @@ struct AlertCommand: ParsableCommand {
         var name: String
 
         func run() throws {
-            try runReporting {
-                try options.open().removeAlert(named: name)
-                print("alert \(TextSanitizer.sanitize(name)) removed")
-            }
+            try options.open(for: .writing).removeAlert(named: name)
+            print("alert \(TextSanitizer.sanitize(name)) removed")
         }
     }
 }
 
-/// `errtriage alerts`: what fires now and never fired before, new issues and regressions since the last run.
+/// `errtriage alert run`: what fires now and never fired before, new issues and regressions since the last run.
 struct Alerts: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Print the alerts that fire now (once per issue), and the new issues and regressions since the last run; for cron.",
         discussion: "Prints nothing in text when there is nothing new; exits 0 either way. errtriage opens no network connection: pipe the output to curl (README).")
 
@@ -96,14 +91,12 @@ struct Alerts: ParsableCommand {
     var dryRun = false
 
     func run() throws {
-        try runReporting {
-            let now = try options.nowTimestamp()
-            let store = dryRun ? try options.openForReading(now: now) : try options.open()
-            let report = try store.runAlerts(now: now, dryRun: dryRun)
-            switch format {
-            case .text: print(AlertText.report(report), terminator: "")
-            case .json: print(AlertJSON.report(report).inertSerialized)
-            }
+        let now = try options.nowTimestamp()
+        let store = dryRun ? try options.open(for: .reading(now: now)) : try options.open(for: .writing)
+        let report = try store.runAlerts(now: now, dryRun: dryRun)
+        switch format {
+        case .text: print(AlertText.report(report), terminator: "")
+        case .json: print(AlertJSON.report(report).inertSerialized)
         }
     }
 }

@@ -24,14 +24,12 @@ struct Assign: ParsableCommand {
     var by: String?
 
     func run() throws {
-        try runReporting {
-            let assignee = name.map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
-            guard none != (assignee != nil), assignee?.isEmpty != true else {
-                throw CLIError.usage("give a name to assign, or --none to clear the assignee")
-            }
-            let now = try options.nowTimestamp()
-            let previous = try options.openExisting().assign(key.canonical, to: assignee, by: by ?? loginName(), at: now)
-            print("\(key.canonical): " + TextSanitizer.sanitize(Assignment.historyText(to: assignee, from: previous)))
+        let assignee = name.map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
+        guard none != (assignee != nil), assignee?.isEmpty != true else {
+            throw CLIError.usage("give a name to assign, or --none to clear the assignee")
         }
+        let now = try options.nowTimestamp()
+        let previous = try options.open(for: .deciding).assign(key.canonical, to: assignee, by: by ?? loginName(), at: now)
+        print("\(key.canonical): " + TextSanitizer.sanitize(Assignment.historyText(to: assignee, from: previous)))
     }
 }

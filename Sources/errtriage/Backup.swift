@@ -17,19 +17,17 @@ struct Backup: ParsableCommand {
     var path: String
 
     func run() throws {
-        try runReporting {
-            let now = try options.nowTimestamp()
-            let store = try options.openForReading(now: now)
-            guard !FileManager.default.fileExists(atPath: path) else {
-                throw CLIError.usage("\(path) exists already; a backup never overwrites a file")
-            }
-            do throws(StoreError) {
-                try store.backup(to: path)
-            } catch {
-                try? FileManager.default.removeItem(atPath: path)
-                throw CLIError.store(error.message)
-            }
-            print("backup: \(store.target) copied to \(path)")
+        let now = try options.nowTimestamp()
+        let store = try options.open(for: .reading(now: now))
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw CLIError.usage("\(path) exists already; a backup never overwrites a file")
         }
+        do throws(StoreError) {
+            try store.backup(to: path)
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw CLIError.store(error.message)
+        }
+        print("backup: \(store.target) copied to \(path)")
     }
 }

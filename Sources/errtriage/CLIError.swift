@@ -30,37 +30,22 @@ enum CLIError: Error, CustomStringConvertible {
     }
 }
 
-/// Runs a command body, printing a failure as `errtriage: sentence` with its exit code.
-func runReporting(_ body: () throws -> Void) throws {
-    do {
-        try body()
-    } catch {
-        try report(error)
-    }
-}
-
-/// `runReporting` for an async command body.
-func runReporting(_ body: () async throws -> Void) async throws {
-    do {
-        try await body()
-    } catch {
-        try report(error)
-    }
-}
-
-/// Prints a failure as `errtriage: sentence` and throws its exit code; rethrows anything else.
-private func report(_ error: any Error) throws -> Never {
-    do {
-        throw error
-    } catch let error as CLIError {
+/// The one place a failure becomes its sentence and exit code: `errtriage: sentence` on stderr and
+/// the code documented in the top-level help, for the failures the commands throw (`CLIError`,
+/// `StoreError`, a write to a closed pipe); nil for any other error, which the argument parser reports.
+func reported(_ error: any Error) -> Int32? {
+    switch error {
+    case let error as CLIError:
         Stderr.write("errtriage: \(error.description)\n")
-        throw ExitCode(error.exitCode)
-    } catch let error as StoreError {
+        return error.exitCode
+    case let error as StoreError:
         Stderr.write("errtriage: \(error.message)\n")
-        throw ExitCode(error.isUsageError ? 1 : 3)
-    } catch let error as LineWriter.Failure {
+        return error.isUsageError ? 1 : 3
+    case let error as LineWriter.Failure:
         Stderr.write("errtriage: \(error.description)\n")
-        throw ExitCode(1)
+        return 1
+    default:
+        return nil
     }
 }
 

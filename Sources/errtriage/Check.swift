@@ -16,26 +16,24 @@ struct Check: ParsableCommand {
     @OptionGroup var options: StoreOptions
 
     func run() throws {
-        try runReporting {
-            // An older schema (a store of an older errtriage, or one whose creation was killed between
-            // two migrations or before the first) is brought up to date first where it may be written,
-            // as every reading command upgrades an older store.
-            let store = try options.open(.checking)
-            let check = try store.verify()
-            guard check.isSound else {
-                for problem in check.problems { print("problem: \(TextSanitizer.sanitize(problem))") }
-                throw CLIError.store("\(store.target) failed its check (\(check.problems.count) problem\(check.problems.count == 1 ? "" : "s") above)")
-            }
-            print("check: \(store.target) is sound: \(store.integrityNote)\(check.events) events in \(check.issues) issues and \(check.complaints) complaints match every rollup")
-            let retention = try store.retention()
-            if let since = retention.eventsSince {
-                print("check: \(PruneText.rawEventsNote(since: since))")
-            }
-            let size = try store.storeSize()
-            for line in PruneText.sizeLines(tables: size.tables, total: size.total, eventsPerDay: size.eventsPerDay,
-                                            bytesPerEvent: size.bytesPerEvent, keepDays: size.keepDays) {
-                print(line)
-            }
+        // An older schema (a store of an older errtriage, or one whose creation was killed between
+        // two migrations or before the first) is brought up to date first where it may be written,
+        // as every reading command upgrades an older store.
+        let store = try options.open(for: .checking)
+        let check = try store.verify()
+        guard check.isSound else {
+            for problem in check.problems { print("problem: \(TextSanitizer.sanitize(problem))") }
+            throw CLIError.store("\(store.target) failed its check (\(check.problems.count) problem\(check.problems.count == 1 ? "" : "s") above)")
+        }
+        print("check: \(store.target) is sound: \(store.integrityNote)\(check.events) events in \(check.issues) issues and \(check.complaints) complaints match every rollup")
+        let retention = try store.retention()
+        if let since = retention.eventsSince {
+            print("check: \(PruneText.rawEventsNote(since: since))")
+        }
+        let size = try store.storeSize()
+        for line in PruneText.sizeLines(tables: size.tables, total: size.total, eventsPerDay: size.eventsPerDay,
+                                        bytesPerEvent: size.bytesPerEvent, keepDays: size.keepDays) {
+            print(line)
         }
     }
 }

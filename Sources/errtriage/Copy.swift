@@ -22,24 +22,22 @@ struct Copy: ParsableCommand {
     var to: String
 
     func run() throws {
-        try runReporting {
-            // The source is only read, after an upgrade where it is older and may be written.
-            let source = try TriageStore.open(from, for: .checking, maxPages: StoreOptions.maxPages)
-            let target = try TriageStore.open(to, for: .writing, maxPages: StoreOptions.maxPages)
-            let counts = try source.copy(to: target)
-            let before = try source.verify(), after = try target.verify()
-            guard after.isSound else {
-                for problem in after.problems { print("problem: \(TextSanitizer.sanitize(problem))") }
-                throw CLIError.store("the copy in \(target.target) failed its check")
-            }
-            guard before.events == after.events, before.issues == after.issues, before.complaints == after.complaints else {
-                throw CLIError.store("""
-                    the copy in \(target.target) holds \(after.events) events, \(after.issues) issues and \(after.complaints) complaints; \
-                    the source \(source.target) \(before.events), \(before.issues) and \(before.complaints)
-                    """)
-            }
-            print("copy: \(source.target) copied to \(target.target): \(after.events) events, \(after.issues) issues, "
-                  + "\(after.complaints) complaints, \(counts.total) rows in all; check: sound on both")
+        // The source is only read, after an upgrade where it is older and may be written.
+        let source = try TriageStore.open(from, for: .checking, maxPages: StoreOptions.maxPages)
+        let target = try TriageStore.open(to, for: .writing, maxPages: StoreOptions.maxPages)
+        let counts = try source.copy(to: target)
+        let before = try source.verify(), after = try target.verify()
+        guard after.isSound else {
+            for problem in after.problems { print("problem: \(TextSanitizer.sanitize(problem))") }
+            throw CLIError.store("the copy in \(target.target) failed its check")
         }
+        guard before.events == after.events, before.issues == after.issues, before.complaints == after.complaints else {
+            throw CLIError.store("""
+                the copy in \(target.target) holds \(after.events) events, \(after.issues) issues and \(after.complaints) complaints; \
+                the source \(source.target) \(before.events), \(before.issues) and \(before.complaints)
+                """)
+        }
+        print("copy: \(source.target) copied to \(target.target): \(after.events) events, \(after.issues) issues, "
+              + "\(after.complaints) complaints, \(counts.total) rows in all; check: sound on both")
     }
 }

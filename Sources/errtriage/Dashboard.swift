@@ -10,15 +10,13 @@ struct Dashboard: ParsableCommand {
     @OptionGroup var options: StoreOptions
 
     func run() throws {
-        try runReporting {
-            guard TerminalDashboard.isInteractive else {
-                throw CLIError.usage("the dashboard needs a terminal; for scripts use errtriage report (or show) instead")
-            }
-            let now = try options.nowTimestamp()
-            let store = try options.open(.dashboard(now: now))
-            // The store's own name: a PostgreSQL URI may hold a password, never shown.
-            try TerminalDashboard.run(store: store, now: options.now == nil || options.nowIsData ? nil : now, storeName: store.target,
-                                      anchorToData: options.nowIsData)
+        guard TerminalDashboard.isInteractive else {
+            throw CLIError.usage("the dashboard needs a terminal; for scripts use errtriage report (or show) instead")
         }
+        let now = try options.nowTimestamp()
+        let store = try options.open(for: .dashboard(now: now))
+        // The store's own name: a PostgreSQL URI may hold a password, never shown.
+        try TerminalDashboard.run(store: store, now: options.now == nil || options.nowIsData ? nil : now, storeName: store.target,
+                                  anchorToData: options.nowIsData)
     }
 }

@@ -22,18 +22,16 @@ struct Demo: ParsableCommand {
     var report = false
 
     func run() throws {
-        try runReporting {
-            let folder = try SampleFolder.locate(sampleData)
-            let storePath = store ?? folder + "/demo.sqlite"
-            let store = try DemoStore.prepare(folder: folder, storePath: storePath)
-            guard let now = try store.latestEventTime() else { throw CLIError.input("the sample data holds no events") }
-            if report || !TerminalDashboard.isInteractive {
-                let list = try store.issueList(IssueQuery(top: 20), now: now)
-                print(ReportText.list(list), terminator: "")
-                return
-            }
-            try TerminalDashboard.run(store: store, now: now, storeName: storePath)
+        let folder = try SampleFolder.locate(sampleData)
+        let storePath = store ?? folder + "/demo.sqlite"
+        let store = try DemoStore.prepare(folder: folder, storePath: storePath)
+        guard let now = try store.latestEventTime() else { throw CLIError.input("the sample data holds no events") }
+        if report || !TerminalDashboard.isInteractive {
+            let list = try store.issueList(IssueQuery(top: 20), now: now)
+            print(ReportText.list(list), terminator: "")
+            return
         }
+        try TerminalDashboard.run(store: store, now: now, storeName: storePath)
     }
 }
 
@@ -66,14 +64,13 @@ enum DemoStore {
         let sources = [folder + "/events.ndjson.gz", folder + "/decisions.ndjson", folder + "/adoption.csv"]
         func modified(_ path: String) -> Date? { (try? fm.attributesOfItem(atPath: path))?[.modificationDate] as? Date }
         let newestSource = sources.compactMap(modified).max() ?? .distantPast
-        if let built = modified(storePath), built >= newestSource, let store = try? TriageStore(path: storePath),
+        if let built = modified(storePath), built >= newestSource, let store = try? TriageStore.open(storePath, for: .writing),
            (try? store.latestEventTime()) ?? nil != nil {
             return store
         }
-        for suffix in ["", "-wal", "-shm", ".rejects"] { try? fm.removeItem(atPath: storePath + suffix) }
         Stderr.write("errtriage: building the demo store \(storePath) from \(folder) (once)…\n")
         let store: TriageStore
-        do { store = try TriageStore(path: storePath) } catch { throw CLIError.store(error.message) }
+        do { store = try TriageStore.open(storePath, for: .rebuilding) } catch { throw CLIError.store(error.message) }
         let ingestion = try Ingestion(store: store)
         try ingestion.ingest(file: sources[0])
         if fm.fileExists(atPath: sources[2]) { try ingestion.ingest(file: sources[2]) }

@@ -12,13 +12,15 @@ struct Errtriage: AsyncParsableCommand {
             Exit codes: 0 done; 1 usage error or unknown key; 2 some input rejected (the rest kept); \
             3 the store cannot be opened or written, or check finds it unsound.
             """,
-        subcommands: [Dashboard.self, Ingest.self, Report.self, Show.self, History.self, Mark.self, Decode.self, Export.self, Meeting.self, Backup.self, Copy.self, Check.self, Prune.self, RetentionCommand.self,
-                      Releases.self, Release.self, Merge.self, Unmerge.self, ViewCommand.self, Assign.self, OwnerCommand.self, Ticket.self, AlertCommand.self,
-                      Alerts.self, ServeCommand.self, KeyCommand.self, Generate.self, Demo.self],
+        subcommands: [Dashboard.self, Ingest.self, Report.self, Show.self, History.self, Mark.self, Decode.self, Export.self, Meeting.self, Backup.self, Copy.self, Check.self, RetentionCommand.self,
+                      ReleaseCommand.self, Merge.self, Unmerge.self, ViewCommand.self, Assign.self, OwnerCommand.self, Ticket.self, AlertCommand.self,
+                      ServeCommand.self, KeyCommand.self, Generate.self, Demo.self,
+                      FormerReleases.self, FormerPrune.self, FormerAlerts.self],
         defaultSubcommand: Dashboard.self)
 
-    /// Runs the command (`serve` is async; the others run on this thread); a command line the
-    /// parser refuses exits 1 like every other usage error (swift-argument-parser's own code would be 64).
+    /// Runs the command (`serve` is async; the others run on this thread) and turns what it throws
+    /// into its exit code here, once (`reported`); a command line the parser refuses exits 1 like
+    /// every other usage error (swift-argument-parser's own code would be 64).
     static func main() async {
         do {
             var command = try parseAsRoot()
@@ -28,6 +30,7 @@ struct Errtriage: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
+            if let code = reported(error) { Foundation.exit(code) }
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
             Stderr.write(fullMessage(for: error) + "\n")
             Foundation.exit(1)

@@ -24,24 +24,22 @@ struct Generate: ParsableCommand {
     @Option(help: "Also write the versions' daily active users (CSV: date,version,users,sessions) to this file.") var adoption: String?
 
     func run() throws {
-        try runReporting {
-            guard events >= 0, issues >= 1, days >= 1 else { throw CLIError.usage("--events must be 0 or more, --issues and --days 1 or more") }
-            guard let endTime = Timestamp.parse(end) else { throw CLIError.usage("--end '\(end)' is not a time") }
-            let generator = SampleGenerator(.init(events: events, issues: issues, days: days, seed: seed, end: endTime,
-                                                  releaseStory: releaseStory, order: order))
-            let sink = try LineWriter(path: out)
-            try generator.write { line in try sink.write(line) }
-            try sink.close()
-            if let decisions {
-                let file = try LineWriter(path: decisions)
-                for d in generator.decisions { try file.write(DecisionFile.line(d)) }
-                try file.close()
-            }
-            if let adoption {
-                let file = try LineWriter(path: adoption)
-                try generator.writeAdoption { try file.write($0) }
-                try file.close()
-            }
+        guard events >= 0, issues >= 1, days >= 1 else { throw CLIError.usage("--events must be 0 or more, --issues and --days 1 or more") }
+        guard let endTime = Timestamp.parse(end) else { throw CLIError.usage("--end '\(end)' is not a time") }
+        let generator = SampleGenerator(.init(events: events, issues: issues, days: days, seed: seed, end: endTime,
+                                              releaseStory: releaseStory, order: order))
+        let sink = try LineWriter(path: out)
+        try generator.write { line in try sink.write(line) }
+        try sink.close()
+        if let decisions {
+            let file = try LineWriter(path: decisions)
+            for d in generator.decisions { try file.write(DecisionFile.line(d)) }
+            try file.close()
+        }
+        if let adoption {
+            let file = try LineWriter(path: adoption)
+            try generator.writeAdoption { try file.write($0) }
+            try file.close()
         }
     }
 }

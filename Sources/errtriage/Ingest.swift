@@ -36,33 +36,31 @@ struct Ingest: ParsableCommand {
     func floor() throws -> Int64 { try freeSpaceFloor(minFree) }
 
     func run() throws {
-        try runReporting {
-            if let project, let problem = Project.problem(withName: project) { throw CLIError.usage("--project: \(problem)") }
-            let floor = try floor()
-            let store = try options.open()
-            if let retention { try store.setRetention(keepDays: retention.days) }
-            let ingestion = try Ingestion(store: store)
-            ingestion.pipeline.minFreeBytes = floor
-            var unreadable = 0
-            for file in files {
-                do {
-                    try ingestion.ingest(file: file, source: source, project: project)
-                } catch let error as InputError {
-                    Stderr.write("errtriage: \(error.description)\n")
-                    unreadable += 1
-                }
+        if let project, let problem = Project.problem(withName: project) { throw CLIError.usage("--project: \(problem)") }
+        let floor = try floor()
+        let store = try options.open(for: .writing)
+        if let retention { try store.setRetention(keepDays: retention.days) }
+        let ingestion = try Ingestion(store: store)
+        ingestion.pipeline.minFreeBytes = floor
+        var unreadable = 0
+        for file in files {
+            do {
+                try ingestion.ingest(file: file, source: source, project: project)
+            } catch let error as InputError {
+                Stderr.write("errtriage: \(error.description)\n")
+                unreadable += 1
             }
-            let now = try options.nowTimestamp()
-            let revived = try store.applyDueMutes(now: now)
-            if ingestion.counts.eventsAdded + ingestion.counts.complaintsAdded > 0 { try store.refreshStatistics() }
-            print(ingestion.summary(files: files.count))
-            // The store's retention, once a day: after the files, so intake never waits for it.
-            if let pruned = try store.applyRetentionIfDue(now: now), let keep = try store.retention().keepDays {
-                print(PruneText.summary(pruned, keepDays: keep))
-            }
-            for key in revived { print("\(key): muted → open (its mute condition is met)") }
-            if unreadable > 0 || ingestion.rejected > 0 { throw ExitCode(2) }
         }
+        let now = try options.nowTimestamp()
+        let revived = try store.applyDueMutes(now: now)
+        if ingestion.counts.eventsAdded + ingestion.counts.complaintsAdded > 0 { try store.refreshStatistics() }
+        print(ingestion.summary(files: files.count))
+        // The store's retention, once a day: after the files, so intake never waits for it.
+        if let pruned = try store.applyRetentionIfDue(now: now), let keep = try store.retention().keepDays {
+            print(PruneText.summary(pruned, keepDays: keep))
+        }
+        for key in revived { print("\(key): muted → open (its mute condition is met)") }
+        if unreadable > 0 || ingestion.rejected > 0 { throw ExitCode(2) }
     }
 }
 

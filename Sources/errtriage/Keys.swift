@@ -47,11 +47,9 @@ struct KeyCommand: ParsableCommand {
         var at: String?
 
         func run() throws {
-            try runReporting {
-                let store = try location.options.open()
-                let key = try store.addProjectKey(project: name, base: url?.base, at: try stamp(at))
-                print(ProjectKeyText.added(key, store: store.target), terminator: "")
-            }
+            let store = try location.options.open(for: .writing)
+            let key = try store.addProjectKey(project: name, base: url?.base, at: try stamp(at))
+            print(ProjectKeyText.added(key, store: store.target), terminator: "")
         }
     }
 
@@ -71,13 +69,11 @@ struct KeyCommand: ParsableCommand {
         var url: DSNBaseArgument?
 
         func run() throws {
-            try runReporting {
-                let options = location.options
-                let projects = try options.openForReading(now: try stamp(nil)).projects()
-                switch format {
-                case .text: print(ProjectKeyText.list(projects, base: url?.base), terminator: "")
-                case .json: print(ProjectKeyText.json(projects, base: url?.base).inertSerialized)
-                }
+            let options = location.options
+            let projects = try options.open(for: .reading(now: try stamp(nil))).projects()
+            switch format {
+            case .text: print(ProjectKeyText.list(projects, base: url?.base), terminator: "")
+            case .json: print(ProjectKeyText.json(projects, base: url?.base).inertSerialized)
             }
         }
     }
@@ -96,11 +92,9 @@ struct KeyCommand: ParsableCommand {
         var at: String?
 
         func run() throws {
-            try runReporting {
-                let now = try stamp(at)
-                let revoked = try location.options.openExisting().revokeKeys(matching: keyOrProject, at: now)
-                print(ProjectKeyText.revoked(revoked, asked: keyOrProject), terminator: "")
-            }
+            let now = try stamp(at)
+            let revoked = try location.options.open(for: .deciding).revokeKeys(matching: keyOrProject, at: now)
+            print(ProjectKeyText.revoked(revoked, asked: keyOrProject), terminator: "")
         }
     }
 }

@@ -28,23 +28,21 @@ struct Meeting: ParsableCommand {
     var byOwner = false
 
     func run() throws {
-        try runReporting {
-            guard top >= 0 else { throw CLIError.usage("--top must be 0 or more") }
-            let now = try options.nowTimestamp()
-            let printing = print || !TerminalDashboard.isInteractive
-            let store = try options.openForReading(now: now, forMarks: !printing)
-            let agenda = try store.agenda(window: window, now: now, top: top)
-            let unlinked = try store.unlinkedComplaints(window: window, now: now)
-            if printing {
-                let latest = try? store.latestEventTime()
-                Stdout.print(AgendaText.render(agenda, unlinked: unlinked, window: window, now: now, byOwner: byOwner,
-                                              latestEvent: latest ?? nil), terminator: "")
-                return
-            }
-            // The dashboard records the meeting's start as it builds the agenda.
-            try TerminalDashboard.run(store: store, now: options.now == nil || options.nowIsData ? nil : now, storeName: store.target,
-                                      window: window, meeting: true, top: top, byOwner: byOwner, anchorToData: options.nowIsData)
+        guard top >= 0 else { throw CLIError.usage("--top must be 0 or more") }
+        let now = try options.nowTimestamp()
+        let printing = print || !TerminalDashboard.isInteractive
+        let store = try options.open(for: .reading(now: now, forMarks: !printing))
+        let agenda = try store.agenda(window: window, now: now, top: top)
+        let unlinked = try store.unlinkedComplaints(window: window, now: now)
+        if printing {
+            let latest = try? store.latestEventTime()
+            Stdout.print(AgendaText.render(agenda, unlinked: unlinked, window: window, now: now, byOwner: byOwner,
+                                          latestEvent: latest ?? nil), terminator: "")
+            return
         }
+        // The dashboard records the meeting's start as it builds the agenda.
+        try TerminalDashboard.run(store: store, now: options.now == nil || options.nowIsData ? nil : now, storeName: store.target,
+                                  window: window, meeting: true, top: top, byOwner: byOwner, anchorToData: options.nowIsData)
     }
 }
 

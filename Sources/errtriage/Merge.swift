@@ -39,21 +39,19 @@ struct Merge: ParsableCommand {
     }
 
     func run() throws {
-        try runReporting {
-            let now = try options.nowTimestamp()
-            guard suggest else {
-                let head = into?.canonical ?? keys[0].canonical
-                let all = [head] + keys.map(\.canonical).filter { $0 != head }
-                if all.count < 2 { throw CLIError.usage("\(head) cannot be merged into itself; name another key") }
-                try options.openExisting().merge(all, into: head, by: by ?? loginName(), at: now)
-                print("\(head): merged \(all.dropFirst().joined(separator: ", ")) into this group")
-                return
-            }
-            let suggestions = try options.openForReading(now: now).mergeSuggestions()
-            switch format {
-            case .json: print(MergeText.json(suggestions).inertSerialized)
-            case .text, .markdown: print(MergeText.text(suggestions), terminator: "")
-            }
+        let now = try options.nowTimestamp()
+        guard suggest else {
+            let head = into?.canonical ?? keys[0].canonical
+            let all = [head] + keys.map(\.canonical).filter { $0 != head }
+            if all.count < 2 { throw CLIError.usage("\(head) cannot be merged into itself; name another key") }
+            try options.open(for: .deciding).merge(all, into: head, by: by ?? loginName(), at: now)
+            print("\(head): merged \(all.dropFirst().joined(separator: ", ")) into this group")
+            return
+        }
+        let suggestions = try options.open(for: .reading(now: now)).mergeSuggestions()
+        switch format {
+        case .json: print(MergeText.json(suggestions).inertSerialized)
+        case .text, .markdown: print(MergeText.text(suggestions), terminator: "")
         }
     }
 }
@@ -72,11 +70,9 @@ struct Unmerge: ParsableCommand {
     var by: String?
 
     func run() throws {
-        try runReporting {
-            let store = try options.openExisting()
-            let head = try store.groupHead(of: key.canonical)
-            try store.unmerge(key.canonical, by: by ?? loginName(), at: try options.nowTimestamp())
-            print("\(key.canonical): out of the group of \(head)")
-        }
+        let store = try options.open(for: .deciding)
+        let head = try store.groupHead(of: key.canonical)
+        try store.unmerge(key.canonical, by: by ?? loginName(), at: try options.nowTimestamp())
+        print("\(key.canonical): out of the group of \(head)")
     }
 }

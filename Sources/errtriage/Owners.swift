@@ -24,11 +24,9 @@ struct OwnerCommand: ParsableCommand {
         var owner: String
 
         func run() throws {
-            try runReporting {
-                try CLIError.requireName(owner, "a rule needs an owner")
-                let rule = try options.open().addOwnerRule(query: query, owner: owner)
-                print("owner rule \(rule.number) added: " + OwnerRuleText.line(rule))
-            }
+            try CLIError.requireName(owner, "a rule needs an owner")
+            let rule = try options.open(for: .writing).addOwnerRule(query: query, owner: owner)
+            print("owner rule \(rule.number) added: " + OwnerRuleText.line(rule))
         }
     }
 
@@ -39,10 +37,8 @@ struct OwnerCommand: ParsableCommand {
         @OptionGroup var options: StoreOptions
 
         func run() throws {
-            try runReporting {
-                let store = try options.openForReading(now: try options.nowTimestamp())
-                print(OwnerRuleText.list(try store.ownerRules()), terminator: "")
-            }
+            let store = try options.open(for: .reading(now: try options.nowTimestamp()))
+            print(OwnerRuleText.list(try store.ownerRules()), terminator: "")
         }
     }
 
@@ -56,10 +52,8 @@ struct OwnerCommand: ParsableCommand {
         var number: Int64
 
         func run() throws {
-            try runReporting {
-                try options.open().removeOwnerRule(number)
-                print("owner rule \(number) removed")
-            }
+            try options.open(for: .writing).removeOwnerRule(number)
+            print("owner rule \(number) removed")
         }
     }
 
@@ -71,10 +65,8 @@ struct OwnerCommand: ParsableCommand {
         @OptionGroup var options: StoreOptions
 
         func run() throws {
-            try runReporting {
-                let changed = try options.open().applyOwnerRules()
-                print("owner apply: \(changed) issues changed owner")
-            }
+            let changed = try options.open(for: .writing).applyOwnerRules()
+            print("owner apply: \(changed) issues changed owner")
         }
     }
 }

@@ -13,9 +13,10 @@ struct RetentionDays: ExpressibleByArgument {
     static var defaultCompletionKind: CompletionKind { .default }
 }
 
-/// `errtriage prune`: deletes raw events and complaints older than a period, keeping every issue's history.
+/// `errtriage retention prune`: deletes raw events and complaints older than a period, keeping every issue's history.
 struct Prune: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "prune",
         abstract: "Delete raw events and complaints older than a period; every issue, its history and every daily rollup stay.",
         discussion: """
             Whole calendar months go: the month holding the day --keep before now and everything \
@@ -35,17 +36,15 @@ struct Prune: ParsableCommand {
     var vacuum = false
 
     func run() throws {
-        try runReporting {
-            let now = try options.nowTimestamp()
-            let store = try options.open(.deciding)
-            let setting = try store.retention().keepDays
-            guard let days = keep?.days ?? setting else {
-                throw CLIError.usage("say how much to keep (errtriage prune --keep 90d), or set the store's retention (errtriage retention set 90d)")
-            }
-            let result = try store.prune(keepDays: days, now: now)
-            print(PruneText.summary(result, keepDays: days))
-            if vacuum { print("prune: \(try store.compact())") }
+        let now = try options.nowTimestamp()
+        let store = try options.open(for: .deciding)
+        let setting = try store.retention().keepDays
+        guard let days = keep?.days ?? setting else {
+            throw CLIError.usage("say how much to keep (errtriage retention prune --keep 90d), or set the store's retention (errtriage retention set 90d)")
         }
+        let result = try store.prune(keepDays: days, now: now)
+        print(PruneText.summary(result, keepDays: days))
+        if vacuum { print("prune: \(try store.compact())") }
     }
 }
 
@@ -53,17 +52,15 @@ struct Prune: ParsableCommand {
 struct RetentionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "retention",
-        abstract: "Show or set how long the store keeps raw events: ingest prunes by it on its own, at most once a day.",
-        subcommands: [Show.self, Set.self, Off.self], defaultSubcommand: Show.self)
+        abstract: "Show or set how long the store keeps raw events (ingest prunes by it on its own, at most once a day), or prune now.",
+        subcommands: [Show.self, Set.self, Off.self, Prune.self], defaultSubcommand: Show.self)
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show the setting and where raw events begin.")
         @OptionGroup var options: StoreOptions
         func run() throws {
-            try runReporting {
-                let store = try options.openForReading(now: try options.nowTimestamp())
-                print(PruneText.setting(try store.retention()))
-            }
+            let store = try options.open(for: .reading(now: try options.nowTimestamp()))
+            print(PruneText.setting(try store.retention()))
         }
     }
 
@@ -72,11 +69,9 @@ struct RetentionCommand: ParsableCommand {
         @OptionGroup var options: StoreOptions
         @Argument(help: "The period: 90d, 12w or 1y.") var period: RetentionDays
         func run() throws {
-            try runReporting {
-                let store = try options.open(.deciding)
-                try store.setRetention(keepDays: period.days)
-                print(PruneText.setting(try store.retention()))
-            }
+            let store = try options.open(for: .deciding)
+            try store.setRetention(keepDays: period.days)
+            print(PruneText.setting(try store.retention()))
         }
     }
 
@@ -84,11 +79,9 @@ struct RetentionCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Keep raw events for ever (what was pruned stays pruned).")
         @OptionGroup var options: StoreOptions
         func run() throws {
-            try runReporting {
-                let store = try options.open(.deciding)
-                try store.setRetention(keepDays: nil)
-                print(PruneText.setting(try store.retention()))
-            }
+            let store = try options.open(for: .deciding)
+            try store.setRetention(keepDays: nil)
+            print(PruneText.setting(try store.retention()))
         }
     }
 }

@@ -65,57 +65,55 @@ struct Report: ParsableCommand {
     var sinceMeeting = false
 
     func run() throws {
-        try runReporting {
-            guard (top ?? 0) >= 0 else { throw CLIError.usage("--top must be 0 or more") }
-            let now = try options.nowTimestamp()
-            let store = try options.openForReading(now: now)
-            guard !byOwner || format == .markdown || sinceMeeting else {
-                throw CLIError.usage("--by-owner groups the minutes' agenda: add --format markdown")
+        guard (top ?? 0) >= 0 else { throw CLIError.usage("--top must be 0 or more") }
+        let now = try options.nowTimestamp()
+        let store = try options.open(for: .reading(now: now))
+        guard !byOwner || format == .markdown || sinceMeeting else {
+            throw CLIError.usage("--by-owner groups the minutes' agenda: add --format markdown")
+        }
+        guard view == nil || query == nil else { throw CLIError.usage("--view and --query both name a query: give one") }
+        let saved = try view.map { try store.savedView(named: $0) }
+        let queryText = SearchQuery.withDefaultEnvironment(saved?.query ?? query?.query.description ?? "", env)
+        let by = self.by ?? saved?.mode ?? .events
+        let window = self.window ?? saved?.window ?? .d7
+        let top = self.top ?? 20
+        if byLayer != nil || domain != nil {
+            guard let layer = domain.map(Layer.domain) ?? byLayer.flatMap(Layer.init) else {
+                throw CLIError.usage("--by-layer takes root, outer, a position (0 = outermost) or domain:NAME")
             }
-            guard view == nil || query == nil else { throw CLIError.usage("--view and --query both name a query: give one") }
-            let saved = try view.map { try store.savedView(named: $0) }
-            let queryText = SearchQuery.withDefaultEnvironment(saved?.query ?? query?.query.description ?? "", env)
-            let by = self.by ?? saved?.mode ?? .events
-            let window = self.window ?? saved?.window ?? .d7
-            let top = self.top ?? 20
-            if byLayer != nil || domain != nil {
-                guard let layer = domain.map(Layer.domain) ?? byLayer.flatMap(Layer.init) else {
-                    throw CLIError.usage("--by-layer takes root, outer, a position (0 = outermost) or domain:NAME")
-                }
-                let pivot = try store.layerPivot(IssueQuery(window: window, mode: by, filter: status, text: queryText, top: .max, kind: kind),
-                                                 by: layer, now: now)
-                let all = pivot.list
-                let groups = Array(pivot.groups.prefix(top))
-                switch format {
-                case .json: print(ReportJSON.pivot(groups, layer: layer, list: all).inertSerialized)
-                case .text, .markdown: print(ReportText.pivot(groups, layer: layer, list: all, markdown: format == .markdown), terminator: "")
-                }
-                return
-            }
-            if format == .markdown || sinceMeeting {
-                guard kind == nil else { throw CLIError.usage("--kind narrows the list (text or json), not the minutes") }
-                guard queryText.isEmpty else { throw CLIError.usage("--query, --view and --env narrow the list (text or json), not the minutes") }
-                var since: Timestamp?
-                var span = window
-                if sinceMeeting {
-                    guard let last = try store.lastMeeting(before: now) else {
-                        throw CLIError.usage("no meeting is recorded yet (errtriage meeting records one); use --window instead")
-                    }
-                    since = last
-                    span = TimeWindow.smallest(covering: now.millis - last.millis)
-                }
-                let minutes = try store.minutes(window: span, now: now, since: since, top: self.top ?? 5)
-                print(Minutes.render(minutes, byOwner: byOwner), terminator: "")
-                return
-            }
-            let list = try store.issueList(IssueQuery(window: window, mode: by, filter: status, text: queryText, top: top, kind: kind), now: now)
-            let unlinked = try store.unlinkedComplaints(window: window, now: now)
+            let pivot = try store.layerPivot(IssueQuery(window: window, mode: by, filter: status, text: queryText, top: .max, kind: kind),
+                                             by: layer, now: now)
+            let all = pivot.list
+            let groups = Array(pivot.groups.prefix(top))
             switch format {
-            case .json:
-                let projects = try store.projectNames(ofIssues: list.issues.map(\.key))
-                print(ReportJSON.list(list, unlinked: unlinked, latestVersion: try store.versions().last, projects: projects).inertSerialized)
-            case .text, .markdown: print(ReportText.list(list) + ReportText.unlinked(unlinked, window: window), terminator: "")
+            case .json: print(ReportJSON.pivot(groups, layer: layer, list: all).inertSerialized)
+            case .text, .markdown: print(ReportText.pivot(groups, layer: layer, list: all, markdown: format == .markdown), terminator: "")
             }
+            return
+        }
+        if format == .markdown || sinceMeeting {
+            guard kind == nil else { throw CLIError.usage("--kind narrows the list (text or json), not the minutes") }
+            guard queryText.isEmpty else { throw CLIError.usage("--query, --view and --env narrow the list (text or json), not the minutes") }
+            var since: Timestamp?
+            var span = window
+            if sinceMeeting {
+                guard let last = try store.lastMeeting(before: now) else {
+                    throw CLIError.usage("no meeting is recorded yet (errtriage meeting records one); use --window instead")
+                }
+                since = last
+                span = TimeWindow.smallest(covering: now.millis - last.millis)
+            }
+            let minutes = try store.minutes(window: span, now: now, since: since, top: self.top ?? 5)
+            print(Minutes.render(minutes, byOwner: byOwner), terminator: "")
+            return
+        }
+        let list = try store.issueList(IssueQuery(window: window, mode: by, filter: status, text: queryText, top: top, kind: kind), now: now)
+        let unlinked = try store.unlinkedComplaints(window: window, now: now)
+        switch format {
+        case .json:
+            let projects = try store.projectNames(ofIssues: list.issues.map(\.key))
+            print(ReportJSON.list(list, unlinked: unlinked, latestVersion: try store.versions().last, projects: projects).inertSerialized)
+        case .text, .markdown: print(ReportText.list(list) + ReportText.unlinked(unlinked, window: window), terminator: "")
         }
     }
 }
@@ -136,15 +134,13 @@ struct Show: ParsableCommand {
     var format: DetailFormat = .text
 
     func run() throws {
-        try runReporting {
-            let canonical = key.canonical
-            let now = try options.nowTimestamp()
-            let store = try options.openForReading(now: now)
-            let detail = try store.issueDetail(key: canonical, window: window, now: now)
-            switch format {
-            case .json: print(ReportJSON.detail(detail).inertSerialized)
-            case .text: print(ReportText.detail(detail), terminator: "")
-            }
+        let canonical = key.canonical
+        let now = try options.nowTimestamp()
+        let store = try options.open(for: .reading(now: now))
+        let detail = try store.issueDetail(key: canonical, window: window, now: now)
+        switch format {
+        case .json: print(ReportJSON.detail(detail).inertSerialized)
+        case .text: print(ReportText.detail(detail), terminator: "")
         }
     }
 }
@@ -163,12 +159,10 @@ struct History: ParsableCommand {
     var format: DetailFormat = .text
 
     func run() throws {
-        try runReporting {
-            let history = try options.openForReading(now: options.nowTimestamp()).history(key: key.canonical)
-            switch format {
-            case .json: print(HistoryText.json(history).inertSerialized)
-            case .text: print(HistoryText.render(history), terminator: "")
-            }
+        let history = try options.open(for: .reading(now: options.nowTimestamp())).history(key: key.canonical)
+        switch format {
+        case .json: print(HistoryText.json(history).inertSerialized)
+        case .text: print(HistoryText.render(history), terminator: "")
         }
     }
 }
@@ -183,18 +177,9 @@ struct Decode: ParsableCommand {
     var code: ShortKeyArgument
 
     func run() throws {
-        try runReporting {
-            let canonical = code.canonical
-            let store = try options.openForReading(now: options.nowTimestamp())
-            let links = try store.decode(canonical)
-            print(canonical)
-            for (i, link) in links.enumerated() {
-                let role = i == 0 ? "  (what the user saw)" : i == links.count - 1 ? "  (root cause)" : ""
-                let name = link.name.map { "\($0.domain).\($0.name)" } ?? "unknown"
-                let code = link.code.short + ShortKey.encode(code: link.code.code)
-                print("\(String(repeating: "  ", count: i))\(code)  \(TextSanitizer.sanitize(name))  [\(Format.code(link.code.code, origin: link.origin))]\(role)")
-            }
-        }
+        let canonical = code.canonical
+        let store = try options.open(for: .reading(now: options.nowTimestamp()))
+        print(ChainText.ladder(key: canonical, links: try store.decode(canonical)), terminator: "")
     }
 }
 
@@ -232,47 +217,45 @@ struct Mark: ParsableCommand {
     var at: String?
 
     func run() throws {
-        try runReporting {
-            let canonical = key.canonical
-            if inVersion != nil, status != .resolved { throw CLIError.usage("--in-version goes with resolved") }
-            var when = try options.nowTimestamp()
-            if let at {
-                guard let t = Timestamp.parse(at) else { throw CLIError.usage("--at '\(at)' is not a time") }
-                when = t
-            }
-            let conditions = [until != nil, events != nil, users != nil].filter { $0 }.count
-            if conditions > 0, status != .muted { throw CLIError.usage("--until, --events and --users go with muted") }
-            if conditions > 1 { throw CLIError.usage("give one of --until, --events and --users") }
-            var condition: MuteCondition?
-            if let until {
-                guard let t = Timestamp.parse(until) else { throw CLIError.usage("--until '\(until)' is not a date") }
-                condition = .until(t)
-            } else if let events {
-                guard events > 0 else { throw CLIError.usage("--events must be 1 or more") }
-                condition = .events(events)
-            } else if let users {
-                guard users > 0 else { throw CLIError.usage("--users must be 1 or more") }
-                condition = .users(users)
-            }
-            let store = try options.openExisting()
-            if let inVersion, !FixVersion.accepts(inVersion, seen: Set(try store.versions()).contains) {
-                throw CLIError.usage("--in-version '\(inVersion)' is not \(FixVersion.expected)")
-            }
-            let who = by ?? loginName()
-            let receipt: MarkReceipt
-            if let condition {
-                receipt = try store.mute(canonical, until: condition, by: who, at: when, note: note)
-            } else {
-                receipt = try store.mark(canonical, .status(status, version: inVersion), by: who, at: when, note: note)
-            }
-            let detail = try store.issueDetail(key: canonical, window: .all, now: when)
-            let after = detail.summary.status
-            var line = "\(canonical): \(receipt.previousStatus.rawValue) → \(status.rawValue)"
-            if let inVersion { line += " in \(inVersion)" }
-            if let condition { line += " \(condition.text)" }
-            if after != status { line += "; now \(after.rawValue): events already stored say it came back (see errtriage show \(canonical))" }
-            print(line)
+        let canonical = key.canonical
+        if inVersion != nil, status != .resolved { throw CLIError.usage("--in-version goes with resolved") }
+        var when = try options.nowTimestamp()
+        if let at {
+            guard let t = Timestamp.parse(at) else { throw CLIError.usage("--at '\(at)' is not a time") }
+            when = t
         }
+        let conditions = [until != nil, events != nil, users != nil].filter { $0 }.count
+        if conditions > 0, status != .muted { throw CLIError.usage("--until, --events and --users go with muted") }
+        if conditions > 1 { throw CLIError.usage("give one of --until, --events and --users") }
+        var condition: MuteCondition?
+        if let until {
+            guard let t = Timestamp.parse(until) else { throw CLIError.usage("--until '\(until)' is not a date") }
+            condition = .until(t)
+        } else if let events {
+            guard events > 0 else { throw CLIError.usage("--events must be 1 or more") }
+            condition = .events(events)
+        } else if let users {
+            guard users > 0 else { throw CLIError.usage("--users must be 1 or more") }
+            condition = .users(users)
+        }
+        let store = try options.open(for: .deciding)
+        if let inVersion, !FixVersion.accepts(inVersion, seen: Set(try store.versions()).contains) {
+            throw CLIError.usage("--in-version '\(inVersion)' is not \(FixVersion.expected)")
+        }
+        let who = by ?? loginName()
+        let receipt: MarkReceipt
+        if let condition {
+            receipt = try store.mute(canonical, until: condition, by: who, at: when, note: note)
+        } else {
+            receipt = try store.mark(canonical, .status(status, version: inVersion), by: who, at: when, note: note)
+        }
+        let detail = try store.issueDetail(key: canonical, window: .all, now: when)
+        let after = detail.summary.status
+        var line = "\(canonical): \(receipt.previousStatus.rawValue) → \(status.rawValue)"
+        if let inVersion { line += " in \(inVersion)" }
+        if let condition { line += " \(condition.text)" }
+        if after != status { line += "; now \(after.rawValue): events already stored say it came back (see errtriage show \(canonical))" }
+        print(line)
     }
 }
 

@@ -62,49 +62,47 @@ struct ServeCommand: AsyncParsableCommand {
     var maxInFlight = "128MiB"
 
     func run() async throws {
-        try await runReporting {
-            guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port) else {
-                throw CLIError.usage("--listen '\(listen)' is not HOST:PORT (e.g. 127.0.0.1:8000)")
+        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port) else {
+            throw CLIError.usage("--listen '\(listen)' is not HOST:PORT (e.g. 127.0.0.1:8000)")
+        }
+        var host = String(listen[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard logEvery > 0, maxConnections > 0, idleTimeout > 0, bodyTimeout > 0, maxRecordsPerRequest > 0 else {
+            throw CLIError.usage("--log-every, --max-connections, --idle-timeout, --body-timeout and --max-records-per-request must be above 0")
+        }
+        guard let inFlight = ByteCount.parse(maxInFlight), inFlight >= 1 << 20 else {
+            throw CLIError.usage("--max-in-flight '\(maxInFlight)' is not a size of at least 1MiB (e.g. 128MiB, 1GiB)")
+        }
+        var webhookURL: URL?
+        if let webhook {
+            guard let url = URL(string: webhook), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                throw CLIError.usage("--webhook '\(webhook)' is not an http or https URL")
             }
-            var host = String(listen[..<colon])
-            if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-            guard logEvery > 0, maxConnections > 0, idleTimeout > 0, bodyTimeout > 0, maxRecordsPerRequest > 0 else {
-                throw CLIError.usage("--log-every, --max-connections, --idle-timeout, --body-timeout and --max-records-per-request must be above 0")
+            webhookURL = url
+        }
+        var configuration = ServeConfiguration()
+        configuration.host = host.isEmpty ? "0.0.0.0" : host
+        configuration.port = port
+        configuration.rateLimit = rateLimit
+        configuration.maxConnections = maxConnections
+        configuration.idleTimeoutSeconds = idleTimeout
+        configuration.bodyTimeoutSeconds = bodyTimeout
+        configuration.maxRecordsPerRequest = maxRecordsPerRequest
+        configuration.maxInFlightBytes = Int(clamping: inFlight)
+        configuration.minFreeBytes = try freeSpaceFloor(minFree)
+        let location = options.storePath
+        if let retention { try options.open(for: .writing).setRetention(keepDays: retention.days) }
+        let serve = Serve(location: location, configuration: configuration,
+                          alerts: .init(command: onAlert, webhook: webhookURL), logIntervalSeconds: logEvery,
+                          log: { ServeLog.line($0) })
+        do {
+            try await serve.run { host, port in
+                ServeLog.line("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port) (store \(TextSanitizer.sanitize(location)))")
             }
-            guard let inFlight = ByteCount.parse(maxInFlight), inFlight >= 1 << 20 else {
-                throw CLIError.usage("--max-in-flight '\(maxInFlight)' is not a size of at least 1MiB (e.g. 128MiB, 1GiB)")
-            }
-            var webhookURL: URL?
-            if let webhook {
-                guard let url = URL(string: webhook), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
-                    throw CLIError.usage("--webhook '\(webhook)' is not an http or https URL")
-                }
-                webhookURL = url
-            }
-            var configuration = ServeConfiguration()
-            configuration.host = host.isEmpty ? "0.0.0.0" : host
-            configuration.port = port
-            configuration.rateLimit = rateLimit
-            configuration.maxConnections = maxConnections
-            configuration.idleTimeoutSeconds = idleTimeout
-            configuration.bodyTimeoutSeconds = bodyTimeout
-            configuration.maxRecordsPerRequest = maxRecordsPerRequest
-            configuration.maxInFlightBytes = Int(clamping: inFlight)
-            configuration.minFreeBytes = try freeSpaceFloor(minFree)
-            let location = options.storePath
-            if let retention { try options.open().setRetention(keepDays: retention.days) }
-            let serve = Serve(location: location, configuration: configuration,
-                              alerts: .init(command: onAlert, webhook: webhookURL), logIntervalSeconds: logEvery,
-                              log: { ServeLog.line($0) })
-            do {
-                try await serve.run { host, port in
-                    ServeLog.line("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port) (store \(TextSanitizer.sanitize(location)))")
-                }
-            } catch let error as StoreError {
-                throw error
-            } catch {
-                throw CLIError.store("cannot serve on \(listen): \(error)")
-            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw CLIError.store("cannot serve on \(listen): \(error)")
         }
     }
 }

@@ -36,7 +36,7 @@ struct StoreOptions: ParsableArguments {
         let clock = Timestamp(millis: Int64(Date().timeIntervalSince1970 * 1000))
         guard let now else { return clock }
         if nowIsData {
-            let store = try openForReading(now: clock)
+            let store = try open(for: .reading(now: clock))
             do { return try store.latestEventTime() ?? clock } catch { throw CLIError.store(error.message) }
         }
         guard let t = Timestamp.parse(now) else {
@@ -50,19 +50,12 @@ struct StoreOptions: ParsableArguments {
         ProcessInfo.processInfo.environment["ERRTRIAGE_MAX_PAGES"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
     }
 
-    /// Opens the store as a command needs it (`TriageStore.open`: the opening rules live in the store).
-    func open(_ access: StoreAccess) throws -> TriageStore {
+    /// Opens the store as a command needs it (`TriageStore.open`: the opening rules live in the
+    /// store): `.reading(now:)` for a command that reads, `.deciding` for a decision on an issue
+    /// (the store must hold data), `.writing` to write (created where missing), `.checking`.
+    func open(for access: StoreAccess) throws -> TriageStore {
         try TriageStore.open(storePath, for: access, maxPages: StoreOptions.maxPages)
     }
-
-    /// Opens the store for a command that reads.
-    func openForReading(now: Timestamp, forMarks: Bool = false) throws -> TriageStore { try open(.reading(now: now, forMarks: forMarks)) }
-
-    /// Opens a store that must already hold data, for a decision on an issue (`mark`, `assign`).
-    func openExisting() throws -> TriageStore { try open(.deciding) }
-
-    /// Opens the store to write, creating it where missing.
-    func open() throws -> TriageStore { try open(.writing) }
 }
 
 /// Where the store is, for commands to which "now" means nothing (`key`): `--store` alone.

@@ -25,10 +25,8 @@ struct Ticket: ParsableCommand {
     var withUsers = false
 
     func run() throws {
-        try runReporting {
-            let now = try options.nowTimestamp()
-            let detail = try options.openForReading(now: now).issueDetail(key: key.canonical, window: window, now: now)
-            print(TicketText.render(detail, style: format, withUsers: withUsers), terminator: "")
-        }
+        let now = try options.nowTimestamp()
+        let detail = try options.open(for: .reading(now: now)).issueDetail(key: key.canonical, window: window, now: now)
+        print(TicketText.render(detail, style: format, withUsers: withUsers), terminator: "")
     }
 }

@@ -28,13 +28,11 @@ struct ViewCommand: ParsableCommand {
         var window: TimeWindow?
 
         func run() throws {
-            try runReporting {
-                try CLIError.requireName(name, "a view needs a name")
-                let now = try options.nowTimestamp()
-                let store = try options.open()
-                try store.saveView(SavedView(name: name, query: query.query.description, mode: by, window: window), at: now)
-                print("view \(TextSanitizer.sanitize(name)) saved: \(TextSanitizer.sanitize(query.query.description))")
-            }
+            try CLIError.requireName(name, "a view needs a name")
+            let now = try options.nowTimestamp()
+            let store = try options.open(for: .writing)
+            try store.saveView(SavedView(name: name, query: query.query.description, mode: by, window: window), at: now)
+            print("view \(TextSanitizer.sanitize(name)) saved: \(TextSanitizer.sanitize(query.query.description))")
         }
     }
 
@@ -45,10 +43,8 @@ struct ViewCommand: ParsableCommand {
         @OptionGroup var options: StoreOptions
 
         func run() throws {
-            try runReporting {
-                let store = try options.openForReading(now: try options.nowTimestamp())
-                print(SavedViewText.list(try store.savedViews()), terminator: "")
-            }
+            let store = try options.open(for: .reading(now: try options.nowTimestamp()))
+            print(SavedViewText.list(try store.savedViews()), terminator: "")
         }
     }
 
@@ -62,10 +58,8 @@ struct ViewCommand: ParsableCommand {
         var name: String
 
         func run() throws {
-            try runReporting {
-                try options.open().removeView(named: name)
-                print("view \(TextSanitizer.sanitize(name)) removed")
-            }
+            try options.open(for: .writing).removeView(named: name)
+            print("view \(TextSanitizer.sanitize(name)) removed")
         }
     }
 }

@@ -11,25 +11,25 @@ import Testing
         #expect(added.status == 0, "\(added.stderr)")
         #expect(try cli.run(["alert", "list"]).stdout == "timeouts  root:NE8  ≥ 2 events within 7d\n")
 
-        let dry = try cli.run(["alerts", "--dry-run", "--now", CLITests.now])
+        let dry = try cli.run(["alert", "run", "--dry-run", "--now", CLITests.now])
         #expect(dry.status == 0)
         #expect(dry.stdout.hasPrefix("ALERT timeouts: \(key) connectionIssue … timeout — 2 events within 7d (threshold 2)\n"))
-        let first = try cli.run(["alerts", "--now", CLITests.now])
+        let first = try cli.run(["alert", "run", "--now", CLITests.now])
         #expect(first.stdout == dry.stdout, "a dry run records nothing")
         #expect(first.stdout.contains("NEW IN500-TA202-TB30-HT400-NE29 "))
-        let second = try cli.run(["alerts", "--now", "2026-10-06T01:00:00Z"])
+        let second = try cli.run(["alert", "run", "--now", "2026-10-06T01:00:00Z"])
         #expect(second.status == 0)
         #expect(second.stdout.isEmpty, "fired once: \(second.stdout)")
 
         #expect(try cli.run(["mark", key, "resolved", "--in-version", "1.12", "--at", "2026-10-06T02:00:00Z"]).status == 0)
         let late = #"{"event_id":"e9","timestamp":"2026-10-06T03:00:00Z","codes":"US14-LO43-AP7-NE8","app":{"version":"1.13"}}"# + "\n"
         #expect(try cli.run(["ingest", try cli.file("late.ndjson", late)]).status == 0)
-        let json = try cli.run(["alerts", "--format", "json", "--now", "2026-10-06T04:00:00Z"]).json
+        let json = try cli.run(["alert", "run", "--format", "json", "--now", "2026-10-06T04:00:00Z"]).json
         let alerts = json["alerts"] as? [[String: Any]] ?? []
         #expect(alerts.map { ($0["issue"] as? [String: Any])?["key"] as? String } == [key])
         #expect(alerts.first?["count"] as? Int == 3)
         #expect((json["regressions"] as? [[String: Any]])?.map { $0["key"] as? String } == [key])
-        #expect(try cli.run(["alerts", "--now", "2026-10-06T05:00:00Z"]).stdout.isEmpty)
+        #expect(try cli.run(["alert", "run", "--now", "2026-10-06T05:00:00Z"]).stdout.isEmpty)
     }
 
     @Test func anAlertNeedsOneThresholdAndAKnownName() throws {

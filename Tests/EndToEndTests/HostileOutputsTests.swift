@@ -52,8 +52,8 @@ import Testing
         let at = ["--now", Self.now]
         let commands: [[String]] = [
             ["show", "US14-LO43", "--window", "all"] + at,
-            ["alerts", "--dry-run"] + at, ["alert", "list"], ["history", "US14-LO43"],
-            ["releases"], ["releases", "--format", "markdown"], ["release", "latest"] + at,
+            ["alert", "run", "--dry-run"] + at, ["alert", "list"], ["history", "US14-LO43"],
+            ["release", "list"], ["release", "list", "--format", "markdown"], ["release", "latest"] + at,
             ["ticket", "US14-LO43", "--window", "all"] + at, ["ticket", "US14-LO43", "--window", "all", "--format", "jira", "--with-users"] + at,
             ["ticket", "US14-LO43", "--window", "all", "--format", "github"] + at,
             ["meeting", "--print", "--window", "30d"] + at, ["report", "--window", "30d", "--format", "markdown"] + at,
@@ -72,7 +72,7 @@ import Testing
         }
         // JSON keeps the values exactly, with what a terminal would act on escaped.
         for command in [["show", "US14-LO43", "--window", "all", "--format", "json"] + at, ["history", "US14-LO43", "--format", "json"],
-                        ["alerts", "--dry-run", "--format", "json"] + at] {
+                        ["alert", "run", "--dry-run", "--format", "json"] + at] {
             let result = try cli.run(command)
             #expect(result.status == 0, "\(command): \(result.stderr)")
             #expect(Self.live(result.stdout).isEmpty, "\(command) printed live characters: \(Self.live(result.stdout))")

@@ -29,13 +29,13 @@ import TriageStore
     @Test func releaseOutputsShowHostileVersionsAndNamesInert() throws {
         let cli = try store()
         let check = HostileTextTests()
-        for command in [["releases"], ["releases", "--format", "markdown"], ["release", "latest"],
+        for command in [["release", "list"], ["release", "list", "--format", "markdown"], ["release", "latest"],
                         ["release", "latest", "--format", "markdown"], ["merge", "--suggest"]] {
             let result = try cli.run(command + ["--now", HostileTextTests.now])
             #expect(result.status == 0, "\(command): \(result.stderr)")
             check.expectInert(result.stdout, "\(command)")
         }
-        let json = try JSONSerialization.jsonObject(with: Data(try cli.run(["releases", "--format", "json"]).stdout.utf8))
+        let json = try JSONSerialization.jsonObject(with: Data(try cli.run(["release", "list", "--format", "json"]).stdout.utf8))
         #expect(HostileTextTests.json(json).contains(HostileTextTests.json([Self.version]).dropFirst(2).dropLast(2)))
     }
 

@@ -76,7 +76,7 @@ import TriageStore
         for command in [["report", "--window", "all"],
                         ["ticket", Self.key, "--window", "all"], ["ticket", Self.key, "--window", "all", "--format", "github"],
                         ["ticket", Self.key, "--window", "all", "--format", "jira", "--with-users"],
-                        ["alerts", "--dry-run"], ["alert", "list"], ["report", "--window", "all", "--format", "markdown"],
+                        ["alert", "run", "--dry-run"], ["alert", "list"], ["report", "--window", "all", "--format", "markdown"],
                         ["show", Self.key, "--window", "all"],
                         ["report", "--by-layer", "root", "--window", "all"],
                         ["report", "--by-layer", "root", "--window", "all", "--format", "markdown"],

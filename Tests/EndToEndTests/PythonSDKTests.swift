@@ -199,7 +199,7 @@ import Testing
         let result = try cli.run(["ingest", capture.folder + "/envelopes.envelope"])
         #expect(result.status == 0, "\(result.stderr)")
         // Active users: each session's user once per day, from the SDK's sessions alone.
-        let releases = try #require(try cli.run(["releases", "--format", "json"]).json["releases"] as? [[String: Any]])
+        let releases = try #require(try cli.run(["release", "list", "--format", "json"]).json["releases"] as? [[String: Any]])
         let release = try #require(releases.first { $0["version"] as? String == "shop@1.4.0" }, "\(releases)")
         #expect(release["active_user_days"] as? Int == capture.sessionUserDays, "\(release)")
         #expect(release["error_free_users_percent"] as? Double != nil, "\(release)")

@@ -29,22 +29,22 @@ import Testing
 
     @Test func releasesListsEveryVersionWithErrorFreeUsersOnceAdoptionIsIngested() throws {
         let cli = try prepared()
-        let before = try cli.run(["releases"])
+        let before = try cli.run(["release", "list"])
         #expect(before.status == 0, "\(before.stderr)")
         #expect(before.stdout.contains("No adoption data"))
         let adoption = try cli.file("adoption.csv", "date,version,users\n2026-11-19,1.1,1000\n2026-11-20,1.1,1000\n2026-11-19,1.2,500\n2026-11-20,1.2,500\n")
         let ingest = try cli.run(["ingest", adoption])
         #expect(ingest.status == 0, "\(ingest.stderr)")
         #expect(ingest.stdout.contains("4 adoption rows"))
-        let json = try cli.run(["releases", "--format", "json"]).json
+        let json = try cli.run(["release", "list", "--format", "json"]).json
         let rows = try #require(json["releases"] as? [[String: Any]])
         #expect(rows.map { $0["version"] as? String } == ["1.1", "1.2"])
         // 1.2: 100 users with an error on the 19th, 60 on the 20th, of 500 active each day.
         #expect(rows[1]["error_free_users_percent"] as? Double == 84.0)
         #expect(rows[1]["new_issues"] as? Int == 1)
-        let markdown = try cli.run(["releases", "--format", "markdown"]).stdout
+        let markdown = try cli.run(["release", "list", "--format", "markdown"]).stdout
         #expect(markdown.contains("| 1.2 | 2026-11-19 | 2026-11-20 | 100 | 165 | 3 | 1 | 0 | 84.0% |"))
-        let text = try cli.run(["releases"]).stdout
+        let text = try cli.run(["release", "list"]).stdout
         #expect(text.split(separator: "\n").contains { $0.hasPrefix("1.2 ") && $0.hasSuffix("84.0%") })
     }
 
@@ -73,10 +73,10 @@ import Testing
         let cli = try prepared()
         let result = try cli.run(["release", "9.9"])
         #expect(result.status == 1)
-        #expect(result.stderr == "errtriage: no event names version 9.9; errtriage releases lists the versions\n")
+        #expect(result.stderr == "errtriage: no event names version 9.9; errtriage release list lists the versions\n")
         let against = try cli.run(["release", "1.2", "--against", "0.1"])
         #expect(against.status == 1)
-        #expect(against.stderr == "errtriage: no event names version 0.1; errtriage releases lists the versions\n")
+        #expect(against.stderr == "errtriage: no event names version 0.1; errtriage release list lists the versions\n")
     }
 
     @Test func aBadAdoptionRowIsReportedWithItsFileAndLine() throws {

@@ -17,7 +17,7 @@ import Testing
         ]
         let ingest = try cli.run(["ingest", try cli.file("e.ndjson", lines.joined(separator: "\n") + "\n")])
         #expect(ingest.status == 0, "\(ingest.stderr)")
-        let releases = try #require(try cli.run(["releases", "--format", "json"]).json["releases"] as? [[String: Any]])
+        let releases = try #require(try cli.run(["release", "list", "--format", "json"]).json["releases"] as? [[String: Any]])
         #expect(Set(releases.compactMap { $0["version"] as? String }) == ["shop@2.0.0", "shop@2.1.0", "payments-api@2.3.1", "payments-api@2.4.0"])
         let release = try cli.run(["release", "shop@2.1.0", "--window", "all", "--now", "2026-11-20T00:00:00Z", "--format", "json"])
         #expect(release.status == 0, "\(release.stderr)")

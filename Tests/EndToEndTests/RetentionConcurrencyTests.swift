@@ -49,7 +49,7 @@ import Testing
         // The first ingest and the prune start together; the other ingests follow one by one
         // while the readers run, as `serve` and a dashboard would.
         var ingests = [try cli.start(["ingest", "--now", Self.now, files[0]], output: .capture)]
-        let prune = try cli.start(["prune", "--keep", "90d", "--now", Self.now], output: .capture)
+        let prune = try cli.start(["retention", "prune", "--keep", "90d", "--now", Self.now], output: .capture)
         var next = 1, rounds = 0, duringPrune = 0, previous = baseEvents
         var failures: [String] = []
         func read(_ arguments: [String]) throws -> CLI.Result {
@@ -107,6 +107,6 @@ import Testing
         let check = try cli.run(["check"])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         // A second prune finds nothing more to delete.
-        #expect(try cli.run(["prune", "--keep", "90d", "--now", Self.now]).stdout.contains("0 events and 0 complaints deleted"))
+        #expect(try cli.run(["retention", "prune", "--keep", "90d", "--now", Self.now]).stdout.contains("0 events and 0 complaints deleted"))
     }
 }

@@ -44,7 +44,7 @@ import Testing
                 }
                 out["history \(key)"] = try cli.run(["history", key, "--format", "json"]).json
             }
-            let releases = try cli.run(["releases", "--format", "json"]).stdout
+            let releases = try cli.run(["release", "list", "--format", "json"]).stdout
             out["releases"] = try JSONSerialization.jsonObject(with: Data(releases.utf8))
             // The minutes, and the meeting's agenda, as the team reads them.
             for window in ["all", "90d"] {
@@ -58,7 +58,7 @@ import Testing
         for key in ((before["report all"] as! [String: Any])["issues"] as! [[String: Any]]).prefix(4).map({ $0["key"] as! String }) {
             naive[key] = try cli.run(["export", "--key", key, "--window", "all", "--now", Self.now]).stdout
         }
-        let prune = try cli.run(["prune", "--keep", "90d", "--now", Self.now])
+        let prune = try cli.run(["retention", "prune", "--keep", "90d", "--now", Self.now])
         #expect(prune.status == 0, "\(prune.stderr)")
         #expect(prune.stdout.contains("raw events kept since 2026-08-01"), "\(prune.stdout)")
         let after = try answers()
@@ -131,7 +131,7 @@ import Testing
         let cli = try CLI()
         let lines = TemporaryStore.sampleLines(events: 6_000, issues: 16, days: 1_095)
         try cli.run(["ingest", try cli.file("events.ndjson", lines.joined(separator: "\n") + "\n")])
-        let releases = try cli.run(["releases", "--format", "json"]).json["releases"] as! [[String: Any]]
+        let releases = try cli.run(["release", "list", "--format", "json"]).json["releases"] as! [[String: Any]]
         let versions = releases.map { $0["version"] as! String }
         #expect(versions.count >= 4, "\(versions)")
         // At the data's end, and on a day of last winter whose events the prune removes.
@@ -150,7 +150,7 @@ import Testing
             return out
         }
         let before = try answers()
-        #expect(try cli.run(["prune", "--keep", "90d", "--now", Self.now]).status == 0)
+        #expect(try cli.run(["retention", "prune", "--keep", "90d", "--now", Self.now]).status == 0)
         let after = try answers()
         var marked = (users: 0, counts: 0, issues: 0)
         for (name, old) in before {
@@ -225,7 +225,7 @@ import Testing
         ]
         let later = [TemporaryStore.event("late-1", "2026-11-20T10:00:00Z", codes: "PA2-DB11-NE8")]
         for cli in [pruned, clean] { try cli.run(["ingest", try cli.file("a.ndjson", lines.joined(separator: "\n") + "\n")]) }
-        #expect(try pruned.run(["prune", "--keep", "90d", "--now", Self.now]).status == 0)
+        #expect(try pruned.run(["retention", "prune", "--keep", "90d", "--now", Self.now]).status == 0)
         for cli in [pruned, clean] { try cli.run(["ingest", try cli.file("b.ndjson", later.joined(separator: "\n") + "\n")]) }
         let show = ["show", "PA2-DB11-NE8", "--window", "all", "--now", Self.now, "--format", "json"]
         let (a, b) = (try pruned.run(show).json, try clean.run(show).json)

@@ -76,7 +76,7 @@ import TriageStore
             }
         }
         commands += [["show", "US14-LO43-AP7-NE8", "--format", "json"], ["show", "IN500-TA202-TB30-HT400-NE29", "--format", "json"],
-                     ["export", "--key", "US14-LO43-AP7-NE8"], ["releases", "--format", "json"], ["meeting", "--print"]]
+                     ["export", "--key", "US14-LO43-AP7-NE8"], ["release", "list", "--format", "json"], ["meeting", "--print"]]
         for command in commands {
             let x = try team.run(command + ["--now", Self.now]), y = try file.run(command + ["--now", Self.now])
             #expect(x.status == 0 && y.status == 0, "\(command): \(x.stderr)\(y.stderr)")

@@ -37,7 +37,7 @@ extension SQLiteEngine {
     func reclaimSpace() throws -> String {
         let mode = try read { db in try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") ?? 0 }
         guard mode == 2 else {
-            return "the freed pages are reused by later writes; errtriage prune --vacuum rewrites the file once to give them back"
+            return "the freed pages are reused by later writes; errtriage retention prune --vacuum rewrites the file once to give them back"
         }
         var pages = 0
         while true {
