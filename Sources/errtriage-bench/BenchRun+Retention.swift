@@ -105,7 +105,7 @@ struct RetentionBench {
         for n in 0..<weeks {
             let now = now(afterWeek: n).iso8601
             ingestSeconds += try run(["ingest", "--store", kept, "--now", now, week(n)]).seconds
-            let pruned = try run(["prune", "--store", kept, "--keep", "\(keepDays)d", "--now", now])
+            let pruned = try run(["retention", "prune", "--store", kept, "--keep", "\(keepDays)d", "--now", now])
             pruneSeconds.append(pruned.seconds)
             if let range = pruned.stdout.range(of: #"; \d+ events"#, options: .regularExpression) {
                 let n = Int(pruned.stdout[range].filter(\.isNumber)) ?? 0
@@ -168,7 +168,7 @@ struct RetentionBench {
                              goal: "sound", holds: check.isSound))
 
         BenchRun.note("retention: errtriage prune of the unpruned store (its first, months at once)")
-        let first = try run(["prune", "--store", whole, "--keep", "\(keepDays)d", "--now", Self.end.iso8601])
+        let first = try run(["retention", "prune", "--store", whole, "--keep", "\(keepDays)d", "--now", Self.end.iso8601])
         let after = BenchRun.size(whole)
         rows.append(BenchRow(what: "first prune of \(spanDays) days unpruned, to \(keepDays)d", value: BenchRun.seconds(first.seconds),
                              baseline: "store \(BenchRun.megabytes(wholeBytes)) -> \(BenchRun.megabytes(after))", ratio: "-", goal: "-", holds: nil))
