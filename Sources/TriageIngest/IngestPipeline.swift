@@ -12,31 +12,6 @@ public struct Rejection: Sendable, Equatable {
     public var raw: [UInt8]
 }
 
-/// What one or more inputs gave: the store's counts, the lines rejected, the envelopes read and
-/// their items not stored, by type.
-public struct IngestSummary: Sendable, Equatable {
-    public var counts = IngestCounts()
-    public var rejected = 0
-    public var envelopes = 0
-    public var skippedItems: [String: Int] = [:]
-    public init() {}
-
-    public static func += (a: inout IngestSummary, b: IngestSummary) {
-        a.counts += b.counts
-        a.rejected += b.rejected
-        a.envelopes += b.envelopes
-        a.skippedItems.merge(b.skippedItems, uniquingKeysWith: +)
-    }
-}
-
-/// How far an input has been read: its bytes (compressed bytes for gzip) and events decoded.
-public struct IngestProgress: Sendable {
-    public var input: String
-    public var bytesRead: Int64
-    public var totalBytes: Int64?
-    public var events: Int
-}
-
 /// Why an ingest stopped: the store failed after `committed` was written (kept: running the same
 /// input again adds only what is missing).
 public struct IngestStoreFailure: Error, CustomStringConvertible {

@@ -1,35 +1,5 @@
 import TriageModel
 
-/// What one write of events and complaints did.
-public struct IngestCounts: Equatable, Sendable {
-    public var eventsAdded = 0
-    public var duplicates = 0
-    public var complaintsAdded = 0
-    public var complaintDuplicates = 0
-    public var issuesCreated = 0
-    public var regressions = 0
-    /// Adoption rows (a day's figures or a session) stored or changed.
-    public var adoptionRows = 0
-    /// Of `adoptionRows`, the sessions stored (from a sessions export or an SDK's release health).
-    public var sessionsAdded = 0
-    /// Events and complaints older than the store's raw horizon (retention pruned their days):
-    /// not stored, as their days' figures are final.
-    public var beforeRetention = 0
-    public init() {}
-
-    public static func += (a: inout IngestCounts, b: IngestCounts) {
-        a.eventsAdded += b.eventsAdded
-        a.duplicates += b.duplicates
-        a.complaintsAdded += b.complaintsAdded
-        a.complaintDuplicates += b.complaintDuplicates
-        a.issuesCreated += b.issuesCreated
-        a.regressions += b.regressions
-        a.adoptionRows += b.adoptionRows
-        a.sessionsAdded += b.sessionsAdded
-        a.beforeRetention += b.beforeRetention
-    }
-}
-
 /// Writes batches of events and complaints, each batch in one transaction, keeping the rollups,
 /// the code dictionary and the issues' first/last seen in step. Re-writing an event changes nothing.
 public final class IngestWriter {

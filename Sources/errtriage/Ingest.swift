@@ -100,25 +100,7 @@ struct Ingestion {
         progress.finish()
     }
 
-    func summary(files: Int) -> String {
-        let summary = pipeline.summary
-        let counts = summary.counts
-        var parts = ["\(counts.eventsAdded) events added", "\(counts.duplicates) duplicates",
-                     "\(counts.complaintsAdded) complaints added", "\(counts.issuesCreated) new issues"]
-        if counts.complaintDuplicates > 0 { parts.append("\(counts.complaintDuplicates) duplicate complaints") }
-        if counts.regressions > 0 { parts.append("\(counts.regressions) issues regressed") }
-        let days = counts.adoptionRows - counts.sessionsAdded
-        if days > 0 { parts.append("\(days) adoption rows") }
-        if counts.sessionsAdded > 0 { parts.append("\(counts.sessionsAdded) sessions") }
-        if counts.beforeRetention > 0 { parts.append("\(counts.beforeRetention) records older than the store's retention skipped") }
-        if summary.envelopes > 0 {
-            let skipped = summary.skippedItems.values.reduce(0, +)
-            let kinds = summary.skippedItems.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.value) \($0.key)" }
-            parts.append("\(summary.envelopes) envelopes" + (skipped > 0 ? " (\(skipped) item\(skipped == 1 ? "" : "s") not stored: \(kinds.joined(separator: ", ")))" : ""))
-        }
-        parts.append("\(summary.rejected) rejected lines" + (summary.rejected > 0 ? " (copied to \(rejectsPath))" : ""))
-        return "ingest: " + parts.joined(separator: ", ")
-    }
+    func summary(files: Int) -> String { IngestText.summary(pipeline.summary, rejectsPath: rejectsPath) }
 }
 
 /// Rejected lines: the first `Ingestion.maxReportedRejects` on stderr as FILE:LINE: reason, every
@@ -163,19 +145,7 @@ final class ProgressBox {
             started = Date()
             input = progress.input
         }
-        let elapsed = max(0.001, Date().timeIntervalSince(started!))
-        let rate = Int(Double(progress.events) / elapsed)
-        // The input's name is a file's name: made inert before the bar's own control sequence.
-        var line = "\(TextSanitizer.inert(progress.input)): \(progress.events) events, \(rate)/s"
-        if let total = progress.totalBytes, total > 0 {
-            let fraction = min(1, Double(progress.bytesRead) / Double(total))
-            let filled = Int(fraction * 24)
-            let left = fraction > 0 ? Int(elapsed / fraction - elapsed) : 0
-            line += " [" + String(repeating: "#", count: filled) + String(repeating: ".", count: 24 - filled) + "] "
-                + "\(Int(fraction * 100))%, \(left)s left"
-        } else {
-            line += ", \(progress.bytesRead >> 20) MiB read"
-        }
+        let line = IngestText.progress(progress, elapsedSeconds: Date().timeIntervalSince(started!))
         Stderr.writeControl("\r\u{1B}[K" + line)
         shown = true
     }

@@ -1,3 +1,4 @@
+import TriageModel
 /// PostgreSQL's side of `SQLConnection`: the session's connection, with ingest and copy in bulk
 /// (COPY) and the month partitions of the events.
 extension PGSession: SQLConnection {

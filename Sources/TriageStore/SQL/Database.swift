@@ -1,3 +1,4 @@
+import TriageModel
 /// One connection inside one transaction, on either engine: what every query and write of the
 /// store is written against. The SQL is written once, in the dialect both engines run (`?`
 /// placeholders, `ON CONFLICT`, `RETURNING`, `COALESCE`); what the engines do differently is

@@ -1,3 +1,4 @@
+import TriageModel
 import GRDB
 import GRDBSQLite
 
