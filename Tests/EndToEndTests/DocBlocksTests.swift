@@ -34,7 +34,8 @@ import Darwin
                                                    withDestinationPath: CLI.packageRoot.appendingPathComponent("sample-data").path)
         let sample = try Self.sampleStore(in: folder)
         let port = try Self.freeLoopbackPort()
-        var substitutions = [("sample-data/demo.sqlite", sample), ("127.0.0.1:8000", "127.0.0.1:\(port)"),
+        // Stores are quoted: a PostgreSQL URI holds `&` and `?`.
+        var substitutions = [("sample-data/demo.sqlite", "'\(sample)'"), ("127.0.0.1:8000", "127.0.0.1:\(port)"),
                              ("localhost:8000", "localhost:\(port)")]
         if TemporaryStore.onPostgres { substitutions.append(("team.sqlite", "'\(try PostgresCluster.database())'")) }
 
