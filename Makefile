@@ -13,7 +13,7 @@ ZSHDIR := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 MANUAL := .build/manual/errtriage.1
 
-.PHONY: setup system-packages build release test demo sample-data clean fuzz bench bench-serve bench-app bench-tools install manual
+.PHONY: setup system-packages build release test demo sample-data clean fuzz bench bench-serve bench-app bench-tools install manual docs
 
 ## setup: install the system packages (ncursesw, SQLite and its shell, zlib, brotli, tmux, pkg-config,
 ## PostgreSQL's client library and server, which the team-store tests start, and Go and Ruby with their
@@ -111,6 +111,10 @@ manual: build
 	$(SWIFT) package plugin generate-manual --configuration debug
 	mkdir -p $(dir $(MANUAL))
 	cp "$$(find .build/plugins -path '*outputs*' -name errtriage.1 | head -n 1)" $(MANUAL)
+
+## docs: docs/commands.md, the command reference, generated from the binary's help (DocCommandsTests fails when it differs)
+docs: build
+	scripts/command-reference $(DEBUG_BIN) > docs/commands.md.new && mv docs/commands.md.new docs/commands.md
 
 ## install: the binary, its man page and its bash, zsh and fish completions under PREFIX (default /usr/local; DESTDIR honoured)
 install: release manual

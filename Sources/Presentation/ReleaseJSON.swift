@@ -1,6 +1,6 @@
 import TriageModel
 
-/// The JSON of `releases` and `release` (README, "Releases").
+/// The JSON of `releases` and `release` (docs/guide/releases.md).
 public enum ReleaseJSON {
     public static func releases(_ releases: [ReleaseSummary]) -> JSONValue {
         .object([("releases", .array(releases.map { r in

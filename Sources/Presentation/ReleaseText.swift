@@ -25,7 +25,7 @@ public enum ReleaseText {
             }
         }
         out += "\n" + (known ? "Error-free users: 1 − users with an error / active users of the version, per day on the days the adoption data covers.\n"
-                             : "No adoption data: error-free users need active users per version (errtriage ingest adoption.csv; README, Releases).\n")
+                             : "No adoption data: error-free users need active users per version (errtriage ingest adoption.csv; docs/guide/releases.md).\n")
         return out
     }
 

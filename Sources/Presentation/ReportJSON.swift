@@ -1,6 +1,6 @@
 import TriageModel
 
-/// The JSON of `report` and `show`: a contract scripts and tests rely on (README, "CLI").
+/// The JSON of `report` and `show`: a contract scripts and tests rely on (docs/guide/cli.md, "Report JSON").
 public enum ReportJSON {
     /// `latestVersion` marks the issues first seen in it (`new_in`); `projects` are the projects
     /// each issue's events came from, by key (`"projects"`, empty for an issue with none).

@@ -78,7 +78,7 @@ struct Alerts: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Print the alerts that fire now (once per issue), and the new issues and regressions since the last run; for cron.",
-        discussion: "Prints nothing in text when there is nothing new; exits 0 either way. errtriage opens no network connection: pipe the output to curl (README).")
+        discussion: "Prints nothing in text when there is nothing new; exits 0 either way. errtriage opens no network connection: pipe the output to curl (docs/guide/queries.md, Alerts).")
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 

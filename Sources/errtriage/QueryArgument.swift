@@ -26,5 +26,5 @@ struct QueryArgument: ExpressibleByArgument {
 
     /// The `--query` option's help, the same for every command that takes one.
     static let help = ArgumentHelp(
-        "Only the issues a query lets through, e.g. 'domain:TolokaBackendError os:17* has:complaints' (README: The query language).")
+        "Only the issues a query lets through, e.g. 'domain:TolokaBackendError os:17* has:complaints' (docs/guide/queries.md).")
 }
