@@ -13,7 +13,7 @@ struct Check: ParsableCommand {
             its own line) or when the store cannot be opened.
             """)
 
-    @OptionGroup var options: StoreOptions
+    @OptionGroup var options: StoreLocation
 
     func run() throws {
         // An older schema (a store of an older errtriage, or one whose creation was killed between

@@ -58,7 +58,8 @@ struct StoreOptions: ParsableArguments {
     }
 }
 
-/// Where the store is, for commands to which "now" means nothing (`key`): `--store` alone.
+/// Where the store is, for commands to which "now" means nothing (`key`, `serve`, `check`, adding
+/// and removing alerts, owners and views, setting retention): `--store` alone.
 struct StoreLocation: ParsableArguments {
     @Option(help: "The store: an SQLite file, or a postgres:// URI for a team store (default: $ERRTRIAGE_STORE, else ./errtriage.sqlite).")
     var store: String?
@@ -69,6 +70,12 @@ struct StoreLocation: ParsableArguments {
         options.store = store
         return options
     }
+
+    /// The store path after the environment and the default.
+    var storePath: String { options.storePath }
+
+    /// Opens the store as the command needs it (`StoreOptions.open(for:)`).
+    func open(for access: StoreAccess) throws -> TriageStore { try options.open(for: access) }
 }
 
 /// `--at`: when a change is stamped (ISO 8601), the clock's time when not given.

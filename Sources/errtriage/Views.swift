@@ -52,7 +52,7 @@ struct ViewCommand: ParsableCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a saved view.")
 
-        @OptionGroup var options: StoreOptions
+        @OptionGroup var options: StoreLocation
 
         @Argument(help: "The view's name.")
         var name: String

@@ -60,9 +60,11 @@ import Testing
         #expect(again.status == 0 && again.stdout == "nothing revoked: ios has no active key (revoked already)\n")
     }
 
+    /// No option that does nothing: commands to which a time means nothing take no --now.
     @Test func keyCommandsTakeNoNowAndABadAtIsAUsageError() throws {
         let cli = try CLI()
-        for command in [["key", "add", "ios"], ["key", "list"], ["key", "revoke", "ios"]] {
+        for command in [["key", "add", "ios"], ["key", "list"], ["key", "revoke", "ios"], ["check"], ["serve"],
+                        ["alert", "rm", "a"], ["owner", "apply"], ["view", "rm", "v"], ["retention", "off"]] {
             let result = try cli.run(command + ["--now", Self.now])
             #expect(result.status != 0 && result.stderr.contains("--now"), "\(command): \(result.stderr)")
         }
