@@ -125,6 +125,7 @@ extension TriageStore {
         migrator.registerMigration("v12-months") { db in try migrateToV12(db) }
         migrator.registerMigration("v13-citations-by-complaint") { db in try migrateToV13(db) }
         migrator.registerMigration("v14-levels-aliases") { db in try migrateToV14(db) }
+        migrator.registerMigration("v15-payloads") { db in try migrateToV15(db) }
         return migrator
     }
 

@@ -189,6 +189,7 @@ enum PGSchema {
         \(TriageStore.prunedVersionTables(text: t))
         \(TriageStore.longWindowRollups(text: t, rowless: ""))
         \(levelsAndAliases)
+        \(payloads)
         """
     }
 
@@ -206,7 +207,12 @@ enum PGSchema {
         11: TriageStore.longWindowRollups(text: text, rowless: "") + TriageStore.longWindowRollupsOfOldRows(month: month(ofDay:)),
         12: TriageStore.complaintCodeByComplaint + ";",
         13: levelsAndAliases + TriageStore.formerGroupingMark + ";",
+        14: payloads,
     ]
+
+    /// Schema 15 (SQLite's `migrateToV15`): the events kept whole. Not partitioned: a sample, which
+    /// pruning deletes by time through its index.
+    static var payloads: String { TriageStore.payloadTable(text: text, integer: "BIGINT", blob: "BYTEA") }
 
     /// The month of a day (days since 1970-01-01): the first day of its calendar month.
     static func month(ofDay day: String) -> String {
