@@ -142,7 +142,13 @@ struct Show: ParsableCommand {
             let store = try options.openForReading(now: now)
             let detail = try store.issueDetail(key: canonical, window: window, now: now)
             switch format {
-            case .json: print(ReportJSON.detail(detail).inertSerialized)
+            case .json:
+                var json = ReportJSON.detail(detail).members
+                json.append(("kept_events", ReportJSON.keptEvents(try store.keptEvents(issueKey: detail.summary.key).map {
+                    ReportJSON.KeptEventRow(eventID: $0.eventID, timestamp: $0.timestamp, source: $0.source, release: $0.release,
+                                            environment: $0.environment, keptAs: $0.roles.names, bytes: $0.bytes)
+                })))
+                print(JSONValue.object(json).inertSerialized)
             case .text: print(ReportText.detail(detail), terminator: "")
             }
         }
