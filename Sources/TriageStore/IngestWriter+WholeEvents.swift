@@ -40,12 +40,15 @@ extension TriageStore {
 public enum KeepWhole: Equatable, Sendable {
     case perDay(Int)
     case all
+    /// No event is kept whole (only the counts).
+    case none
 
     public static let defaultPerDay = 20
 
-    /// `all` or a number of events a day.
+    /// `all`, `none` or a number of events a day.
     public init?(_ text: String) {
         if text == "all" { self = .all; return }
+        if text == "none" { self = .none; return }
         guard let n = Int(text), n >= 0 else { return nil }
         self = .perDay(n)
     }
@@ -54,10 +57,13 @@ public enum KeepWhole: Equatable, Sendable {
         switch self {
         case .perDay(let n): Int64(n)
         case .all: -1
+        case .none: -2
         }
     }
 
-    init(stored: Int64?) { self = stored.map { $0 < 0 ? .all : .perDay(Int($0)) } ?? .perDay(KeepWhole.defaultPerDay) }
+    init(stored: Int64?) {
+        self = stored.map { $0 == -2 ? .none : $0 < 0 ? .all : .perDay(Int($0)) } ?? .perDay(KeepWhole.defaultPerDay)
+    }
 }
 
 extension TriageStore {
@@ -102,6 +108,7 @@ extension IngestWriter {
         guard !landed.isEmpty else { return }
         defer { landed.removeAll(keepingCapacity: true) }
         let rule = KeepWhole(stored: try TriageStore.meta(db, TriageStore.keepWholeKey))
+        if rule == .none { return }
         let byIssue = Dictionary(grouping: landed, by: \.issueID)
         let issueIDs = Array(byIssue.keys)
         var holders: [Int64: [Holder]] = [:]
@@ -162,6 +169,8 @@ extension IngestWriter {
             switch rule {
             case .all:
                 for i in roles.indices { roles[i].insert(.every) }
+            case .none:
+                break
             case .perDay(let quota):
                 for (i, e) in ordered.enumerated() where dayCounts[issueID, default: [:]][e.day, default: 0] < quota {
                     dayCounts[issueID, default: [:]][e.day, default: 0] += 1

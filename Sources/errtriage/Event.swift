@@ -47,4 +47,11 @@ struct EventCommand: ParsableCommand {
             }
         }
     }
+
+    /// Where each link of an issue was raised, outermost first, as its latest kept event says.
+    static func raiseSites(_ store: TriageStore, key: String) throws -> [FrameLocation?] {
+        guard let latest = try store.keptEvents(issueKey: key, limit: 1).first,
+              let kept = try store.keptEvent(id: latest.eventID) else { return [] }
+        return EventDetailReader.read(kept.payload, source: kept.source, eventID: kept.eventID, timestamp: kept.timestamp).raiseSites
+    }
 }

@@ -149,7 +149,8 @@ struct Show: ParsableCommand {
                                             environment: $0.environment, keptAs: $0.roles.names, bytes: $0.bytes)
                 })))
                 print(JSONValue.object(json).inertSerialized)
-            case .text: print(ReportText.detail(detail), terminator: "")
+            case .text:
+                print(ReportText.detail(detail, raisedAt: try EventCommand.raiseSites(store, key: detail.summary.key)), terminator: "")
             }
         }
     }

@@ -50,7 +50,10 @@ import Testing
         let (file, sent) = try SDKService.python.capture(into: cli.temporary.path("sdk"))
         let ingest = try cli.run(["ingest", file])
         #expect(ingest.status == 0, "\(ingest.stdout)\(ingest.stderr)")
-        let (_, kept, event) = try Self.keyErrorEvent(cli, sent: sent)
+        let (key, kept, event) = try Self.keyErrorEvent(cli, sent: sent)
+        // show names where the link was raised, and the title reads `Type: template`.
+        let show = try cli.run(["show", key, "--window", "all", "--now", "2030-01-01T00:00:00Z"])
+        #expect(show.stdout.contains("    raised at pyshop/catalog.py:11 in setting\n"), "\(show.stdout)")
         // Three events of one day and release: every one is kept (the first, the latest, the day's).
         #expect(kept.count == 3)
         #expect((kept.first?["kept_as"] as? [String])?.contains("latest") == true)

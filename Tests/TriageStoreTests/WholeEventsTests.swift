@@ -56,6 +56,14 @@ import TriageModel
         #expect(try Self.kept(f).count == 10)
     }
 
+    @Test func keepWholeNoneKeepsNoPayload() throws {
+        let f = try TemporaryStore()
+        try f.store.setKeepWhole(.none)
+        try f.ingest(lines: Self.twoDays)
+        #expect(try f.store.keptTotals().events == 0)
+        #expect(try f.store.read { db in try Int.fetchOne(db, sql: "SELECT events FROM issue") } == 10)
+    }
+
     @Test func theKeptPayloadIsTheLineAsItCame() throws {
         let f = try TemporaryStore()
         try f.ingest(lines: Self.twoDays)
