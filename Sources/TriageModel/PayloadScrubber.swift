@@ -13,10 +13,37 @@ public enum PayloadScrubber {
     public static let sensitiveParts = ["password", "secret", "passwd", "api_key", "apikey", "token", "auth", "credentials",
                                         "sentry_dsn", "private_key", "cookie"]
 
-    /// Whether a value under this name is a secret.
-    public static func isSensitive<S: Sequence>(name: S) -> Bool where S.Element == UInt8 {
-        let lower = lowercased(name)
-        return sensitiveParts.contains { part in lower.firstRange(of: Array(part.utf8)) != nil }
+    private static let sensitiveBytes: [[UInt8]] = sensitiveParts.map { Array($0.utf8) }
+
+    /// Whether a value under this name is a secret. Called for every name of every kept payload:
+    /// no allocation but for a name that may hold a part.
+    public static func isSensitive(name: ArraySlice<UInt8>) -> Bool {
+        guard name.count >= 4 else { return false }  // the shortest part, `auth`
+        return name.withUnsafeBufferPointer { b in
+            let n = b.count
+            for part in sensitiveBytes where part.count <= n {
+                let first = part[0], m = part.count
+                var i = 0
+                while i + m <= n {
+                    if b[i] | 0x20 == first {
+                        var j = 1
+                        while j < m, lower(b[i + j]) == part[j] { j += 1 }
+                        if j == m { return true }
+                    }
+                    i += 1
+                }
+            }
+            return false
+        }
+    }
+
+    @inline(__always) private static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
+
+    @inline(__always) static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+
+    /// Where a number, `true`, `false` or `null` ends.
+    @inline(__always) static func endsScalar(_ c: UInt8) -> Bool {
+        isSpace(c) || c == UInt8(ascii: ",") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]") || c == UInt8(ascii: ":")
     }
 
     static func lowercased<S: Sequence>(_ bytes: S) -> [UInt8] where S.Element == UInt8 {
@@ -40,7 +67,7 @@ public enum PayloadScrubber {
         for pair in query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false) {
             if !first { out.append(UInt8(ascii: "&")) }
             first = false
-            if let eq = pair.firstIndex(of: UInt8(ascii: "=")), isSensitive(name: pair[pair.startIndex..<eq]) {
+            if let eq = pair.firstIndex(of: UInt8(ascii: "=")), isSensitive(name: ArraySlice(pair[pair.startIndex..<eq])) {
                 out += pair[pair.startIndex...eq]
                 out += filtered.utf8
             } else {
@@ -58,6 +85,7 @@ public enum PayloadScrubber {
         var i = 0
         var output: [UInt8] = []
         static let maxDepth = 512
+        static let url = Array("url".utf8), query = Array("query".utf8), queryString = Array("query_string".utf8)
 
         init(input: [UInt8]) {
             self.input = input
@@ -72,7 +100,7 @@ public enum PayloadScrubber {
         }
 
         private mutating func space() {
-            while i < input.count, [0x20, 0x09, 0x0A, 0x0D].contains(input[i]) {
+            while i < input.count, PayloadScrubber.isSpace(input[i]) {
                 output.append(input[i])
                 i += 1
             }
@@ -91,11 +119,13 @@ public enum PayloadScrubber {
             case UInt8(ascii: "["): try array(depth: depth)
             case UInt8(ascii: "\""):
                 let (start, end) = try string()
-                let lower = name.map { PayloadScrubber.lowercased($0) }
-                if lower == Array("query_string".utf8) || lower == Array("url".utf8) || lower == Array("query".utf8) {
+                // Only a name of 3, 5 or 12 bytes can be `url`, `query` or `query_string`.
+                let lower = name.flatMap { [3, 5, 12].contains($0.count) ? PayloadScrubber.lowercased($0) : nil }
+                let isURL = lower == Walker.url
+                if isURL || lower == Walker.query || lower == Walker.queryString {
                     // The query: all of a query string, what follows `?` in a URL.
                     let body = input[(start + 1)..<(end - 1)]
-                    let queryStart = lower == Array("url".utf8) ? body.firstIndex(of: UInt8(ascii: "?")).map { $0 + 1 } : body.startIndex
+                    let queryStart = isURL ? body.firstIndex(of: UInt8(ascii: "?")).map { $0 + 1 } : body.startIndex
                     guard let queryStart else {
                         output += input[start..<end]
                         return
@@ -108,7 +138,7 @@ public enum PayloadScrubber {
                 }
             default:
                 let start = i
-                while i < input.count, !",}] \t\r\n".utf8.contains(input[i]) { i += 1 }
+                while i < input.count, !PayloadScrubber.endsScalar(input[i]) { i += 1 }
                 guard i > start else { throw Malformed() }
                 output += input[start..<i]
             }
@@ -197,14 +227,14 @@ public enum PayloadScrubber {
                 let close = input[i] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
                 i += 1
                 while true {
-                    while i < input.count, [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","), UInt8(ascii: ":")].contains(input[i]) { i += 1 }
+                    while i < input.count, PayloadScrubber.isSpace(input[i]) || input[i] == UInt8(ascii: ",") || input[i] == UInt8(ascii: ":") { i += 1 }
                     guard i < input.count else { throw Malformed() }
                     if input[i] == close { i += 1; return }
                     try skip(depth: depth + 1)
                 }
             default:
                 let start = i
-                while i < input.count, !",}]: \t\r\n".utf8.contains(input[i]) { i += 1 }
+                while i < input.count, !PayloadScrubber.endsScalar(input[i]) { i += 1 }
                 guard i > start else { throw Malformed() }
             }
         }

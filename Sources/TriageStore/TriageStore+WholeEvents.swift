@@ -33,7 +33,7 @@ public struct KeptEvent: Hashable, Sendable {
 extension TriageStore {
     static let keptColumns = "p.event_id, i.key, p.ts, p.source, p.release, p.environment, p.roles, p.bytes"
 
-    private static func kept(_ row: Row) -> KeptEvent {
+    static func kept(_ row: Row) -> KeptEvent {
         KeptEvent(eventID: row[0], issueKey: row[1], timestamp: Timestamp(millis: row[2]), source: row[3], release: row[4],
                   environment: row[5], roles: KeptRoles(rawValue: row[6]), bytes: row[7])
     }
@@ -74,6 +74,37 @@ extension TriageStore {
                 SELECT COUNT(*), COALESCE(SUM(bytes), 0), COALESCE(SUM(LENGTH(payload)), 0) FROM event_payload
                 """)!
             return (row[0], row[1], row[2])
+        }
+    }
+}
+
+extension TriageStore {
+    /// Every kept event of a window (of one issue, and the issues merged into it, when `key` is
+    /// given), oldest first, each with its payload: `export --whole`.
+    public func exportKeptEvents(window: TimeWindow, now: Timestamp, key: String?, _ each: (KeptEvent) throws -> Void) throws(StoreError) {
+        try read { db in
+            let buckets = try Buckets(db, window: window, now: now)
+            var sql = """
+                SELECT \(TriageStore.keptColumns), p.payload FROM event_payload p JOIN issue i ON i.id = p.issue_id
+                WHERE p.ts BETWEEN ? AND ?
+                """
+            var arguments: StatementArguments = [buckets.millis.lowerBound, buckets.millis.upperBound]
+            if let key {
+                guard try Int64.fetchOne(db, sql: "SELECT id FROM issue WHERE key = ?", arguments: [key]) != nil else {
+                    throw StoreError.unknownKey(key)
+                }
+                sql += " AND (i.key = ? OR i.group_id = (SELECT id FROM issue WHERE key = ?))"
+                arguments += [key, key]
+            }
+            let cursor = try Row.fetchCursor(db, sql: sql + " ORDER BY p.ts, p.event_id", arguments: arguments)
+            while let row = try cursor.next() {
+                var event = TriageStore.kept(row)
+                guard let payload = PayloadCodec.decompress(row[8], size: event.bytes) else {
+                    throw StoreError("the kept payload of event \(event.eventID) does not decompress: the store is damaged (errtriage check)")
+                }
+                event.payload = payload
+                try each(event)
+            }
         }
     }
 }

@@ -77,6 +77,14 @@ import Testing
         #expect(text.stdout.contains("[shop]  info  key-setting attempt "))
         #expect(text.stdout.contains("  shard: "))
 
+        // export --whole: the kept payloads of a window for a script, one JSON object a line.
+        let export = try cli.run(["export", "--whole", "--window", "all", "--now", "2030-01-01T00:00:00Z", "--key", key])
+        #expect(export.status == 0, "\(export.stderr)")
+        let rows = try export.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(rows.count == 3)
+        #expect(rows.allSatisfy { (($0["payload"] as? [String: Any])?["exception"] as? [String: Any]) != nil && $0["issue"] as? String == key })
+        #expect(!export.stdout.contains(String(planted.1)))
+
         let missing = try cli.run(["event", "no-such-event"])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("no event no-such-event is kept whole"))
