@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "SampleData", dependencies: ["TriageModel", "TriageImport"]),
         // The SQLite store: migrations, ingest with rollups, every query the app asks.
         .target(name: "TriageStore", dependencies: [
-            "TriageModel",
+            "TriageModel", "CZlib",
             .product(name: "GRDB", package: "GRDB.swift"),
             // SQLite's C API, for the few statements ingest runs per event (see BoundStatement).
             .product(name: "GRDBSQLite", package: "GRDB.swift"),

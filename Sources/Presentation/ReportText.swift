@@ -74,12 +74,18 @@ public enum ReportText {
         return out
     }
 
-    public static func detail(_ d: IssueDetail) -> String {
+    /// `raisedAt`: where each link was raised, outermost first, as the issue's latest kept event
+    /// says (empty where none says; a link whose place is unknown is nil).
+    public static func detail(_ d: IssueDetail, raisedAt: [FrameLocation?] = []) -> String {
         let s = d.summary
         var out = "\(s.key)  \(Format.statusWithSignals(s))\n\(TextSanitizer.sanitize(s.chain.fullForm))\n\n"
+        let places = raisedAt.count == s.chain.links.count ? raisedAt : []
         for (i, link) in s.chain.links.enumerated() {
             let marker = i == s.chain.links.count - 1 ? "  ← root cause" : ""
             out += String(repeating: "  ", count: i) + "\(link.shortCode)  \(TextSanitizer.sanitize(link.fullName))  [\(Format.code(of: link))]\(marker)\n"
+            if let place = places.isEmpty ? nil : places[i] {
+                out += String(repeating: "  ", count: i) + "    raised at \(TextSanitizer.sanitize(place.description))\n"
+            }
         }
         if !s.members.isEmpty {
             out += "\nMerged group: \(s.members.count) chains, each with its own counts (in \(d.window.rawValue))\n"

@@ -207,13 +207,13 @@ public final class RecordReader {
                     continue
                 }
                 if item.type == "event", let record = sparseSentry(item.payload, item: true) {
-                    return .record(line: item.line, record)
+                    return .record(line: item.line, record.carrying(item.payload))
                 }
                 do {
                     let payload = try parseObject(line: item.payload)
                     switch item.type {
                     case "event":
-                        return .record(line: item.line, try decoders[.sentry]!.decode(payload))
+                        return .record(line: item.line, try decoders[.sentry]!.decode(payload).carrying(item.payload))
                     case "session":
                         return .record(line: item.line, .adoption(try SentrySessions.session(payload)))
                     case "sessions":
@@ -257,14 +257,15 @@ public final class RecordReader {
             }
             if line.tooLong { return RecordReader.overLimit(line) }
             if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            if forced ? kind == .native : lastOther == nil, let event = lineDecoder.event(line.bytes, forced: forced) {
+            if forced ? kind == .native : lastOther == nil, var event = lineDecoder.event(line.bytes, forced: forced) {
+                event.payload = line.bytes
                 return .record(line: line.number, .event(event))
             }
             if forced ? kind == .crashlytics : lastOther == .crashlytics, let record = sparseCrashlytics(line.bytes) {
-                return .record(line: line.number, record)
+                return .record(line: line.number, record.carrying(line.bytes))
             }
             if forced ? kind == .sentry : lastOther == .sentry, let record = sparseSentry(line.bytes) {
-                return .record(line: line.number, record)
+                return .record(line: line.number, record.carrying(line.bytes))
             }
             let value: JSONValue, source: SourceKind
             do {
@@ -275,7 +276,7 @@ public final class RecordReader {
             }
             lastOther = source == .native ? nil : source
             do {
-                return .record(line: line.number, try decoders[source]!.decode(value))
+                return .record(line: line.number, try decoders[source]!.decode(value).carrying(line.bytes))
             } catch {
                 return .rejected(line: line.number, reason: error.reason + RecordReader.hint(value, failed: source), raw: line.bytes)
             }
@@ -349,6 +350,15 @@ public final class RecordReader {
                 return .rejected(line: first.number, reason: error.reason, raw: record)
             }
         }
+    }
+}
+
+extension ImportedRecord {
+    /// The record with the bytes it was read from, where it is an event (which the store may keep whole).
+    func carrying(_ bytes: [UInt8]) -> ImportedRecord {
+        guard case .event(var event) = self else { return self }
+        event.payload = bytes
+        return .event(event)
     }
 }
 

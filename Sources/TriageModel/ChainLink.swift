@@ -25,6 +25,34 @@ public struct ChainLink: Hashable, Sendable, Codable {
     /// The link's part of the full form, e.g. `APIError.getTokenFailed`; unknown parts read `?`.
     public var fullName: String { FullForm.link(domain: domain ?? "?", name: name ?? "?") }
 
+    /// Whether the name is a case name of the app's (`getTokenFailed`, `validationFailure(…)`)
+    /// rather than a message or its template (`'<value>'`, `invalid literal for int()…`): a case
+    /// name starts with a letter or `_` and holds no space, quote, `<` or `%`.
+    public var hasCaseName: Bool {
+        // A logic error's origin (`File.swift:34 >>> f()`) names a place of the app's.
+        guard let name else { return false }
+        if name.contains(" >>> ") { return true }
+        guard let first = name.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
+        return !name.unicodeScalars.contains { $0.properties.isWhitespace || "'\"<%`".unicodeScalars.contains($0) }
+    }
+
+    /// Whether the domain reads as an exception type (`KeyError`, `json.JSONDecodeError`,
+    /// `Shop::PaymentError`): its last part begins with a capital; a logger (`pyshop.payments`) does not.
+    public var hasTypeDomain: Bool {
+        // `Message`: the domain of a message event without a logger (`SentryMessage`), not a type.
+        guard let domain, !domain.contains(" "), domain != "Message" else { return false }
+        let last = domain.split(whereSeparator: { $0 == "." || $0 == ":" }).last ?? Substring(domain)
+        return last.trimmingPrefix(while: { $0 == "*" || $0 == "&" }).first?.isUppercase == true
+    }
+
+    /// The link's words in a title: its name, or `Type: template` where the name is a message
+    /// of an exception type's (`KeyError: '<value>'`) rather than a case name of the app's.
+    public var titleName: String {
+        guard let name else { return shortCode }
+        guard !hasCaseName, hasTypeDomain, let domain else { return name }
+        return "\(domain): \(name)"
+    }
+
     /// Whether both the domain and the name are known.
     public var isNamed: Bool { domain != nil && name != nil }
 

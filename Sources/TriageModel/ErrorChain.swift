@@ -16,8 +16,8 @@ public struct ErrorChain: Hashable, Sendable, Codable {
     /// A one-line title: the outer name … the root cause's name (short codes where names are unknown).
     public var title: String {
         guard let (outer, root) = titleLinks else { return "" }
-        guard let outer else { return root.name ?? root.shortCode }
-        return "\(outer.name ?? outer.shortCode) … \(root.name ?? root.shortCode)"
+        guard let outer else { return root.titleName }
+        return "\(outer.titleName) … \(root.name ?? root.shortCode)"
     }
 
     /// The links a title names: the outermost link with words of its own, and the root cause

@@ -34,6 +34,9 @@ public struct ErrorEvent: Hashable, Sendable {
     /// `chain` (nil where it is the same): a store made before then joins the event to its issue
     /// of that chain by an alias. Not stored.
     public var formerChain: FormerChain?
+    /// The event as it came (a JSON line, an envelope item's payload), which the store keeps whole
+    /// for a sample of events (scrubbed, compressed); nil where the reader kept none. Not compared.
+    public var payload: [UInt8]?
 
     public init(eventID: String, timestamp: Timestamp, chain: ErrorChain, appVersion: String? = nil,
                 appBuild: String? = nil, platform: String? = nil, osName: String? = nil, osVersion: String? = nil,
@@ -41,7 +44,8 @@ public struct ErrorEvent: Hashable, Sendable {
                 appState: String? = nil, freeRAM: Int64? = nil, freeDisk: Int64? = nil, jailbroken: Bool? = nil,
                 userID: String? = nil, sessionID: String? = nil, environment: String? = nil,
                 message: String? = nil, customKeys: [(key: String, value: String)] = [], source: String = "native",
-                kind: EventKind? = nil, project: String? = nil, level: String? = nil, formerChain: FormerChain? = nil) {
+                kind: EventKind? = nil, project: String? = nil, level: String? = nil, formerChain: FormerChain? = nil,
+                payload: [UInt8]? = nil) {
         self.eventID = eventID
         self.timestamp = timestamp
         self.chain = chain
@@ -67,6 +71,7 @@ public struct ErrorEvent: Hashable, Sendable {
         self.project = project
         self.level = level
         self.formerChain = formerChain
+        self.payload = payload
     }
 
     public static func == (a: ErrorEvent, b: ErrorEvent) -> Bool {

@@ -23,6 +23,16 @@ public enum StorableText {
         return clean(text)
     }
 
+    /// Bytes with every zero byte replaced by the UTF-8 of `nulStandIn`.
+    public static func clean(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 8)
+        for b in bytes {
+            if b == 0 { out += [0xE2, 0x90, 0x80] } else { out.append(b) }
+        }
+        return out
+    }
+
     /// Whether the text holds U+0000 (its UTF-8 holds a zero byte only then).
     public static func holdsNul(_ text: String) -> Bool {
         var text = text
@@ -44,6 +54,9 @@ extension ErrorEvent {
         userID = o(userID); sessionID = o(sessionID); environment = o(environment)
         message = o(message); source = c(source); project = o(project); level = o(level)
         formerChain?.makeStorable()
+        // The payload is bytes, compressed into a blob; a NUL byte in it (which no JSON text holds
+        // unescaped) becomes the stand-in's UTF-8 all the same, so that no reading of it meets one.
+        if let bytes = payload, bytes.contains(0) { payload = StorableText.clean(bytes) }
         if customKeys.contains(where: { StorableText.holdsNul($0.key) || StorableText.holdsNul($0.value) }) {
             customKeys = customKeys.map { (c($0.key), c($0.value)) }
         }

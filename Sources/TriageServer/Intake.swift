@@ -80,7 +80,9 @@ public enum Intake {
             }
             do {
                 switch try SourceKind.sentry.decoder.decode(value) {
-                case .event(let e): result.batch.events.append(e)
+                case .event(var e):
+                    e.payload = body
+                    result.batch.events.append(e)
                 case .complaint(let c): result.batch.complaints.append(c)
                 case .adoption(let a): result.batch.adoption.append(a)
                 }

@@ -26,6 +26,8 @@ public final class IngestWriter {
     /// Free space the disk must keep: each transaction is refused before it starts when the disk
     /// holds less (`StoreError.belowFloor`); nil or 0 writes until the disk is full.
     public var minFreeBytes: Int64?
+    /// The events of the batch being written that came with their payload (`IngestWriter+WholeEvents`).
+    var landed: [Landed] = []
 
     struct IssueState {
         var id: Int64
@@ -142,15 +144,20 @@ public final class IngestWriter {
                         if gathered == nil { gathered = batch } else { gathered!.append(batch) }
                     } else {
                         try db.connection.add(batch, to: self, db, counts: &counts, rollups: &rollups, partitions: &partitions)
+                        try keepWhole(db)
                     }
                 }
-                if let gathered { try db.connection.add(gathered, to: self, db, counts: &counts, rollups: &rollups, partitions: &partitions) }
+                if let gathered {
+                    try db.connection.add(gathered, to: self, db, counts: &counts, rollups: &rollups, partitions: &partitions)
+                    try keepWhole(db)
+                }
                 try finish(db, rollups: &rollups)
                 return counts
             }
         } catch {
             (issues, dictionary, owners, aliases) = snapshot
             terms = [:]
+            landed = []
             pendingComplaints = []  // the transaction rolled back: forget what it cached
             knownRevision = nil
             throw error
@@ -280,6 +287,10 @@ public final class IngestWriter {
             counts.regressions += 1
         }
         issues[key] = issue
+        if let payload = raw.payload {
+            landed.append(Landed(issueID: issue.id, key: key, ts: raw.timestamp.millis, eventID: raw.eventID, source: raw.source,
+                                 release: raw.appVersion, environment: raw.environment, payload: payload))
+        }
         if let head = issue.groupID {
             try regressGroup(head, member: issue, event: raw, db: db, counts: &counts, rollups: &rollups)
         }

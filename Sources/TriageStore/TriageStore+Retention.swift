@@ -33,6 +33,8 @@ public struct PruneResult: Sendable, Equatable {
     /// The raw horizon after the prune: the first day whose raw events are kept.
     public var eventsSince: Timestamp?
     public var eventsDeleted = 0
+    /// Of the events deleted, those the store kept whole: their payloads went with them.
+    public var payloadsDeleted = 0
     public var complaintsDeleted = 0
     public var bytesBefore: Int64 = 0
     public var bytesAfter: Int64 = 0
@@ -130,6 +132,7 @@ extension TriageStore {
             do {
                 result.eventsDeleted = try engine.deleteEvents(before: horizon, chunk: chunk)
             } catch let error as StoreError { throw error } catch { throw StoreError.describing(error, path: target) }
+            result.payloadsDeleted = try deletePayloads(before: horizon, chunk: chunk)
             result.complaintsDeleted = try deleteComplaints(before: horizon, chunk: chunk)
             try deleteMonthUsers(before: horizon, chunk: chunk)
             do { result.spaceNote = try engine.reclaimSpace() } catch { throw StoreError.describing(error, path: target) }
@@ -155,6 +158,23 @@ extension TriageStore {
     /// Deletes who was seen in the months before `cut` (a month's start; the rows come first in the
     /// table's key), `chunk` rows per transaction: those months are closed to ingest, so their
     /// `issue_month.distinct_users` are final.
+    /// Deletes the kept payloads of events before `cut` (their events are deleted by the engine),
+    /// `chunk` at a time, through `event_payload_by_time`.
+    func deletePayloads(before cut: Int64, chunk: Int) throws(StoreError) -> Int {
+        var total = 0
+        while true {
+            let n = try write { db in
+                try db.execute(sql: """
+                    DELETE FROM event_payload WHERE (issue_id, ts, event_id) IN
+                        (SELECT issue_id, ts, event_id FROM event_payload WHERE ts < ? LIMIT ?)
+                    """, arguments: [cut, chunk])
+                return db.changesCount
+            }
+            total += n
+            if n < chunk { return total }
+        }
+    }
+
     func deleteMonthUsers(before cut: Int64, chunk: Int) throws(StoreError) {
         let month = Timestamp(millis: cut).day
         while try write({ db in

@@ -126,6 +126,7 @@ extension TriageStore {
         migrator.registerMigration("v13-citations-by-complaint") { db in try migrateToV13(db) }
         migrator.registerMigration("v14-levels-aliases") { db in try migrateToV14(db) }
         migrator.registerMigration("v15-key-urls") { db in try migrateToV15(db) }
+        migrator.registerMigration("v16-payloads") { db in try migrateToV16(db) }
         return migrator
     }
 

@@ -12,7 +12,7 @@ struct Errtriage: AsyncParsableCommand {
             Exit codes: 0 done; 1 usage error or unknown key; 2 some input rejected (the rest kept); \
             3 the store cannot be opened or written, or check finds it unsound.
             """,
-        subcommands: [Dashboard.self, Ingest.self, Report.self, Show.self, History.self, Mark.self, Decode.self, Export.self, Meeting.self, Backup.self, Copy.self, Check.self, RetentionCommand.self,
+        subcommands: [Dashboard.self, Ingest.self, Report.self, Show.self, EventCommand.self, History.self, Mark.self, Decode.self, Export.self, Meeting.self, Backup.self, Copy.self, Check.self, RetentionCommand.self,
                       ReleaseCommand.self, Merge.self, Unmerge.self, ViewCommand.self, Assign.self, OwnerCommand.self, Ticket.self, AlertCommand.self,
                       ServeCommand.self, KeyCommand.self, Generate.self, Demo.self,
                       FormerReleases.self, FormerPrune.self, FormerAlerts.self],

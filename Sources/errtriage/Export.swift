@@ -29,6 +29,9 @@ struct Export: ParsableCommand {
     @Option(help: "The output file; - for standard output.")
     var out: String = "-"
 
+    @Flag(help: "Write the events kept whole instead, one JSON object a line: event_id, issue, timestamp, source, release, environment, kept_as and payload (the event as its source sent it, secrets filtered).")
+    var whole = false
+
     func run() throws {
         let canonical = key?.canonical
         let now = try options.nowTimestamp()
@@ -40,6 +43,23 @@ struct Export: ParsableCommand {
         }
         // Data goes to a file or a pipe exactly; to a terminal, made inert (as every text output is).
         let toTerminal = out == "-" && Stdout.isTerminal
+        if whole {
+            guard format == .ndjson, query == nil else { throw CLIError.usage("--whole writes NDJSON of a window or of one --key; no --format csv or --query") }
+            let sink = try LineWriter(path: out)
+            try store.exportKeptEvents(window: window, now: now, key: canonical) { kept in
+                // The payload as one JSON value on the line (an SDK may have sent it over several lines).
+                let payload = (try? JSONParser.parse(kept.payload)) ?? .string(String(decoding: kept.payload, as: UTF8.self))
+                let line = JSONValue.object([
+                    ("event_id", .string(kept.eventID)), ("issue", .string(kept.issueKey)), ("timestamp", .string(kept.timestamp.iso8601)),
+                    ("source", .string(kept.source)), ("release", kept.release.map(JSONValue.string) ?? .null),
+                    ("environment", kept.environment.map(JSONValue.string) ?? .null),
+                    ("kept_as", .array(kept.roles.names.map(JSONValue.string))), ("payload", payload),
+                ])
+                try sink.write(toTerminal ? line.inertSerialized : line.serialized)
+            }
+            try sink.close()
+            return
+        }
         switch format {
         case .ndjson:
             let sink = try LineWriter(path: out)

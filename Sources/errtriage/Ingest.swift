@@ -29,6 +29,11 @@ struct Ingest: ParsableCommand {
     var minFree: String?
     @Option(help: "Keep this many days of raw events (90d, 12w, 1y): sets the store's retention, as errtriage retention set does; it is applied after the files, at most once a day (at once when the period is shorter than the last prune's).")
     var retention: RetentionDays?
+    @Option(name: .customLong("keep-whole"), help: "How many events of an issue the store keeps whole beyond its first and latest and each release's and environment's latest: N a day (default 20), all, or none (no payload at all). A store setting: it holds for later ingests and serve.", transform: { text in
+        guard let rule = KeepWhole(text) else { throw ValidationError("--keep-whole takes a number of events a day, all or none, not '\(text)'") }
+        return rule
+    })
+    var keepWhole: KeepWhole?
 
     @Argument(help: "Files to read; - reads standard input.")
     var files: [String]
@@ -40,6 +45,7 @@ struct Ingest: ParsableCommand {
         let floor = try floor()
         let store = try options.open(for: .writing)
         if let retention { try store.setRetention(keepDays: retention.days) }
+        if let keepWhole { try store.setKeepWhole(keepWhole) }
         let ingestion = try Ingestion(store: store)
         ingestion.pipeline.minFreeBytes = floor
         var unreadable = 0

@@ -139,8 +139,15 @@ struct Show: ParsableCommand {
         let store = try options.open(for: .reading(now: now))
         let detail = try store.issueDetail(key: canonical, window: window, now: now)
         switch format {
-        case .json: print(ReportJSON.detail(detail).inertSerialized)
-        case .text: print(ReportText.detail(detail), terminator: "")
+        case .json:
+            var json = ReportJSON.detail(detail).members
+            json.append(("kept_events", ReportJSON.keptEvents(try store.keptEvents(issueKey: detail.summary.key).map {
+                ReportJSON.KeptEventRow(eventID: $0.eventID, timestamp: $0.timestamp, source: $0.source, release: $0.release,
+                                        environment: $0.environment, keptAs: $0.roles.names, bytes: $0.bytes)
+            })))
+            print(JSONValue.object(json).inertSerialized)
+        case .text:
+            print(ReportText.detail(detail, raisedAt: try EventCommand.raiseSites(store, key: detail.summary.key)), terminator: "")
         }
     }
 }

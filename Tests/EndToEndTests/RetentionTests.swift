@@ -18,6 +18,10 @@ import Testing
         if let since, let events = json["recent_events"] as? [[String: Any]] {
             json["recent_events"] = events.filter { ($0["timestamp"] as! String) >= since }
         }
+        // Kept payloads go with their raw events.
+        if let since, let kept = json["kept_events"] as? [[String: Any]] {
+            json["kept_events"] = kept.filter { ($0["timestamp"] as! String) >= since }
+        }
         return json
     }
 

@@ -33,7 +33,7 @@ import Testing
         // The log record is an issue of its own, named by its template.
         #expect(list["ME87207"]?["title"] as? String == "Payment %s declined", "\(list["ME87207"] ?? [:])")
         // Rails' `ActionView::Template::Error` repeats its cause's message: the title is the cause's words.
-        #expect(list["ER45807-NA73023"]?["title"] as? String == "undefined local variable or method `foo'", "\(list["ER45807-NA73023"] ?? [:])")
+        #expect(list["ER45807-NA73023"]?["title"] as? String == "NameError: undefined local variable or method `foo'", "\(list["ER45807-NA73023"] ?? [:])")
         #expect(try cli.run(["check"]).status == 0)
     }
 

@@ -18,6 +18,10 @@ What it sends, each distinct failure three times with per-event data in its mess
     (level fatal) and `exception` (a log record with its exception);
   - `capture_message` with an f-string, and with free text while `attach_stacktrace` is on.
 
+Each exception event also carries what a service sets around a failure, for the tests of
+events kept whole: a tag (`shard`), a breadcrumb before it, and an extra whose name marks a
+secret (`api_token`, which errtriage's scrubber filters; the SDK's own does not know that name).
+
 The manifest names each event's distinct failure (its group) and its level.
 """
 
@@ -58,6 +62,9 @@ def sent(group, before):
 def fail(group, action):
     for n in range(3):
         sentry_sdk.set_user({"id": f"user-{n}"})
+        sentry_sdk.set_tag("shard", str(n + 7))
+        sentry_sdk.set_extra("api_token", f"PLANTED-SDK-TOKEN-{n}")
+        sentry_sdk.add_breadcrumb(category="shop", message=f"{group} attempt {n}", level="info")
         before = sentry_sdk.last_event_id()
         try:
             action(n)

@@ -8,9 +8,13 @@ import TriageModel
 /// reader (the byte reader of native lines, or the tree) the line before it went to.
 @Suite struct RecordReaderTests {
     /// What each line is on its own: its source's decoder over the tree.
+    /// The line read alone, carrying its bytes as the reader's events do (to be kept whole).
     static func alone(_ line: String) -> ImportedRecord? {
-        guard let value = try? JSONParser.parse(Array(line.utf8)), let source = SourceKind.detect(object: value) else { return nil }
-        return try? source.decoder.decode(value)
+        guard let value = try? JSONParser.parse(Array(line.utf8)), let source = SourceKind.detect(object: value),
+              let record = try? source.decoder.decode(value) else { return nil }
+        guard case .event(var event) = record else { return record }
+        event.payload = Array(line.utf8)
+        return .event(event)
     }
 
     @Test func crashlyticsAndNativeLinesInOneFileAreEachReadAsTheyAreAlone() throws {

@@ -110,7 +110,8 @@ import Testing
 
     @Test func whenOnlyTheRootHasWordsTheTitleIsTheRootsAlone() {
         let chain = ErrorChain(links: [Self.link("RuntimeException", nil), Self.link("SocketTimeoutException", "Read timed out")])
-        #expect(chain.title == "Read timed out")
+        // The root's words are a message of its type's, not a case name: `Type: template`.
+        #expect(chain.title == "SocketTimeoutException: Read timed out")
     }
 
     @Test func chainsWithoutAnyNameKeepTheirShortCodes() {

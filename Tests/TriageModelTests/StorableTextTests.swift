@@ -20,9 +20,11 @@ import TriageModel
             appVersion: n, appBuild: n, platform: n, osName: n, osVersion: n, deviceModel: n, network: n, orientation: n,
             appState: n, userID: n, sessionID: n, environment: n, message: n, customKeys: [(n, n)], source: n, project: n,
             level: n, formerChain: FormerChain(links: [.read(ChainLink(domain: n, short: "XY", code: 2, name: n)),
-                                                       .fromMessage(domain: n, message: n, codeName: n)]))
+                                                       .fromMessage(domain: n, message: n, codeName: n)]),
+            payload: Array("{\"m\":\"x".utf8) + [0] + Array("y\"}".utf8))
         event.makeStorable()
         #expect(!Self.holdsNul(event))
+        #expect(event.payload.map { !$0.contains(0) } == true, "the payload kept whole holds no zero byte either")
         #expect(event.deviceModel == "x\u{2400}y")
         var complaint = Complaint(complaintID: n, timestamp: Timestamp(millis: 0), channel: n, category: n, subject: n, text: n,
                                   userID: n, codes: [n], eventID: n)

@@ -190,6 +190,7 @@ enum PGSchema {
         \(TriageStore.longWindowRollups(text: t, rowless: ""))
         \(levelsAndAliases)
         \(TriageStore.keyURLColumn(text: text));
+        \(payloads)
         """
     }
 
@@ -208,7 +209,12 @@ enum PGSchema {
         12: TriageStore.complaintCodeByComplaint + ";",
         13: levelsAndAliases + TriageStore.formerGroupingMark + ";",
         14: TriageStore.keyURLColumn(text: text) + ";",
+        15: payloads,
     ]
+
+    /// Schema 16 (SQLite's `migrateToV16`): the events kept whole. Not partitioned: a sample, which
+    /// pruning deletes by time through its index.
+    static var payloads: String { TriageStore.payloadTable(text: text, integer: "BIGINT", blob: "BYTEA") }
 
     /// The month of a day (days since 1970-01-01): the first day of its calendar month.
     static func month(ofDay day: String) -> String {

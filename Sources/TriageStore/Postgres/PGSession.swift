@@ -161,7 +161,7 @@ final class PGSession: @unchecked Sendable {
     }
 
     private enum ColumnKind {
-        case boolean, integer, real, numeric, text
+        case boolean, integer, real, numeric, text, bytea
 
         init(oid: UInt32) {
             switch oid {
@@ -169,6 +169,7 @@ final class PGSession: @unchecked Sendable {
             case 20, 21, 23, 26: self = .integer
             case 700, 701: self = .real
             case 1700: self = .numeric
+            case 17: self = .bytea
             default: self = .text
             }
         }
@@ -183,6 +184,7 @@ final class PGSession: @unchecked Sendable {
                 if let i = Int64(text) { return .integer(i) }
                 return Double(text).map(SQLValue.real) ?? .text(text)
             case .text: return .text(text)
+            case .bytea: return SQLValue.bytes(byteaHex: text).map(SQLValue.blob) ?? .text(text)
             }
         }
     }
@@ -230,6 +232,7 @@ extension SQLValue {
         case .integer: 20
         case .real: 701
         case .text: 25
+        case .blob: 17
         }
     }
 }

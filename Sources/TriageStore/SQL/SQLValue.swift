@@ -5,14 +5,63 @@ enum SQLValue: Sendable, Equatable {
     case integer(Int64)
     case real(Double)
     case text(String)
+    /// Bytes (a kept event's compressed payload): SQLite's BLOB, PostgreSQL's bytea.
+    case blob([UInt8])
 
-    /// The value as PostgreSQL's text format writes it (nil for NULL).
+    /// The value as PostgreSQL's text format writes it (nil for NULL); bytes in bytea's hex form.
     var postgresText: String? {
         switch self {
         case .null: nil
         case .integer(let i): String(i)
         case .real(let d): String(d)
         case .text(let s): s
+        case .blob(let b): SQLValue.byteaHex(b)
+        }
+    }
+
+    /// `\x` and two hex digits a byte: how PostgreSQL writes and reads bytea as text.
+    static func byteaHex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = [0x5C, 0x78]
+        out.reserveCapacity(2 + bytes.count * 2)
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The bytes of bytea's hex form (`\x…`); nil when the text is not that form.
+    static func bytes(byteaHex text: String) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count >= 2, utf8[0] == 0x5C, utf8[1] == 0x78, utf8.count % 2 == 0 else { return nil }
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: c - 0x30
+            case 0x61...0x66: c - 0x61 + 10
+            case 0x41...0x46: c - 0x41 + 10
+            default: nil
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity((utf8.count - 2) / 2)
+        var i = 2
+        while i < utf8.count {
+            guard let hi = nibble(utf8[i]), let lo = nibble(utf8[i + 1]) else { return nil }
+            out.append(hi << 4 | lo)
+            i += 2
+        }
+        return out
+    }
+}
+
+extension Array: SQLConvertible where Element == UInt8 {
+    var sqlValue: SQLValue { .blob(self) }
+    static func from(_ value: SQLValue) -> [UInt8]? {
+        switch value {
+        case .blob(let b): b
+        case .text(let s): Array(s.utf8)
+        default: nil
         }
     }
 }
@@ -32,7 +81,7 @@ extension Int64: SQLConvertible {
         case .integer(let i): i
         case .real(let d): Int64(exactly: d.rounded(.towardZero))
         case .text(let s): Int64(s)
-        case .null: nil
+        case .null, .blob: nil
         }
     }
 }
@@ -54,7 +103,7 @@ extension Double: SQLConvertible {
         case .integer(let i): Double(i)
         case .real(let d): d
         case .text(let s): Double(s)
-        case .null: nil
+        case .null, .blob: nil
         }
     }
 }
@@ -66,7 +115,7 @@ extension Bool: SQLConvertible {
         case .integer(let i): i != 0
         case .real(let d): d != 0
         case .text(let s): s == "t" || s == "true" || (Int64(s).map { $0 != 0 } ?? false)
-        case .null: nil
+        case .null, .blob: nil
         }
     }
 }
@@ -78,7 +127,7 @@ extension String: SQLConvertible {
         case .text(let s): s
         case .integer(let i): String(i)
         case .real(let d): String(d)
-        case .null: nil
+        case .null, .blob: nil
         }
     }
 }

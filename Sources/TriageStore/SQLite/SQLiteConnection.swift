@@ -1,3 +1,4 @@
+import Foundation
 import TriageModel
 import GRDB
 import GRDBSQLite
@@ -155,8 +156,13 @@ enum SQLiteSteps {
             case SQLITE_NULL: values.append(.null)
             case SQLITE_INTEGER: values.append(.integer(sqlite3_column_int64(handle, i)))
             case SQLITE_FLOAT: values.append(.real(sqlite3_column_double(handle, i)))
+            case SQLITE_BLOB:
+                // The blob first, then its length, in the order SQLite's documentation gives.
+                let blob = sqlite3_column_blob(handle, i)
+                let bytes = Int(sqlite3_column_bytes(handle, i))
+                values.append(.blob(blob.map { Array(UnsafeRawBufferPointer(start: $0, count: bytes)) } ?? []))
             default:
-                // Text, and a blob read as UTF-8 text (the store writes none). The text first, then
+                // Text. The text first, then
                 // its length, in the order SQLite's documentation gives.
                 if let text = sqlite3_column_text(handle, i) {
                     let bytes = Int(sqlite3_column_bytes(handle, i))
@@ -178,6 +184,7 @@ extension StatementArguments {
             case .integer(let i): i.databaseValue
             case .real(let d): d.databaseValue
             case .text(let s): s.databaseValue
+            case .blob(let b): Data(b).databaseValue
             }
         })
     }

@@ -1,0 +1,127 @@
+import TriageModel
+
+/// One kept event as text (`errtriage event ID`) and as JSON (`--format json`): its exceptions
+/// outermost first with their frames (the app's own marked `>`), breadcrumbs, logs, tags,
+/// contexts, request, user and extra. Every text that came with the event is sanitised.
+public enum EventDetailText {
+    /// A text from the event, safe for a terminal, on one line.
+    static func s(_ text: String) -> String {
+        TextSanitizer.sanitize(String(text.map { $0 == "\n" || $0 == "\r\n" ? " " : $0 }))
+    }
+
+    /// A frame as one line: `billing/amounts.py:41 in parse_amount`, with its module where it names no file.
+    public static func frameLine(_ f: EventFrame) -> String {
+        var place = f.file ?? f.module ?? "?"
+        if let line = f.line { place += ":\(line)" }
+        if let column = f.column { place += ":\(column)" }
+        if let function = f.function { place += " in \(function)" }
+        if let package = f.package, f.file == nil || f.inApp != true { place += "  (\(package))" }
+        return place
+    }
+
+    /// The event as text: a header, then each section that has something.
+    public static func render(_ d: EventDetail, issueKey: String, kept: [String]) -> String {
+        var out = "event \(s(d.eventID))  issue \(s(issueKey))  \(d.source)"
+        if let t = d.timestamp { out += "  \(t.iso8601)" }
+        out += "\n"
+        var facts: [(String, String?)] = [("level", d.level), ("release", d.release), ("environment", d.environment),
+                                         ("server", d.serverName), ("transaction", d.transaction), ("logger", d.logger),
+                                         ("platform", d.platform), ("sdk", d.sdk)]
+        facts.append(("kept as", kept.isEmpty ? nil : kept.joined(separator: ", ")))
+        for (name, value) in facts { if let value { out += "  \(name): \(s(value))\n" } }
+        if let message = d.message { out += "  message: \(s(message))\n" }
+        for (i, e) in d.exceptions.enumerated() {
+            out += "\n" + (i == 0 ? "Exception" : "Caused by (link \(i + 1))") + ": "
+            out += s([e.type, e.value].compactMap { $0 }.joined(separator: ": ")) + "\n"
+            if let mechanism = e.mechanism { out += "  mechanism: \(s(mechanism))" + (e.handled.map { $0 ? ", handled" : ", unhandled" } ?? "") + "\n" }
+            out += frames(e.frames)
+        }
+        if !d.stack.isEmpty { out += "\nStack\n" + frames(d.stack) }
+        if !d.breadcrumbs.isEmpty {
+            out += "\nBreadcrumbs (oldest first)\n"
+            for b in d.breadcrumbs { out += "  " + crumb(b) + "\n" }
+        }
+        if !d.logs.isEmpty {
+            out += "\nLogs\n"
+            for b in d.logs { out += "  " + crumb(b) + "\n" }
+        }
+        out += section("Tags", d.tags)
+        for c in d.contexts { out += section("Context \(s(c.name))", c.fields) }
+        if let r = d.request {
+            out += "\nRequest\n"
+            let line = [r.method, r.url].compactMap { $0 }.joined(separator: " ")
+            if !line.isEmpty { out += "  \(s(line))\n" }
+            if let q = r.query { out += "  query: \(s(q))\n" }
+            for h in r.headers { out += "  \(s(h.key)): \(s(h.value))\n" }
+            if let data = r.data { out += "  data: \(s(data))\n" }
+        }
+        out += section("User", d.user)
+        out += section("Extra", d.extra)
+        return out
+    }
+
+    static func frames(_ frames: [EventFrame]) -> String {
+        var out = ""
+        for f in frames {
+            out += (f.inApp == true ? "  > " : "    ") + s(frameLine(f)) + "\n"
+            if let line = f.contextLine, f.inApp == true { out += "        " + s(String(line.drop { $0 == " " || $0 == "\t" })) + "\n" }
+        }
+        return out
+    }
+
+    static func crumb(_ b: EventBreadcrumb) -> String {
+        var parts: [String] = []
+        if let t = b.timestamp { parts.append(t.secondText) }
+        if let c = b.category { parts.append("[\(s(c))]") }
+        if let l = b.level { parts.append(s(l)) }
+        if let m = b.message { parts.append(s(m)) }
+        if !b.data.isEmpty { parts.append(b.data.map { "\(s($0.key))=\(s($0.value))" }.joined(separator: " ")) }
+        return parts.joined(separator: "  ")
+    }
+
+    static func section(_ title: String, _ fields: [EventField]) -> String {
+        guard !fields.isEmpty else { return "" }
+        return "\n\(title)\n" + fields.map { "  \(s($0.key)): \(s($0.value))\n" }.joined()
+    }
+
+    // MARK: JSON
+
+    /// The event as JSON, every member present (null or empty where the event said nothing).
+    public static func json(_ d: EventDetail, issueKey: String, kept: [String]) -> JSONValue {
+        func str(_ v: String?) -> JSONValue { v.map(JSONValue.string) ?? .null }
+        func fields(_ list: [EventField]) -> JSONValue { .object(list.map { ($0.key, .string($0.value)) }) }
+        func frame(_ f: EventFrame) -> JSONValue {
+            .object([("function", str(f.function)), ("module", str(f.module)), ("file", str(f.file)),
+                     ("line", f.line.map { .number(String($0)) } ?? .null), ("column", f.column.map { .number(String($0)) } ?? .null),
+                     ("in_app", f.inApp.map(JSONValue.bool) ?? .null), ("context_line", str(f.contextLine)),
+                     ("package", str(f.package))])
+        }
+        func crumb(_ b: EventBreadcrumb) -> JSONValue {
+            .object([("timestamp", str(b.timestamp?.iso8601)), ("category", str(b.category)), ("level", str(b.level)),
+                     ("type", str(b.type)), ("message", str(b.message)), ("data", fields(b.data))])
+        }
+        return .object([
+            ("event_id", .string(d.eventID)), ("issue", .string(issueKey)), ("source", .string(d.source)),
+            ("timestamp", str(d.timestamp?.iso8601)), ("kept_as", .array(kept.map(JSONValue.string))),
+            ("level", str(d.level)), ("platform", str(d.platform)), ("message", str(d.message)),
+            ("release", str(d.release)), ("environment", str(d.environment)), ("server_name", str(d.serverName)),
+            ("transaction", str(d.transaction)), ("logger", str(d.logger)), ("sdk", str(d.sdk)),
+            ("exceptions", .array(d.exceptions.map { e in
+                .object([("type", str(e.type)), ("value", str(e.value)), ("module", str(e.module)), ("mechanism", str(e.mechanism)),
+                         ("handled", e.handled.map(JSONValue.bool) ?? .null), ("raised_at", str(e.raisedAt?.description)),
+                         ("frames", .array(e.frames.map(frame)))])
+            })),
+            ("stack", .array(d.stack.map(frame))),
+            ("breadcrumbs", .array(d.breadcrumbs.map(crumb))),
+            ("logs", .array(d.logs.map(crumb))),
+            ("tags", fields(d.tags)),
+            ("contexts", .object(d.contexts.map { ($0.name, fields($0.fields)) })),
+            ("request", d.request.map { r in
+                .object([("method", str(r.method)), ("url", str(r.url)), ("query", str(r.query)), ("headers", fields(r.headers)),
+                         ("data", str(r.data))])
+            } ?? .null),
+            ("user", fields(d.user)),
+            ("extra", fields(d.extra)),
+        ])
+    }
+}
