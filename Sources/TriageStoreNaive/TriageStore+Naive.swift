@@ -1,23 +1,24 @@
+@_spi(Baseline) import TriageStore
 import TriageModel
 
 /// The naive way to answer the dashboard's questions: straight over the events table, as a store
 /// without rollups would. `errtriage bench` runs these side by side with the real queries, as
-/// the baseline the rollups must beat.
+/// the baseline the rollups must beat. A target of its own, so that the app never links it.
 extension TriageStore {
     /// A top-N list the naive way: events and users grouped over the window's events, complaints
     /// grouped over the window's complaints; returns the rows found.
     public func naiveTopN(window: TimeWindow, mode: RankMode, now: Timestamp, top: Int = 200) throws(StoreError) -> Int {
         let (from, to) = TriageStore.naiveRange(window, now: now)
-        return try read { db in
+        return try baselineRead { db in
             let order = mode == .users ? "u" : "n"
-            var rows = try Row.fetchAll(db, sql: """
+            var rows = try db.rowCount("""
                 SELECT issue_id, COUNT(*) AS n, COUNT(DISTINCT user_id) AS u FROM event
                 WHERE ts >= ? AND ts < ? GROUP BY issue_id ORDER BY \(order) DESC LIMIT ?
-                """, arguments: [from, to, mode == .complaints ? Int.max : top]).count
-            let complaints = try Row.fetchAll(db, sql: """
+                """, [from, to, Int64(mode == .complaints ? Int.max : top)])
+            let complaints = try db.rowCount("""
                 SELECT i.id, COUNT(*) AS n FROM complaint_code k JOIN complaint c ON c.id = k.complaint_id
                 JOIN issue i ON i.key = k.key WHERE c.ts >= ? AND c.ts < ? GROUP BY i.id ORDER BY n DESC LIMIT ?
-                """, arguments: [from, to, top]).count
+                """, [from, to, Int64(top)])
             if mode == .complaints { rows = min(rows, top) + complaints }
             return rows
         }
@@ -27,28 +28,28 @@ extension TriageStore {
     public func naiveDetail(key: String, window: TimeWindow, now: Timestamp) throws(StoreError) -> Int {
         let (from, to) = TriageStore.naiveRange(window, now: now)
         let bucket = window.isHourly ? Timestamp.millisPerHour : Timestamp.millisPerDay
-        return try read { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM issue WHERE key = ?", arguments: [key]) else {
-                throw StoreError.unknownKey(key)
+        return try baselineRead { db in
+            guard let id = try db.integer("SELECT id FROM issue WHERE key = ?", key) else {
+                throw StoreError("no issue has the key \(key)", isUsageError: true)
             }
-            var rows = try Row.fetchAll(db, sql: """
+            var rows = try db.rowCount("""
                 SELECT ts / \(bucket), COUNT(*) FROM event WHERE issue_id = ? AND ts >= ? AND ts < ? GROUP BY 1
-                """, arguments: [id, from, to]).count
+                """, [id, from, to])
             for column in ["device_model", "os_name || ' ' || os_version", "app_version", "network", "orientation", "app_state"] {
-                rows += try Row.fetchAll(db, sql: """
+                rows += try db.rowCount("""
                     SELECT \(column), COUNT(*) FROM event WHERE issue_id = ? AND ts >= ? AND ts < ? GROUP BY 1 ORDER BY 2 DESC
-                    """, arguments: [id, from, to]).count
+                    """, [id, from, to])
             }
-            rows += try Row.fetchAll(db, sql: "SELECT COUNT(DISTINCT user_id) FROM event WHERE issue_id = ? AND ts >= ? AND ts < ?",
-                                     arguments: [id, from, to]).count
-            rows += try Row.fetchAll(db, sql: "SELECT * FROM event WHERE issue_id = ? ORDER BY ts DESC LIMIT 50", arguments: [id]).count
+            rows += try db.rowCount("SELECT COUNT(DISTINCT user_id) FROM event WHERE issue_id = ? AND ts >= ? AND ts < ?",
+                                    [id, from, to])
+            rows += try db.rowCount("SELECT * FROM event WHERE issue_id = ? ORDER BY ts DESC LIMIT 50", [id])
             return rows
         }
     }
 
     /// Events in the store, counted row by row.
     public func naiveEventCount() throws(StoreError) -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event") ?? 0 }
+        try baselineRead { db in try db.integer("SELECT COUNT(*) FROM event").map { Int($0) } ?? 0 }
     }
 
     static func naiveRange(_ window: TimeWindow, now: Timestamp) -> (Int64, Int64) {
