@@ -8,9 +8,9 @@ protocol StoreEngine: AnyObject, Sendable {
     var canWrite: Bool { get }
 
     /// Runs `body` on one consistent snapshot.
-    func read<T>(_ body: (Database) throws -> T) throws -> T
+    func read<T>(_ body: (SQLDatabase) throws -> T) throws -> T
     /// Runs `body` in one write transaction that raises the revision and tells other processes.
-    func write<T>(_ body: (Database) throws -> T) throws -> T
+    func write<T>(_ body: (SQLDatabase) throws -> T) throws -> T
     /// The revision counter, read again only when it may have moved.
     func revision() throws -> Int64
     /// The engine's own integrity check of its pages: `["ok"]`, or what it found.

@@ -122,14 +122,14 @@ public final class TriageStore: @unchecked Sendable {
     }
 
     /// Runs `body` on one consistent snapshot of the store.
-    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    func read<T>(_ body: (SQLDatabase) throws -> T) throws(StoreError) -> T {
         do { return try engine.read(body) } catch { throw StoreError.describing(error, path: target) }
     }
 
     /// Runs `body` in one write transaction, which raises the revision (and, on PostgreSQL,
     /// tells every listening dashboard). Writers take turns: SQLite's lock, or on PostgreSQL an
     /// advisory lock taken first, so two ingests never interleave their batches.
-    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    func write<T>(_ body: (SQLDatabase) throws -> T) throws(StoreError) -> T {
         guard !readOnly else { throw engine.readOnlyError }
         do {
             return try engine.write(body)
@@ -182,15 +182,15 @@ extension TriageStore {
 
 extension TriageStore {
     /// The revision counter as stored (every committed write raised it).
-    static func storedRevision(_ db: Database) throws -> Int64 {
+    static func storedRevision(_ db: SQLDatabase) throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'revision'") ?? 0
     }
 
     /// The schema version the store records: SQLite's `user_version`, PostgreSQL's `meta.schema`.
-    static func storedSchemaVersion(_ db: Database) throws -> Int { try db.connection.schemaVersion() }
+    static func storedSchemaVersion(_ db: SQLDatabase) throws -> Int { try db.connection.schemaVersion() }
 
     /// Sets the recorded schema version (tests make a store from a newer errtriage with it).
-    static func setStoredSchemaVersion(_ db: Database, _ version: Int) throws { try db.connection.setSchemaVersion(version) }
+    static func setStoredSchemaVersion(_ db: SQLDatabase, _ version: Int) throws { try db.connection.setSchemaVersion(version) }
 }
 
 extension TriageStore {

@@ -47,8 +47,8 @@ extension TriageStore {
     }
 
     /// The members of a group's head, uncounted, in the order they were added.
-    static func members(_ db: Database, of head: Candidate) throws -> [Candidate] {
-        try Row.fetchAll(db, sql: """
+    static func members(_ db: SQLDatabase, of head: Candidate) throws -> [Candidate] {
+        try SQLRow.fetchAll(db, sql: """
             SELECT id, key, first_seen, last_seen, first_version, last_version FROM issue WHERE group_id = ? ORDER BY id
             """, arguments: [head.id]).map { row in
             var member = head
@@ -63,7 +63,7 @@ extension TriageStore {
         }
     }
 
-    static func issueID(_ db: Database, _ key: String) throws -> Int64 {
+    static func issueID(_ db: SQLDatabase, _ key: String) throws -> Int64 {
         guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM issue WHERE key = ?", arguments: [key]) else {
             throw StoreError.unknownKey(key)
         }
@@ -71,7 +71,7 @@ extension TriageStore {
     }
 
     /// A member's head key (marks on a member act on its group), or the key itself.
-    static func headKey(_ db: Database, _ key: String) throws -> String {
+    static func headKey(_ db: SQLDatabase, _ key: String) throws -> String {
         try String.fetchOne(db, sql: """
             SELECT COALESCE(h.key, i.key) FROM issue i LEFT JOIN issue h ON h.id = i.group_id WHERE i.key = ?
             """, arguments: [key]) ?? key
@@ -79,7 +79,7 @@ extension TriageStore {
 
     /// Folds counted members into their heads: events and series sum; users and complaints are
     /// counted again across the members (a user of two members, or a complaint citing both, counts once). Members leave the list.
-    static func foldGroups(_ db: Database, _ candidates: inout [Candidate], buckets: Buckets,
+    static func foldGroups(_ db: SQLDatabase, _ candidates: inout [Candidate], buckets: Buckets,
                            restriction: Restriction?) throws {
         guard candidates.contains(where: { $0.groupID != nil }) else { return }
         var index: [Int64: Int] = [:]
@@ -113,11 +113,11 @@ extension TriageStore {
 
 extension TriageStore {
     /// Complaints citing any of some keys inside the window, each once (one may cite two members).
-    static func distinctComplaints(_ db: Database, keys: [String], buckets: Buckets) throws -> Int {
+    static func distinctComplaints(_ db: SQLDatabase, keys: [String], buckets: Buckets) throws -> Int {
         try Int.fetchOne(db, sql: """
             SELECT COUNT(DISTINCT c.id) FROM complaint_code k JOIN complaint c ON c.id = k.complaint_id
             WHERE k.key IN (\(databaseQuestionMarks(count: keys.count))) AND c.ts BETWEEN ? AND ?
-            """, arguments: StatementArguments(keys) + [buckets.millis.lowerBound, buckets.millis.upperBound]) ?? 0
+            """, arguments: SQLArguments(keys) + [buckets.millis.lowerBound, buckets.millis.upperBound]) ?? 0
     }
 }
 
@@ -128,13 +128,13 @@ extension TriageStore.Candidate {
 
 extension TriageStore {
     /// Distinct users of some issues over the events dimension terms let through, inside the window.
-    static func restrictedUsers(_ db: Database, issueIDs ids: [Int64], _ restriction: Restriction,
+    static func restrictedUsers(_ db: SQLDatabase, issueIDs ids: [Int64], _ restriction: Restriction,
                                 buckets: Buckets) throws -> Int {
         guard !ids.isEmpty else { return 0 }
         return try Int.fetchOne(db, sql: """
             SELECT COUNT(DISTINCT user_id) FROM event
             WHERE issue_id IN (\(databaseQuestionMarks(count: ids.count))) AND ts BETWEEN ? AND ? AND \(restriction.condition)
-            """, arguments: StatementArguments(ids) + [buckets.millis.lowerBound, buckets.millis.upperBound]
+            """, arguments: SQLArguments(ids) + [buckets.millis.lowerBound, buckets.millis.upperBound]
                 + restriction.arguments) ?? 0
     }
 }
@@ -142,17 +142,17 @@ extension TriageStore {
 extension TriageStore {
     /// Merge groups: each member points at a head that stands alone, and each group's events and
     /// distinct users as the lists sum them (daily rollup, each member's users) match a recount over the events.
-    static func verifyGroups(_ db: Database, since horizon: Int64?, problem: (String) -> Void) throws {
+    static func verifyGroups(_ db: SQLDatabase, since horizon: Int64?, problem: (String) -> Void) throws {
         // After a prune: the days, users' last hours and events from the raw horizon on.
         let h = horizon ?? .min
         let day = horizon.map { $0 / Timestamp.millisPerDay } ?? .min, hour = horizon.map { $0 / Timestamp.millisPerHour } ?? .min
-        for row in try Row.fetchAll(db, sql: """
+        for row in try SQLRow.fetchAll(db, sql: """
             SELECT i.key FROM issue i LEFT JOIN issue h ON h.id = i.group_id
             WHERE i.group_id IS NOT NULL AND (h.id IS NULL OR h.group_id IS NOT NULL OR h.id = i.id)
             """) {
             problem("issue \(row[0] as String) is merged into an issue that is missing or is itself a member")
         }
-        for row in try Row.fetchAll(db, sql: """
+        for row in try SQLRow.fetchAll(db, sql: """
             SELECT h.key, r.events, COALESCE(e.n, 0), u.users, COALESCE(e.users, 0)
             FROM issue h
             JOIN (SELECT COALESCE(i.group_id, i.id) AS g, SUM(d.events) AS events

@@ -7,8 +7,8 @@ extension TriageStore {
         try write { db in try TriageStore.apply(db, key: key, mark: mark, by: by, at: at, note: note) }
     }
 
-    static func apply(_ db: Database, key: String, mark: IssueMark, by: String, at: Timestamp, note: String?) throws -> MarkReceipt {
-        guard let row = try Row.fetchOne(db, sql: "SELECT id, status, resolved_version, tracker_url, assignee FROM issue WHERE key = ?",
+    static func apply(_ db: SQLDatabase, key: String, mark: IssueMark, by: String, at: Timestamp, note: String?) throws -> MarkReceipt {
+        guard let row = try SQLRow.fetchOne(db, sql: "SELECT id, status, resolved_version, tracker_url, assignee FROM issue WHERE key = ?",
                                          arguments: [try headKey(db, key)]) else { throw StoreError.unknownKey(key) }
         let issueID: Int64 = row[0]
         let previous = IssueStatus(rawValue: row[1]) ?? .open
@@ -37,7 +37,7 @@ extension TriageStore {
 
     /// Sets an issue's status with its history row, whose id it returns.
     @discardableResult
-    static func setStatus(_ db: Database, issueID: Int64, from: IssueStatus, to: IssueStatus, version: String?,
+    static func setStatus(_ db: SQLDatabase, issueID: Int64, from: IssueStatus, to: IssueStatus, version: String?,
                           at: Timestamp, by: String, note: String?) throws -> Int64 {
         switch to {
         case .resolved:
@@ -57,9 +57,9 @@ extension TriageStore {
     }
 
     /// After a resolve dated in the past, events already stored after that time may regress the issue.
-    static func regressIfStoredEventsSaySo(_ db: Database, issueID: Int64, resolvedAt: Timestamp, resolvedVersion: String?) throws {
+    static func regressIfStoredEventsSaySo(_ db: SQLDatabase, issueID: Int64, resolvedAt: Timestamp, resolvedVersion: String?) throws {
         var seenBefore: [String: Bool] = [:]
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try SQLRow.fetchAll(db, sql: """
             SELECT event_id, ts, app_version, app_build FROM event WHERE issue_id = ? AND ts > ? ORDER BY ts, id
             """, arguments: [issueID, resolvedAt.millis])
         for r in rows {

@@ -42,9 +42,9 @@ extension TriageStore {
         }
     }
 
-    static func dueMutes(_ db: Database, now: Timestamp) throws -> [(id: Int64, key: String, reason: String)] {
+    static func dueMutes(_ db: SQLDatabase, now: Timestamp) throws -> [(id: Int64, key: String, reason: String)] {
         var result: [(Int64, String, String)] = []
-        for row in try Row.fetchAll(db, sql: """
+        for row in try SQLRow.fetchAll(db, sql: """
             SELECT id, key, muted_until, mute_until_events, mute_until_users, \(groupEvents) FROM issue
             WHERE status = 'muted' AND (muted_until IS NOT NULL OR mute_until_events IS NOT NULL OR mute_until_users IS NOT NULL)
             """) {
@@ -64,7 +64,7 @@ extension TriageStore {
     static let groupEvents = "(SELECT SUM(m.events) FROM issue m WHERE m.id = issue.id OR m.group_id = issue.id)"
 
     /// An issue's distinct users of all time, across its merged members.
-    static func allTimeUsers(_ db: Database, issueID: Int64) throws -> Int {
+    static func allTimeUsers(_ db: SQLDatabase, issueID: Int64) throws -> Int {
         if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM issue WHERE group_id = ?)", arguments: [issueID]) == true {
             return try Int.fetchOne(db, sql: """
                 SELECT COUNT(DISTINCT user_id) FROM issue_user WHERE issue_id IN (SELECT id FROM issue WHERE id = ? OR group_id = ?)

@@ -10,7 +10,7 @@ extension TriageStore {
     }
 
     /// Sets the assignee and writes the history row that says so.
-    static func setAssignee(_ db: Database, issueID: Int64, to assignee: String?, from previous: String?, by: String, at: Timestamp) throws {
+    static func setAssignee(_ db: SQLDatabase, issueID: Int64, to assignee: String?, from previous: String?, by: String, at: Timestamp) throws {
         try db.execute(sql: "UPDATE issue SET assignee = ? WHERE id = ?", arguments: [assignee, issueID])
         try db.execute(sql: "INSERT INTO note (issue_id, at, \"by\", text) VALUES (?, ?, ?, ?)",
                        arguments: [issueID, at.millis, by, Assignment.historyText(to: assignee, from: previous)])
@@ -33,8 +33,8 @@ extension TriageStore {
         try read { db in try TriageStore.ownerRules(db) }
     }
 
-    static func ownerRules(_ db: Database) throws -> [OwnerRule] {
-        try Row.fetchAll(db, sql: "SELECT id, query, owner FROM owner_rule ORDER BY id").map {
+    static func ownerRules(_ db: SQLDatabase) throws -> [OwnerRule] {
+        try SQLRow.fetchAll(db, sql: "SELECT id, query, owner FROM owner_rule ORDER BY id").map {
             OwnerRule(number: $0[0], query: $0[1], owner: $0[2])
         }
     }
@@ -55,7 +55,7 @@ extension TriageStore {
         try write { db in
             let rules = try TriageStore.ownerRules(db)
             var changed = 0
-            for row in try Row.fetchAll(db, sql: "SELECT id, key, owner FROM issue") {
+            for row in try SQLRow.fetchAll(db, sql: "SELECT id, key, owner FROM issue") {
                 let id: Int64 = row[0], key: String = row[1], current: String? = row[2]
                 let owner = OwnerRule.firstMatch(rules, chain: try TriageStore.chain(db, issueID: id), key: key)?.owner
                 guard owner != current else { continue }
@@ -67,13 +67,13 @@ extension TriageStore {
     }
 
     /// At ingest: a new issue gets the owner (and assignee) of the first rule its chain matches.
-    static func routeNewIssue(_ db: Database, issueID: Int64, key: String, chain: ErrorChain) throws {
+    static func routeNewIssue(_ db: SQLDatabase, issueID: Int64, key: String, chain: ErrorChain) throws {
         let rules = try ownerRules(db)
         guard !rules.isEmpty, let rule = OwnerRule.firstMatch(rules, chain: chain, key: key) else { return }
         try setOwner(db, issueID: issueID, owner: rule.owner)
     }
 
-    static func setOwner(_ db: Database, issueID: Int64, owner: String?) throws {
+    static func setOwner(_ db: SQLDatabase, issueID: Int64, owner: String?) throws {
         try db.execute(sql: "UPDATE issue SET owner = ?, assignee = COALESCE(assignee, ?) WHERE id = ?",
                        arguments: [owner, owner, issueID])
     }

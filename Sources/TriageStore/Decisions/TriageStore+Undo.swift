@@ -15,7 +15,7 @@ extension TriageStore {
     /// reverts someone else's decision in place of its own.
     public func undoIfStanding(_ receipt: MarkReceipt, by: String, at: Timestamp) throws(StoreError) -> UndoOutcome {
         try write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, status, tracker_url, assignee FROM issue WHERE key = ?",
+            guard let row = try SQLRow.fetchOne(db, sql: "SELECT id, status, tracker_url, assignee FROM issue WHERE key = ?",
                                              arguments: [try TriageStore.headKey(db, receipt.key)]) else {
                 throw StoreError.unknownKey(receipt.key)
             }
@@ -42,13 +42,13 @@ extension TriageStore {
     }
 
     /// Why a change no longer stands (who changed the issue since), nil while it does.
-    static func overwritten(_ db: Database, _ receipt: MarkReceipt, issueID: Int64, status: IssueStatus, tracker: String?,
+    static func overwritten(_ db: SQLDatabase, _ receipt: MarkReceipt, issueID: Int64, status: IssueStatus, tracker: String?,
                             assignee: String?, by: String) throws -> String? {
         switch receipt.mark {
         case .status(let set, _):
             guard let changeID = receipt.changeID else { return status == set ? nil : "it is \(status.rawValue) now" }
             // The newest later row by someone else (a person, or errtriage's own regression rule).
-            if let other = try Row.fetchOne(db, sql: """
+            if let other = try SQLRow.fetchOne(db, sql: """
                 SELECT "by", to_status FROM status_change WHERE issue_id = ? AND id > ? AND "by" <> ? ORDER BY id DESC LIMIT 1
                 """, arguments: [issueID, changeID, by]) {
                 return "\(other[0] as String) marked it \(other[1] as String) since"

@@ -11,9 +11,9 @@ import TriageModel
 /// situations into one issue, the first met keeps it and the other becomes an issue of its own.
 extension IngestWriter {
     /// Reads the aliases and the last issue of the former grouping.
-    func loadAliases(_ db: Database) throws {
+    func loadAliases(_ db: SQLDatabase) throws {
         aliases = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT a.key, i.key FROM issue_alias a JOIN issue i ON i.id = a.issue_id") {
+        for row in try SQLRow.fetchAll(db, sql: "SELECT a.key, i.key FROM issue_alias a JOIN issue i ON i.id = a.issue_id") {
             aliases[row[0]] = row[1]
         }
         formerLastIssue = try TriageStore.meta(db, TriageStore.formerGroupingKey) ?? 0
@@ -22,7 +22,7 @@ extension IngestWriter {
     /// The issue an event lands in, its key and the chain it is counted with: its key's issue (an
     /// alias's key stands for its issue), else the issue its former chain's key names where that
     /// may take an alias, else a new issue. `met`: the issues new to the batch, not landed yet.
-    func findIssue(_ raw: ErrorEvent, prepared: String?, met: inout [String: IssueState], db: Database,
+    func findIssue(_ raw: ErrorEvent, prepared: String?, met: inout [String: IssueState], db: SQLDatabase,
                    counts: inout IngestCounts, rollups: inout Rollups) throws -> (key: String, chain: ErrorChain, state: IssueState) {
         if let known = prepared {
             let key = aliases.isEmpty ? known : aliases[known] ?? known
@@ -53,7 +53,7 @@ extension IngestWriter {
 
     /// Makes `key` the alias of the issue the former chain's key names, where no issue has the key
     /// itself, that issue was made by the former grouping and has no alias yet; its key, or nil.
-    private func adopt(_ key: String, former: ErrorChain, at time: Timestamp, db: Database) throws -> String? {
+    private func adopt(_ key: String, former: ErrorChain, at time: Timestamp, db: SQLDatabase) throws -> String? {
         guard let formerKey = formerKey(former), formerKey != key,
               try Int64.fetchOne(db, sql: "SELECT id FROM issue WHERE key = ?", arguments: [key]) == nil,
               let id = try Int64.fetchOne(db, sql: """

@@ -32,7 +32,7 @@ extension IngestWriter {
     }
 
     /// The citations of each complaint of a batch, in order; `events` are the batch's own events.
-    func citations(_ db: Database, _ complaints: [Complaint], events: [ErrorEvent]) throws -> [Citations] {
+    func citations(_ db: SQLDatabase, _ complaints: [Complaint], events: [ErrorEvent]) throws -> [Citations] {
         let wanted = Set(complaints.compactMap(\.eventID))
         var keys: [String: String] = [:]
         if !wanted.isEmpty {
@@ -58,7 +58,7 @@ extension IngestWriter {
 
     /// The issue key of each stored event of `anchors` (event id → a time near the event), looked
     /// up over the days around each time, the times taken in groups a window apart.
-    private func issueKeys(_ db: Database, anchors: [String: Int64]) throws -> [String: String] {
+    private func issueKeys(_ db: SQLDatabase, anchors: [String: Int64]) throws -> [String: String] {
         var found: [String: String] = [:]
         let ordered = anchors.sorted { $0.value < $1.value }
         var start = 0
@@ -67,12 +67,12 @@ extension IngestWriter {
             while end < ordered.count, end - start < 500, ordered[end].value - ordered[start].value <= IngestWriter.lookBehind { end += 1 }
             let group = ordered[start..<end]
             // Issue by issue, an index range of `event_by_issue_time` each (CROSS JOIN keeps that order on SQLite).
-            for row in try Row.fetchAll(db, sql: """
+            for row in try SQLRow.fetchAll(db, sql: """
                 SELECT e.event_id, i.key FROM issue i CROSS JOIN event_row e
                 WHERE e.issue_id = i.id AND e.ts BETWEEN ? AND ? AND e.event_id IN (\(databaseQuestionMarks(count: group.count)))
                 ORDER BY e.id
                 """, arguments: [group.first!.value - IngestWriter.lookBehind, group.last!.value + IngestWriter.lookAhead]
-                                + StatementArguments(group.map(\.key))) {
+                                + SQLArguments(group.map(\.key))) {
                 let id: String = row[0]
                 if found[id] == nil { found[id] = row[1] }
             }
@@ -82,7 +82,7 @@ extension IngestWriter {
     }
 
     /// The ids of the events that stored complaints wait for, read afresh with the writer's cache.
-    static func awaitedEvents(_ db: Database) throws -> Set<String> {
+    static func awaitedEvents(_ db: SQLDatabase) throws -> Set<String> {
         let prefix = awaitingPrefix
         let next = String(prefix.dropLast()) + String(UnicodeScalar(prefix.unicodeScalars.last!.value + 1)!)
         return Set(try String.fetchAll(db, sql: "SELECT DISTINCT key FROM complaint_code WHERE key >= ? AND key < ?",
@@ -97,13 +97,13 @@ extension IngestWriter {
     }
 
     /// An event some stored complaints waited for has landed in issue `key`: they now cite it.
-    func attachAwaiting(eventID: String, key: String, issueID: Int64, db: Database, rollups: inout Rollups) throws {
+    func attachAwaiting(eventID: String, key: String, issueID: Int64, db: SQLDatabase, rollups: inout Rollups) throws {
         let waiting = IngestWriter.awaitingPrefix + eventID
-        for row in try Row.fetchAll(db, sql: """
+        for row in try SQLRow.fetchAll(db, sql: """
             SELECT c.id, c.ts, c.codes FROM complaint_code k JOIN complaint c ON c.id = k.complaint_id WHERE k.key = ?
             """, arguments: [waiting]) {
             let complaintID: Int64 = row[0], ts: Int64 = row[1], codes: String = row[2]
-            let inserted = try Row.fetchOne(db, sql: """
+            let inserted = try SQLRow.fetchOne(db, sql: """
                 INSERT INTO complaint_code (key, complaint_id, ts) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING complaint_id
                 """, arguments: [key, complaintID, ts])
             guard inserted != nil else { continue }  // its words cited the key already

@@ -12,8 +12,8 @@ struct ShortNameOwners {
 
     init() {}
 
-    init(_ db: Database) throws {
-        for row in try Row.fetchAll(db, sql: "SELECT domain, short, explicit FROM domain_short") {
+    init(_ db: SQLDatabase) throws {
+        for row in try SQLRow.fetchAll(db, sql: "SELECT domain, short, explicit FROM domain_short") {
             let domain: String = row[0], short: String = row[1]
             shortByDomain[domain] = short
             domainByShort[short] = domain
@@ -32,7 +32,7 @@ extension IngestWriter {
     /// Gives every link its short name and claims the names the data gives: a link without one
     /// takes its domain's, else the next free candidate; a link that gives one makes its domain
     /// the holder (`claim`). Then fills names from the code dictionary.
-    func resolve(_ chain: ErrorChain, db: Database) throws -> ErrorChain {
+    func resolve(_ chain: ErrorChain, db: SQLDatabase) throws -> ErrorChain {
         for link in chain.links where !link.short.isEmpty {
             if let domain = link.domain { try claim(link.short, for: domain, db: db) }
         }
@@ -60,7 +60,7 @@ extension IngestWriter {
     ///   holder keeps it and the link is stored as given;
     /// - free: the domain holds it, even if it held a derived name before (its earlier issues
     ///   keep their keys: that name stays its own and is never derived for another domain).
-    func claim(_ short: String, for domain: String, db: Database) throws {
+    func claim(_ short: String, for domain: String, db: SQLDatabase) throws {
         if let holder = owners.domainByShort[short] {
             if holder == domain {
                 if !owners.explicit.contains(short) {
@@ -81,7 +81,7 @@ extension IngestWriter {
     }
 
     /// Records that `domain` holds `short`.
-    private func hold(_ short: String, for domain: String, explicit: Bool, db: Database) throws -> String {
+    private func hold(_ short: String, for domain: String, explicit: Bool, db: SQLDatabase) throws -> String {
         try db.execute(sql: "INSERT INTO domain_short (domain, short, explicit) VALUES (?, ?, ?)", arguments: [domain, short, explicit])
         owners.shortByDomain[domain] = short
         owners.domainByShort[short] = domain
@@ -91,7 +91,7 @@ extension IngestWriter {
     }
 
     /// Moves a domain from a derived short name to another, re-keying what carries the old one.
-    private func move(_ domain: String, from old: String, to new: String, db: Database) throws {
+    private func move(_ domain: String, from old: String, to new: String, db: SQLDatabase) throws {
         try db.execute(sql: "DELETE FROM domain_short WHERE domain = ?", arguments: [domain])
         owners.domainByShort[old] = nil
         _ = try hold(new, for: domain, explicit: false, db: db)
@@ -121,7 +121,7 @@ extension IngestWriter {
 
     /// Complaints citing an issue's old key cite its new one; those that cited the new key alone
     /// (no issue had it) now count for the issue too.
-    private func rekeyComplaints(from oldKey: String, to newKey: String, issueID: Int64, db: Database) throws {
+    private func rekeyComplaints(from oldKey: String, to newKey: String, issueID: Int64, db: SQLDatabase) throws {
         for t in try Int64.fetchAll(db, sql: """
             SELECT c.ts FROM complaint_code k JOIN complaint c ON c.id = k.complaint_id
             WHERE k.key = ? AND k.complaint_id NOT IN (SELECT complaint_id FROM complaint_code WHERE key = ?)

@@ -82,10 +82,10 @@ public final class IngestWriter {
 
     /// Reads what the writer caches from the store afresh: the code dictionary and the short
     /// names' owners (issues are read as events name them). Good until someone else writes.
-    private func load(_ db: Database) throws {
+    private func load(_ db: SQLDatabase) throws {
         issues = [:]
         dictionary = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT short, code, domain, name FROM code_dictionary") {
+        for row in try SQLRow.fetchAll(db, sql: "SELECT short, code, domain, name FROM code_dictionary") {
             dictionary[ShortKey.Code(short: row[0], code: row[1])] = FullForm.Name(domain: row[2], name: row[3])
         }
         owners = try ShortNameOwners(db)
@@ -200,7 +200,7 @@ public final class IngestWriter {
     /// The ids of every text of a batch's events: from this writer's cache (`terms`), the rest
     /// found in `term` or added there, 500 at a time. Writers take turns, so none adds the same
     /// text between the look-up and the insert. Both engines' ingest bind or COPY these.
-    func termIDs(_ batch: Batch, db: Database) throws -> TermIDs {
+    func termIDs(_ batch: Batch, db: SQLDatabase) throws -> TermIDs {
         var result = TermIDs()
         result.ids.reserveCapacity(batch.events.count * TriageStore.termColumns.count)
         var missing: [String: [Int]] = [:]  // a text not cached, and where it goes
@@ -220,16 +220,16 @@ public final class IngestWriter {
         var found: [String: Int64] = [:]
         var toAdd: [String] = []
         for slice in Array(missing.keys).slices(of: 500) {
-            for row in try Row.fetchAll(db, sql: "SELECT value, id FROM term WHERE value IN (\(databaseQuestionMarks(count: slice.count)))",
-                                        arguments: StatementArguments(slice)) {
+            for row in try SQLRow.fetchAll(db, sql: "SELECT value, id FROM term WHERE value IN (\(databaseQuestionMarks(count: slice.count)))",
+                                        arguments: SQLArguments(slice)) {
                 found[row[0]] = row[1]
             }
             toAdd += slice.filter { found[$0] == nil }
         }
         for slice in toAdd.slices(of: 500) {
-            for row in try Row.fetchAll(db, sql: """
+            for row in try SQLRow.fetchAll(db, sql: """
                 INSERT INTO term (value) VALUES \(Array(repeating: "(?)", count: slice.count).joined(separator: ", ")) RETURNING value, id
-                """, arguments: StatementArguments(slice)) {
+                """, arguments: SQLArguments(slice)) {
                 found[row[0]] = row[1]
             }
         }
@@ -245,14 +245,14 @@ public final class IngestWriter {
     /// Drops what this writer cached when someone else wrote since its last transaction, so that
     /// two ingests (or an ingest and a mark) never write back each other's stale counts or status.
     /// Runs inside the transaction, after its lock is taken.
-    private func revalidate(_ db: Database) throws {
+    private func revalidate(_ db: SQLDatabase) throws {
         let current = try TriageStore.storedRevision(db)
         if knownRevision != current { try load(db) }
         // The store's write raises the revision once as this transaction commits.
         knownRevision = current + 1
     }
 
-    func add(_ db: Database, _ batch: Batch, counts: inout IngestCounts, rollups: inout Rollups,
+    func add(_ db: SQLDatabase, _ batch: Batch, counts: inout IngestCounts, rollups: inout Rollups,
              partitions: inout Set<Int64>) throws {
         try TriageStore.writeAdoption(db, batch.adoption, counts: &counts)
         let columns = TriageStore.eventInsertColumns
@@ -288,7 +288,7 @@ public final class IngestWriter {
 
     /// Counts an event that was new to the store: its issue's figures, rollups, chain names, and
     /// the regression it may bring to the issue or its group. Both ingest paths land events here.
-    func land(_ raw: ErrorEvent, in stored: IssueState, key: String, chain: ErrorChain, db: Database,
+    func land(_ raw: ErrorEvent, in stored: IssueState, key: String, chain: ErrorChain, db: SQLDatabase,
               counts: inout IngestCounts, rollups: inout Rollups) throws {
         var issue = stored
         counts.eventsAdded += 1
@@ -317,11 +317,11 @@ public final class IngestWriter {
 
     /// Adds the complaints (a duplicate id is skipped), each counted for every known issue it cites
     /// (its words' keys and its event's issue, `citations`); `events` are the batch's.
-    func addComplaints(_ db: Database, _ complaints: [Complaint], events: [ErrorEvent], counts: inout IngestCounts,
+    func addComplaints(_ db: SQLDatabase, _ complaints: [Complaint], events: [ErrorEvent], counts: inout IngestCounts,
                        rollups: inout Rollups) throws {
         let citations = try citations(db, complaints, events: events)
         for (complaint, cited) in zip(complaints, citations) {
-            let inserted = try Row.fetchOne(db, sql: """
+            let inserted = try SQLRow.fetchOne(db, sql: """
                 INSERT INTO complaint (complaint_id, ts, channel, category, subject, text, user_id, codes)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id
                 """, arguments: [complaint.complaintID, complaint.timestamp.millis, complaint.channel, complaint.category,
@@ -347,7 +347,7 @@ public final class IngestWriter {
     }
 
     /// Writes the summed rollups and the issues the transaction changed.
-    private func finish(_ db: Database, rollups: inout Rollups) throws {
+    private func finish(_ db: SQLDatabase, rollups: inout Rollups) throws {
         try rollups.flush(db)
         // The changed issues in one statement per 500: on PostgreSQL each statement is a round
         // trip, and a server's group commit changes a few dozen issues.
@@ -356,7 +356,7 @@ public final class IngestWriter {
             + "CAST(? AS TEXT) AS first_version, CAST(? AS TEXT) AS last_version, CAST(? AS BIGINT) AS events, "
             + "CAST(? AS TEXT) AS status, CAST(? AS TEXT) AS kind"
         for slice in Array(changed.values).slices(of: 500) {
-            var arguments = StatementArguments()
+            var arguments = SQLArguments()
             for issue in slice {
                 arguments += [issue.id, issue.firstSeen.millis, issue.lastSeen.millis, issue.firstVersion, issue.lastVersion,
                               issue.events, issue.status.rawValue, issue.kind?.rawValue]
@@ -376,7 +376,7 @@ public final class IngestWriter {
     }
 
     /// Remembers short+code → domain.name from a chain that carries both.
-    func learn(_ chain: ErrorChain, db: Database) throws {
+    func learn(_ chain: ErrorChain, db: SQLDatabase) throws {
         for link in chain.links {
             guard let domain = link.domain, let name = link.name else { continue }
             let code = ShortKey.Code(short: link.short, code: link.code)
@@ -388,15 +388,15 @@ public final class IngestWriter {
         }
     }
 
-    func existingIssueID(_ key: String, db: Database) throws -> Int64? {
+    func existingIssueID(_ key: String, db: SQLDatabase) throws -> Int64? {
         if let cached = issues[key] { return cached.id }
         return try Int64.fetchOne(db, sql: "SELECT id FROM issue WHERE key = ?", arguments: [key])
     }
 
-    func issueState(for key: String, chain: ErrorChain, firstSeen: Timestamp, db: Database,
+    func issueState(for key: String, chain: ErrorChain, firstSeen: Timestamp, db: SQLDatabase,
                             counts: inout IngestCounts, rollups: inout Rollups) throws -> IssueState {
         if let cached = issues[key] { return cached }
-        if let row = try Row.fetchOne(db, sql: """
+        if let row = try SQLRow.fetchOne(db, sql: """
             SELECT id, first_seen, last_seen, first_version, last_version, events, status, resolved_version, resolved_at, kind,
                    group_id
             FROM issue WHERE key = ?
@@ -427,7 +427,7 @@ public final class IngestWriter {
     }
 
     /// A member's new event regresses its resolved group by the head's resolve, as the head's own event would.
-    func regressGroup(_ headID: Int64, member: IssueState, event raw: ErrorEvent, db: Database,
+    func regressGroup(_ headID: Int64, member: IssueState, event raw: ErrorEvent, db: SQLDatabase,
                               counts: inout IngestCounts, rollups: inout Rollups) throws {
         guard let headKey = try String.fetchOne(db, sql: "SELECT key FROM issue WHERE id = ?", arguments: [headID]) else { return }
         var head = try issueState(for: headKey, chain: member.chain, firstSeen: raw.timestamp, db: db, counts: &counts, rollups: &rollups)
@@ -444,7 +444,7 @@ public final class IngestWriter {
         issues[headKey] = head
     }
 
-    func versionSeen(_ version: String?, issueID: Int64, before: Timestamp, db: Database) -> Bool {
+    func versionSeen(_ version: String?, issueID: Int64, before: Timestamp, db: SQLDatabase) -> Bool {
         guard let version else { return true }
         let found = try? Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM event WHERE issue_id = ? AND app_version = ? AND ts <= ?)

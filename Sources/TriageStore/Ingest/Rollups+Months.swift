@@ -65,7 +65,7 @@ extension Rollups {
 
     /// The row-by-row flush's part (SQLite's): the months' users, then the month sums with the
     /// users each month gained.
-    func writeMonths(_ db: Database, held: [UserKey: Int64]) throws {
+    func writeMonths(_ db: SQLDatabase, held: [UserKey: Int64]) throws {
         var changes = monthUserChanges(held: held)
         var add = try BoundStatement(db, sql: "INSERT INTO issue_month_user (month, issue_id, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
         for (keys, counted) in [(changes.rows, false), (changes.late, true)] {

@@ -47,17 +47,17 @@ struct Rollups {
         hours[DayKey(issue: issueID, bucket: time.hour), default: Counts()].complaints += 1
     }
 
-    mutating func flush(_ db: Database) throws {
+    mutating func flush(_ db: SQLDatabase) throws {
         // In one statement per 500 versions (a round trip each on PostgreSQL).
         for slice in versions.sorted().slices(of: 500) {
             try db.execute(sql: "INSERT INTO app_version (version) VALUES \(Array(repeating: "(?)", count: slice.count).joined(separator: ", ")) ON CONFLICT DO NOTHING",
-                           arguments: StatementArguments(slice))
+                           arguments: SQLArguments(slice))
         }
         try db.connection.flush(&self, db)
     }
 
     /// The row-by-row flush (SQLite's, where a statement costs microseconds).
-    mutating func flushRowByRow(_ db: Database) throws {
+    mutating func flushRowByRow(_ db: SQLDatabase) throws {
         let held = try moveUsers(db)
         try write(db)
         try writeMonths(db, held: held)
@@ -66,7 +66,7 @@ struct Rollups {
     /// Moves each user seen in the batch to its new last hour: out of the bucket of the old one
     /// (if it is older) and into the new one, per issue and across all issues. Returns the last
     /// hours stored before, per issue and user.
-    private mutating func moveUsers(_ db: Database) throws -> [UserKey: Int64] {
+    private mutating func moveUsers(_ db: SQLDatabase) throws -> [UserKey: Int64] {
         var held: [UserKey: Int64] = [:]
         try Rollups.advance(userHours, in: "issue_user", keyedBy: ["issue_id", "user_id"], db,
                             bind: { statement, key in statement.bind(key.issue); statement.bind(key.user) },
@@ -141,7 +141,7 @@ struct Rollups {
 
     /// Stores each key's latest hour in `table` where it is later than the stored one; tells `held`
     /// each stored hour, and `moved` the key, the stored hour (nil for a new key) and the new one.
-    private static func advance<Key>(_ latest: [Key: Int64], in table: String, keyedBy columns: [String], _ db: Database,
+    private static func advance<Key>(_ latest: [Key: Int64], in table: String, keyedBy columns: [String], _ db: SQLDatabase,
                                      bind: (inout BoundStatement, Key) -> Void,
                                      held: (Key, Int64) -> Void,
                                      moved: (Key, Int64?, Int64) -> Void) throws {
@@ -165,7 +165,7 @@ struct Rollups {
         }
     }
 
-    private func write(_ db: Database) throws {
+    private func write(_ db: SQLDatabase) throws {
         for (table, column, buckets) in [("issue_day", "day", days), ("issue_hour", "hour", hours)] {
             var upsert = try BoundStatement(db, sql: """
                 INSERT INTO \(table) (issue_id, \(column), events, complaints, users) VALUES (?, ?, ?, ?, ?)

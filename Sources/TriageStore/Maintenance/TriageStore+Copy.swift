@@ -38,10 +38,10 @@ extension TriageStore {
                     counts.tables.append((table, try TriageStore.copyTable(table, from: source, to: db)))
                 }
                 // Each issue's group, now that every issue is there.
-                for row in try Row.fetchAll(source, sql: "SELECT id, group_id FROM issue WHERE group_id IS NOT NULL") {
+                for row in try SQLRow.fetchAll(source, sql: "SELECT id, group_id FROM issue WHERE group_id IS NOT NULL") {
                     try db.execute(sql: "UPDATE issue SET group_id = ? WHERE id = ?", arguments: [row[1] as Int64, row[0] as Int64])
                 }
-                for row in try Row.fetchAll(source, sql: "SELECT key, value FROM meta WHERE key NOT IN ('revision', 'schema')") {
+                for row in try SQLRow.fetchAll(source, sql: "SELECT key, value FROM meta WHERE key NOT IN ('revision', 'schema')") {
                     try db.execute(sql: """
                         INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value
                         """, arguments: [row[0] as String, row[1] as Int64])
@@ -52,9 +52,9 @@ extension TriageStore {
         }
     }
 
-    private static func copyTable(_ table: String, from source: Database, to db: Database) throws -> Int {
-        let cursor = try Row.fetchCursor(source, sql: "SELECT * FROM \(table)")
-        var batch: [Row] = []
+    private static func copyTable(_ table: String, from source: SQLDatabase, to db: SQLDatabase) throws -> Int {
+        let cursor = try SQLRow.fetchCursor(source, sql: "SELECT * FROM \(table)")
+        var batch: [SQLRow] = []
         var copied = 0
         var columns: [String] = []
         var partitions = Set<Int64>()

@@ -57,11 +57,11 @@ extension TriageStore {
     /// waits a moment at most between two of them.
     public static let pruneChunk = 20_000
 
-    static func meta(_ db: Database, _ key: String) throws -> Int64? {
+    static func meta(_ db: SQLDatabase, _ key: String) throws -> Int64? {
         try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
     }
 
-    static func setMeta(_ db: Database, _ key: String, _ value: Int64?) throws {
+    static func setMeta(_ db: SQLDatabase, _ key: String, _ value: Int64?) throws {
         guard let value else {
             try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key])
             return
@@ -70,7 +70,7 @@ extension TriageStore {
                        arguments: [key, value])
     }
 
-    static func retention(_ db: Database) throws -> Retention {
+    static func retention(_ db: SQLDatabase) throws -> Retention {
         Retention(keepDays: try meta(db, RetentionKey.keepDays).map { Int($0) },
                   eventsSince: try meta(db, RetentionKey.since).map(Timestamp.init(millis:)),
                   prunedAt: try meta(db, RetentionKey.prunedAt).map(Timestamp.init(millis:)),
@@ -189,8 +189,8 @@ extension TriageStore {
                 let gone = ids.filter { !waiting.contains($0) }
                 for slice in gone.slices(of: 500) {
                     let list = databaseQuestionMarks(count: slice.count)
-                    try db.execute(sql: "DELETE FROM complaint_code WHERE complaint_id IN (\(list))", arguments: StatementArguments(slice))
-                    try db.execute(sql: "DELETE FROM complaint WHERE id IN (\(list))", arguments: StatementArguments(slice))
+                    try db.execute(sql: "DELETE FROM complaint_code WHERE complaint_id IN (\(list))", arguments: SQLArguments(slice))
+                    try db.execute(sql: "DELETE FROM complaint WHERE id IN (\(list))", arguments: SQLArguments(slice))
                 }
                 return (gone.count, last)
             }
@@ -208,25 +208,25 @@ struct PrunedFigures {
     var versionDays: [[SQLValue]] = []
     var versionUsers: [(version: String, user: String)] = []
 
-    init(_ db: Database, from since: Int64?, to cut: Int64) throws {
+    init(_ db: SQLDatabase, from since: Int64?, to cut: Int64) throws {
         let first = try Int64.fetchOne(db, sql: "SELECT MIN(first_seen) FROM issue")
         guard (since ?? first ?? cut) < cut else { return }
         let day0 = TriageStore.floorBucket("ts", Timestamp.millisPerDay)
         let range = "ts >= ? AND ts < ? AND app_version IS NOT NULL"
         let lo = since ?? .min
-        versionDays = try Row.fetchAll(db, sql: """
+        versionDays = try SQLRow.fetchAll(db, sql: """
             SELECT app_version, \(day0), issue_id, COUNT(*), COUNT(DISTINCT user_id), MIN(ts), MAX(ts) FROM event_row
             WHERE \(range) GROUP BY 1, 2, 3
             UNION ALL
             SELECT app_version, \(day0), 0, COUNT(*), COUNT(DISTINCT user_id), MIN(ts), MAX(ts) FROM event_row
             WHERE \(range) GROUP BY 1, 2
             """, arguments: [lo, cut, lo, cut]).map(\.values)
-        versionUsers = try Row.fetchAll(db, sql: """
+        versionUsers = try SQLRow.fetchAll(db, sql: """
             SELECT DISTINCT app_version, user_id FROM event_row WHERE \(range) AND user_id IS NOT NULL
             """, arguments: [lo, cut]).map { ($0[0], $0[1]) }
     }
 
-    func insert(_ db: Database) throws {
+    func insert(_ db: SQLDatabase) throws {
         var day = try BoundStatement(db, sql: """
             INSERT INTO pruned_version_day (app_version, day, issue_id, events, users, first_ts, last_ts) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)

@@ -46,7 +46,7 @@ extension TriageStore {
             check.issues = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM issue") ?? 0
             check.complaints = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM complaint") ?? 0
 
-            for row in try Row.fetchAll(db, sql: """
+            for row in try SQLRow.fetchAll(db, sql: """
                 SELECT i.key, i.events, COALESCE(e.n, 0) + COALESCE(p.n, 0), i.first_seen, e.lo, i.last_seen, e.hi
                 FROM issue i LEFT JOIN (SELECT issue_id, COUNT(*) AS n, MIN(ts) AS lo, MAX(ts) AS hi FROM event\(keptEvents) GROUP BY issue_id) e
                   ON e.issue_id = i.id
@@ -71,7 +71,7 @@ extension TriageStore {
             // Months: of the kept days, recounted like the days (from the events, or from `issue_day`
             // once its days are found equal to them); the months before the horizon from `issue_day`,
             // whose days there are what the events left.
-            let span = try Row.fetchOne(db, sql: "SELECT MIN(day), MAX(day) FROM issue_day")
+            let span = try SQLRow.fetchOne(db, sql: "SELECT MIN(day), MAX(day) FROM issue_day")
             let months = TriageStore.monthTable(days: (span?[0] as Int64?).flatMap { lo in (span?[1] as Int64?).map { lo...$0 } })
             func inMonth(_ column: String, _ unit: String) -> String {
                 "JOIN \(months) m ON \(column) >= m.first_\(unit) AND \(column) < m.end_\(unit)"
@@ -195,7 +195,7 @@ extension TriageStore {
             try verifyKinds(db, since: horizon, problem: problem)
             try TriageStore.verifyGroups(db, since: horizon, problem: problem)
 
-            for row in try Row.fetchAll(db, sql: """
+            for row in try SQLRow.fetchAll(db, sql: """
                 SELECT key, status, last FROM (
                     SELECT i.key, i.status, (SELECT to_status FROM status_change s WHERE s.issue_id = i.id ORDER BY s.id DESC LIMIT 1) AS last
                     FROM issue i) AS h
@@ -246,7 +246,7 @@ extension TriageStore {
     }
 
     /// Every text in `term` once, and every id an event names there.
-    static func verifyTerms(_ db: Database, problem: (String) -> Void) throws {
+    static func verifyTerms(_ db: SQLDatabase, problem: (String) -> Void) throws {
         let twice = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (SELECT value FROM term GROUP BY value HAVING COUNT(*) > 1) AS d") ?? 0
         if twice > 0 { problem("\(twice) texts are stored more than once in the term dictionary") }
         let named = termColumns.map { "(\($0)_term IS NOT NULL AND \($0)_term NOT IN (SELECT id FROM term))" }
@@ -255,9 +255,9 @@ extension TriageStore {
     }
 
     /// Each issue's kind against the most severe of its events'.
-    private func verifyKinds(_ db: Database, since horizon: Int64?, problem: (String) -> Void) throws {
+    private func verifyKinds(_ db: SQLDatabase, since horizon: Int64?, problem: (String) -> Void) throws {
         var worst: [Int64: EventKind] = [:]
-        for row in try Row.fetchAll(db, sql: """
+        for row in try SQLRow.fetchAll(db, sql: """
             SELECT d.issue_id, t.value FROM (SELECT DISTINCT issue_id, kind_term FROM event_row
                                              WHERE kind_term IS NOT NULL AND ts >= ?) AS d
             JOIN term t ON t.id = d.kind_term
@@ -265,7 +265,7 @@ extension TriageStore {
             guard let kind = EventKind(rawValue: row[1]) else { problem("an event has the unknown kind '\(row[1] as String)'"); continue }
             worst[row[0]] = EventKind.worst(worst[row[0]], kind)
         }
-        for row in try Row.fetchAll(db, sql: "SELECT id, key, kind, first_seen FROM issue") {
+        for row in try SQLRow.fetchAll(db, sql: "SELECT id, key, kind, first_seen FROM issue") {
             let stored = (row[2] as String?).flatMap(EventKind.init(rawValue:))
             // An issue with pruned events may have had a worse kind among them than the kept ones show.
             let pruned = horizon.map { (row[3] as Int64) < $0 } ?? false

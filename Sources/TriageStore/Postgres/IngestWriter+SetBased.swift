@@ -11,7 +11,7 @@ import TriageModel
 extension IngestWriter {
     struct EventKey: Hashable { var issue: Int64; var ts: Int64; var eventID: String }
 
-    func addSetBased(_ db: Database, session: PGSession, _ batch: Batch, counts: inout IngestCounts, rollups: inout Rollups,
+    func addSetBased(_ db: SQLDatabase, session: PGSession, _ batch: Batch, counts: inout IngestCounts, rollups: inout Rollups,
                      partitions: inout Set<Int64>) throws {
         try TriageStore.writeAdoption(db, batch.adoption, counts: &counts)
         try db.connection.preparePartitions(times: batch.events.map(\.timestamp.millis), made: &partitions)
@@ -43,7 +43,7 @@ extension IngestWriter {
             }
         }
         var inserted = Set<EventKey>()
-        for row in try Row.fetchAll(db, sql: """
+        for row in try SQLRow.fetchAll(db, sql: """
             INSERT INTO event_row (\(columns.joined(separator: ", ")))
             SELECT \(columns.joined(separator: ", ")) FROM event_stage ORDER BY n
             ON CONFLICT DO NOTHING
@@ -67,7 +67,7 @@ extension IngestWriter {
 
     /// The complaints of a batch in one COPY and one INSERT (RETURNING the new ones), their codes
     /// in another, with the same counts and citations as the row-by-row `addComplaints`.
-    func addComplaintsSetBased(_ db: Database, session: PGSession, _ complaints: [Complaint], events: [ErrorEvent],
+    func addComplaintsSetBased(_ db: SQLDatabase, session: PGSession, _ complaints: [Complaint], events: [ErrorEvent],
                                counts: inout IngestCounts, rollups: inout Rollups) throws {
         guard !complaints.isEmpty else { return }
         let citations = try citations(db, complaints, events: events)
@@ -81,7 +81,7 @@ extension IngestWriter {
             }
         }
         var added: [String: Int64] = [:]
-        for row in try Row.fetchAll(db, sql: """
+        for row in try SQLRow.fetchAll(db, sql: """
             INSERT INTO complaint (complaint_id, ts, channel, category, subject, text, user_id, codes)
             SELECT complaint_id, ts, channel, category, subject, text, user_id, codes FROM complaint_stage ORDER BY n
             ON CONFLICT DO NOTHING RETURNING complaint_id, id
@@ -96,8 +96,8 @@ extension IngestWriter {
             if let cached = issues[key] { issueIDs[key] = cached.id } else { unknown.append(key) }
         }
         for slice in unknown.slices(of: 500) {
-            for row in try Row.fetchAll(db, sql: "SELECT key, id FROM issue WHERE key IN (\(databaseQuestionMarks(count: slice.count)))",
-                                        arguments: StatementArguments(slice)) {
+            for row in try SQLRow.fetchAll(db, sql: "SELECT key, id FROM issue WHERE key IN (\(databaseQuestionMarks(count: slice.count)))",
+                                        arguments: SQLArguments(slice)) {
                 issueIDs[row[0]] = row[1]
             }
         }
@@ -127,7 +127,7 @@ extension IngestWriter {
         }
         for slice in linked.slices(of: 500) {
             try db.execute(sql: "UPDATE complaint SET linked = 1 WHERE id IN (\(databaseQuestionMarks(count: slice.count)))",
-                           arguments: StatementArguments(slice))
+                           arguments: SQLArguments(slice))
         }
     }
 }

@@ -5,9 +5,9 @@ extension PGSession: SQLConnection {
 
     var changesCount: Int { lastChanges }
 
-    func execute(sql: String, arguments: StatementArguments) throws { try run(sql, arguments) }
+    func execute(sql: String, arguments: SQLArguments) throws { try run(sql, arguments) }
 
-    func insertID(sql: String, arguments: StatementArguments) throws -> Int64 {
+    func insertID(sql: String, arguments: SQLArguments) throws -> Int64 {
         let rows = try run(sql + " RETURNING id", arguments)
         guard let first = rows.first, let id = Int64.from(first.values[0]) else {
             throw PGError("\(target): the INSERT added no row")
@@ -15,16 +15,16 @@ extension PGSession: SQLConnection {
         return id
     }
 
-    func rows(sql: String, arguments: StatementArguments) throws -> [Row] { try run(sql, arguments) }
+    func rows(sql: String, arguments: SQLArguments) throws -> [SQLRow] { try run(sql, arguments) }
 
-    func forEachIntegers(sql: String, arguments: StatementArguments, into buffer: UnsafeMutableBufferPointer<Int64>,
+    func forEachIntegers(sql: String, arguments: SQLArguments, into buffer: UnsafeMutableBufferPointer<Int64>,
                          _ body: (UnsafeBufferPointer<Int64>) throws -> Void) throws {
         try forEachIntegers(sql, arguments, columns: buffer.count, body)
     }
 
     func columnCount(sql: String) throws -> Int { try columns(of: sql) }
 
-    func cursor(sql: String, arguments: StatementArguments) throws -> any RowSource {
+    func cursor(sql: String, arguments: SQLArguments) throws -> any RowSource {
         let name = cursorName()
         try run("DECLARE \(name) NO SCROLL CURSOR FOR " + sql, arguments)
         return PGRowSource(session: self, name: name)
@@ -32,7 +32,7 @@ extension PGSession: SQLConnection {
 
     func statement(sql: String) throws -> any StatementDriver { PGStatement(session: self, sql: sql) }
 
-    func schemaVersion() throws -> Int { try Int.fetchOne(Database(self), sql: "SELECT value FROM meta WHERE key = 'schema'") ?? 0 }
+    func schemaVersion() throws -> Int { try Int.fetchOne(SQLDatabase(self), sql: "SELECT value FROM meta WHERE key = 'schema'") ?? 0 }
 
     func setSchemaVersion(_ version: Int) throws {
         try run("UPDATE meta SET value = ? WHERE key = 'schema'", [version])
@@ -40,12 +40,12 @@ extension PGSession: SQLConnection {
 
     var writesBatchesAsOne: Bool { true }
 
-    func add(_ batch: IngestWriter.Batch, to writer: IngestWriter, _ db: Database, counts: inout IngestCounts,
+    func add(_ batch: IngestWriter.Batch, to writer: IngestWriter, _ db: SQLDatabase, counts: inout IngestCounts,
              rollups: inout Rollups, partitions: inout Set<Int64>) throws {
         try writer.addSetBased(db, session: self, batch, counts: &counts, rollups: &rollups, partitions: &partitions)
     }
 
-    func flush(_ rollups: inout Rollups, _ db: Database) throws { try rollups.flushSetBased(db, session: self) }
+    func flush(_ rollups: inout Rollups, _ db: SQLDatabase) throws { try rollups.flushSetBased(db, session: self) }
 
     func preparePartitions(times: [Int64], made: inout Set<Int64>) throws {
         for millis in times {
@@ -84,7 +84,7 @@ extension PGSession: SQLConnection {
 final class PGRowSource: RowSource {
     private let session: PGSession
     private let name: String
-    private var buffered: [Row] = []
+    private var buffered: [SQLRow] = []
     private var position = 0
     private var finished = false
 
@@ -93,7 +93,7 @@ final class PGRowSource: RowSource {
         self.name = name
     }
 
-    func next() throws -> Row? {
+    func next() throws -> SQLRow? {
         if position == buffered.count {
             guard !finished else { return nil }
             buffered = try session.run("FETCH FORWARD 2000 FROM \(name)", [])

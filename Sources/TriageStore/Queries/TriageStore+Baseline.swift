@@ -1,11 +1,11 @@
 /// Raw reads for the bench's baseline (`TriageStoreNaive`): what a store without rollups would
 /// run. Behind an SPI, so that no command of the app reaches SQL through it.
 @_spi(Baseline) public struct BaselineReader {
-    let db: Database
+    let db: SQLDatabase
 
     /// The rows `sql` returns, counted; `arguments` bound to its `?` placeholders in order.
     public func rowCount(_ sql: String, _ arguments: [Int64]) throws -> Int {
-        try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).count
+        try SQLRow.fetchAll(db, sql: sql, arguments: SQLArguments(arguments)).count
     }
 
     /// The first column of the first row as an integer, `text` bound to its one placeholder; nil where there is none.

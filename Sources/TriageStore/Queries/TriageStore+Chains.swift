@@ -2,7 +2,7 @@ import TriageModel
 
 extension TriageStore {
     /// Replaces an issue's chain links and its full form.
-    static func writeChain(_ db: Database, issueID: Int64, chain: ErrorChain) throws {
+    static func writeChain(_ db: SQLDatabase, issueID: Int64, chain: ErrorChain) throws {
         try db.execute(sql: "DELETE FROM chain_link WHERE issue_id = ?", arguments: [issueID])
         for (position, link) in chain.links.enumerated() {
             try db.execute(sql: "INSERT INTO chain_link (issue_id, position, domain, short, code, name, origin) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -12,20 +12,20 @@ extension TriageStore {
     }
 
     /// An issue's chain, outermost first.
-    static func chain(_ db: Database, issueID: Int64) throws -> ErrorChain {
-        let rows = try Row.fetchAll(db, sql: "SELECT domain, short, code, name, origin FROM chain_link WHERE issue_id = ? ORDER BY position",
+    static func chain(_ db: SQLDatabase, issueID: Int64) throws -> ErrorChain {
+        let rows = try SQLRow.fetchAll(db, sql: "SELECT domain, short, code, name, origin FROM chain_link WHERE issue_id = ? ORDER BY position",
                                     arguments: [issueID])
         return ErrorChain(links: rows.map { ChainLink(domain: $0[0], short: $0[1], code: $0[2], name: $0[3], origin: origin($0[4])) })
     }
 
     /// Reads every chain of a set of issues in one query.
-    static func chains(_ db: Database, issueIDs: [Int64]) throws -> [Int64: ErrorChain] {
+    static func chains(_ db: SQLDatabase, issueIDs: [Int64]) throws -> [Int64: ErrorChain] {
         guard !issueIDs.isEmpty else { return [:] }
         var result: [Int64: [ChainLink]] = [:]
         let marks = databaseQuestionMarks(count: issueIDs.count)
-        for row in try Row.fetchAll(db, sql: """
+        for row in try SQLRow.fetchAll(db, sql: """
             SELECT issue_id, domain, short, code, name, origin FROM chain_link WHERE issue_id IN (\(marks)) ORDER BY issue_id, position
-            """, arguments: StatementArguments(issueIDs)) {
+            """, arguments: SQLArguments(issueIDs)) {
             result[row[0], default: []].append(ChainLink(domain: row[1], short: row[2], code: row[3], name: row[4], origin: origin(row[5])))
         }
         return result.mapValues { ErrorChain(links: $0) }
@@ -43,7 +43,7 @@ extension TriageStore {
             let issue = try Int64.fetchOne(db, sql: "SELECT id FROM issue WHERE key = ?", arguments: [key])
             let links = try issue.map { try TriageStore.chain(db, issueID: $0).links } ?? []
             return try codes.enumerated().map { position, code in
-                let row = try Row.fetchOne(db, sql: "SELECT domain, name FROM code_dictionary WHERE short = ? AND code = ?",
+                let row = try SQLRow.fetchOne(db, sql: "SELECT domain, name FROM code_dictionary WHERE short = ? AND code = ?",
                                            arguments: [code.short, code.code])
                 let origin = links.count == codes.count ? links[position].origin : nil
                 return (code, row.map { FullForm.Name(domain: $0[0], name: $0[1]) }, origin)
@@ -52,7 +52,7 @@ extension TriageStore {
     }
 
     /// Records an automatic regression with a history row naming the event that caused it.
-    static func recordRegression(_ db: Database, issueID: Int64, event: ErrorEvent) throws {
+    static func recordRegression(_ db: SQLDatabase, issueID: Int64, event: ErrorEvent) throws {
         try db.execute(sql: "UPDATE issue SET status = 'regressed' WHERE id = ?", arguments: [issueID])
         let version = [event.appVersion, event.appBuild.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
         try db.execute(sql: """

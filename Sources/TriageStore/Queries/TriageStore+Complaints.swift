@@ -7,7 +7,7 @@ extension TriageStore {
         try read { db in
             let buckets = try Buckets(db, window: window, now: now)
             var groups: [String: (count: Int, samples: [String])] = [:]
-            for row in try Row.fetchAll(db, sql: """
+            for row in try SQLRow.fetchAll(db, sql: """
                 SELECT COALESCE(c.category, 'uncategorised'), COALESCE(c.subject || ': ', '') || c.text FROM complaint c
                 WHERE c.linked = 0 AND c.ts BETWEEN ? AND ?
                 ORDER BY c.ts DESC, c.id DESC

@@ -8,7 +8,7 @@ extension TriageStore {
     public func issueDetail(key asked: String, window: TimeWindow, now: Timestamp) throws(StoreError) -> IssueDetail {
         try read { db in
             let key = try TriageStore.headKey(db, asked)
-            guard let row = try Row.fetchOne(db, sql: """
+            guard let row = try SQLRow.fetchOne(db, sql: """
                 SELECT id, key, status, first_seen, last_seen, first_version, last_version, tracker_url, resolved_version, kind,
                        assignee, owner
                 FROM issue WHERE key = ?
@@ -31,9 +31,9 @@ extension TriageStore {
                 recentEvents: try TriageStore.recentEvents(db, summary, ids: ids, until: buckets.millis.upperBound),
                 complaints: try TriageStore.complaints(db, keys: summary.members.isEmpty ? [key] : summary.members.map(\.key),
                                                        limit: TriageStore.recentLimit),
-                notes: try Row.fetchAll(db, sql: "SELECT at, \"by\", text FROM note WHERE issue_id = ? ORDER BY at DESC, id DESC",
+                notes: try SQLRow.fetchAll(db, sql: "SELECT at, \"by\", text FROM note WHERE issue_id = ? ORDER BY at DESC, id DESC",
                                         arguments: [issueID]).map { IssueNote(at: Timestamp(millis: $0[0]), by: $0[1], text: $0[2]) },
-                history: try Row.fetchAll(db, sql: """
+                history: try SQLRow.fetchAll(db, sql: """
                     SELECT from_status, to_status, version, at, "by", note FROM status_change WHERE issue_id = ? ORDER BY at DESC, id DESC
                     """, arguments: [issueID]).map {
                     StatusChange(from: ($0[0] as String?).flatMap(IssueStatus.init(rawValue:)),
@@ -65,7 +65,7 @@ extension TriageStore {
     typealias DimensionCounts = [Dimension: [String: Int]]
 
     /// Breakdowns from the daily dimension rollup; for 24 hours, see `hourlyCounts`.
-    static func breakdowns(_ db: Database, issueIDs ids: [Int64], buckets: Buckets) throws -> [Breakdown] {
+    static func breakdowns(_ db: SQLDatabase, issueIDs ids: [Int64], buckets: Buckets) throws -> [Breakdown] {
         let sums = buckets.hourly ? try hourlyCounts(db, issueIDs: ids, buckets: buckets)
                                   : try dayCounts(db, issueIDs: ids, days: buckets.range)
         let counts = sums.mapValues { byValue in byValue.filter { $0.value != 0 }.map { ($0.key, $0.value) } }
@@ -85,7 +85,7 @@ extension TriageStore {
     /// the events, or its rollup less its hours before the window. At most 12 hours of events are
     /// read instead of 24 (6 on average): the busiest issue's day holds tens of thousands at 10M.
     /// Otherwise (a window that ends before the latest data), all from the events.
-    static func hourlyCounts(_ db: Database, issueIDs ids: [Int64], buckets: Buckets) throws -> DimensionCounts {
+    static func hourlyCounts(_ db: SQLDatabase, issueIDs ids: [Int64], buckets: Buckets) throws -> DimensionCounts {
         let first = buckets.range.lowerBound, last = buckets.range.upperBound
         let lastDay = Timestamp.startOf(hour: last).day, firstDay = Timestamp.startOf(hour: first).day
         guard buckets.runsToLatest, lastDay - firstDay <= 1 else {
@@ -119,12 +119,12 @@ extension TriageStore {
     }
 
     /// The daily dimension rollup summed over some days.
-    static func dayCounts(_ db: Database, issueIDs ids: [Int64], days: ClosedRange<Int64>) throws -> DimensionCounts {
+    static func dayCounts(_ db: SQLDatabase, issueIDs ids: [Int64], days: ClosedRange<Int64>) throws -> DimensionCounts {
         let issues = issueMatch(ids)
         var counts: DimensionCounts = [:]
-        for row in try Row.fetchAll(db, sql: """
+        for row in try SQLRow.fetchAll(db, sql: """
             SELECT dim, value, SUM(events) FROM issue_day_dim WHERE \(issues) AND day BETWEEN ? AND ? GROUP BY dim, value
-            """, arguments: StatementArguments(ids) + [days.lowerBound, days.upperBound]) {
+            """, arguments: SQLArguments(ids) + [days.lowerBound, days.upperBound]) {
             guard let dimension = Dimension(rawValue: row[0]) else { continue }
             counts[dimension, default: [:]][row[1], default: 0] += row[2]
         }
@@ -133,11 +133,11 @@ extension TriageStore {
 
     /// The events of some hours counted per dimension, in one read for every dimension: the
     /// combinations of values, each dimension's counts summed from them here.
-    static func eventCounts(_ db: Database, issueIDs ids: [Int64], hours: ClosedRange<Int64>) throws -> DimensionCounts {
+    static func eventCounts(_ db: SQLDatabase, issueIDs ids: [Int64], hours: ClosedRange<Int64>) throws -> DimensionCounts {
         let dimensions = Dimension.allCases
         var counts: DimensionCounts = [:]
-        for row in try Row.fetchAll(db, sql: dimensionCombinations(keys: [], where: "\(issueMatch(ids)) AND ts BETWEEN ? AND ?"),
-                                    arguments: StatementArguments(ids) + [hours.lowerBound * Timestamp.millisPerHour,
+        for row in try SQLRow.fetchAll(db, sql: dimensionCombinations(keys: [], where: "\(issueMatch(ids)) AND ts BETWEEN ? AND ?"),
+                                    arguments: SQLArguments(ids) + [hours.lowerBound * Timestamp.millisPerHour,
                                                                           (hours.upperBound + 1) * Timestamp.millisPerHour - 1]) {
             let n: Int = row[dimensions.count]
             for (i, dimension) in dimensions.enumerated() { counts[dimension, default: [:]][row[i], default: 0] += n }
@@ -146,14 +146,14 @@ extension TriageStore {
     }
 
     /// The newest events up to `until` of an issue or of a group's issues, each with its own chain.
-    static func recentEvents(_ db: Database, _ summary: IssueSummary, ids: [Int64], until: Int64) throws -> [ErrorEvent] {
+    static func recentEvents(_ db: SQLDatabase, _ summary: IssueSummary, ids: [Int64], until: Int64) throws -> [ErrorEvent] {
         let chains = summary.members.isEmpty ? [summary.chain] : summary.members.map(\.chain)
         var byID: [Int64: ErrorChain] = [:]
         for (id, chain) in zip(ids, chains) { byID[id] = chain }
         let issues = issueMatch(ids)
-        return try Row.fetchAll(db, sql: """
+        return try SQLRow.fetchAll(db, sql: """
             SELECT \(eventColumns), issue_id FROM event WHERE \(issues) AND ts <= ? ORDER BY ts DESC, id DESC LIMIT ?
-            """, arguments: StatementArguments(ids) + [until, TriageStore.recentLimit]).map {
+            """, arguments: SQLArguments(ids) + [until, TriageStore.recentLimit]).map {
             event(from: $0, chain: byID[$0[eventColumnCount]] ?? summary.chain)
         }
     }
@@ -169,7 +169,7 @@ extension TriageStore {
     static let eventColumnCount = 23
 
     /// An event as stored; columns in the order of `eventColumns`.
-    static func event(from r: Row, chain: ErrorChain) -> ErrorEvent {
+    static func event(from r: SQLRow, chain: ErrorChain) -> ErrorEvent {
         ErrorEvent(eventID: r[0], timestamp: Timestamp(millis: r[1]), chain: chain, appVersion: r[2], appBuild: r[3],
                    platform: r[4], osName: r[5], osVersion: r[6], deviceModel: r[7], network: r[8], orientation: r[9],
                    appState: r[10], freeRAM: r[11], freeDisk: r[12], jailbroken: r[13], userID: r[14], sessionID: r[15],
@@ -177,18 +177,18 @@ extension TriageStore {
                    kind: (r[20] as String?).flatMap(EventKind.init(rawValue:)), project: r[21], level: r[22])
     }
 
-    static func complaints(_ db: Database, keys: [String], limit: Int) throws -> [Complaint] {
+    static func complaints(_ db: SQLDatabase, keys: [String], limit: Int) throws -> [Complaint] {
         // The newest citations, in the order of `complaint_code_by_time` (no sort of every
         // complaint of the busiest issue, text and all: 91 ms of its detail at 10M events with
         // DISTINCT, 39 ms by id alone). A complaint citing two members of a group is one
         // complaint cited twice, so `limit` per key holds the newest `limit` complaints.
-        return try Row.fetchAll(db, sql: """
+        return try SQLRow.fetchAll(db, sql: """
             SELECT c.complaint_id, c.ts, c.channel, c.category, c.subject, c.text, c.user_id, c.codes, c.id
             FROM complaint c
             WHERE c.id IN (SELECT complaint_id FROM complaint_code WHERE \(match("key", count: keys.count))
                            ORDER BY ts DESC, complaint_id DESC LIMIT ?)
             ORDER BY c.ts DESC, c.id DESC LIMIT ?
-            """, arguments: StatementArguments(keys) + [limit * keys.count, limit]).map { r in
+            """, arguments: SQLArguments(keys) + [limit * keys.count, limit]).map { r in
             Complaint(complaintID: r[0], timestamp: Timestamp(millis: r[1]), channel: r[2], category: r[3], subject: r[4],
                       text: r[5], userID: r[6], codes: (r[7] as String).split(separator: " ").map(String.init))
         }

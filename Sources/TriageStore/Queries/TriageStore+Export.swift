@@ -11,14 +11,14 @@ extension TriageStore {
             var chains: [Int64: ErrorChain] = [:]
             let (condition, dimensionArguments, _) = try TriageStore.eventCondition(db, search.dimensionTerms)
             var sql = "SELECT \(TriageStore.eventColumns), issue_id FROM event WHERE ts BETWEEN ? AND ? AND \(condition)"
-            var arguments: StatementArguments = [buckets.millis.lowerBound, buckets.millis.upperBound] + dimensionArguments
+            var arguments: SQLArguments = [buckets.millis.lowerBound, buckets.millis.upperBound] + dimensionArguments
             if let issues {
                 // The list names a merged group by its head: its members' events go too.
                 sql += """
                      AND issue_id IN (SELECT i.id FROM issue i LEFT JOIN issue h ON h.id = i.group_id
                                       WHERE COALESCE(h.key, i.key) IN (\(databaseQuestionMarks(count: max(1, issues.count)))))
                     """
-                arguments += StatementArguments(issues.isEmpty ? [""] : issues)
+                arguments += SQLArguments(issues.isEmpty ? [""] : issues)
             }
             if let key {
                 guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM issue WHERE key = ?", arguments: [key]) else {
@@ -27,7 +27,7 @@ extension TriageStore {
                 sql += " AND issue_id = ?"
                 arguments += [id]
             }
-            let rows = try Row.fetchCursor(db, sql: sql + " ORDER BY ts, id", arguments: arguments)
+            let rows = try SQLRow.fetchCursor(db, sql: sql + " ORDER BY ts, id", arguments: arguments)
             while let row = try rows.next() {
                 let issueID: Int64 = row[TriageStore.eventColumnCount]
                 if chains[issueID] == nil { chains[issueID] = try TriageStore.chain(db, issueID: issueID) }

@@ -23,7 +23,7 @@ extension TriageStore {
             }
             let top = Array(candidates.prefix(max(0, query.top)))
             let summaries = try TriageStore.summaries(db, top, buckets: buckets, now: now, series: restricted?.series)
-            let store = try Row.fetchOne(db, sql: "SELECT COALESCE(SUM(events), 0), MAX(last_seen) FROM issue")
+            let store = try SQLRow.fetchOne(db, sql: "SELECT COALESCE(SUM(events), 0), MAX(last_seen) FROM issue")
             let latest: Int64? = store?[1]
             var list = IssueList(query: query, now: now, seriesStart: buckets.seriesStart, totals: totals,
                                  issues: summaries, storeEvents: store?[0] ?? 0, latestEvent: latest.map(Timestamp.init(millis:)))
@@ -86,7 +86,7 @@ extension TriageStore {
             return !runsToLatest || fromEvents
         }
 
-        init(_ db: Database, window: TimeWindow, now: Timestamp) throws {
+        init(_ db: SQLDatabase, window: TimeWindow, now: Timestamp) throws {
             self.now = now
             rawSince = try TriageStore.meta(db, RetentionKey.since)
             hourly = window.isHourly
@@ -134,7 +134,7 @@ extension TriageStore {
         var hours: ClosedRange<Int64> { hourly ? range : (range.lowerBound * 24)...(range.upperBound * 24 + 23) }
     }
 
-    static func candidates(_ db: Database, query: IssueQuery) throws -> [Candidate] {
+    static func candidates(_ db: SQLDatabase, query: IssueQuery) throws -> [Candidate] {
         let search = query.search
         // A `status:` term picks the statuses itself.
         let statuses = (search.uses(.status) ? IssueStatus.allCases : Array(query.filter.statuses)).map(\.rawValue).sorted()
@@ -145,12 +145,12 @@ extension TriageStore {
             FROM issue i LEFT JOIN issue h ON h.id = i.group_id
             WHERE COALESCE(h.status, i.status) IN (\(databaseQuestionMarks(count: statuses.count)))
             """
-        var arguments = StatementArguments(statuses)
+        var arguments = SQLArguments(statuses)
         if let kind = query.kind {
             sql += " AND COALESCE(h.kind, i.kind) = ?"
             arguments += [kind.rawValue]
         }
-        let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+        let rows = try SQLRow.fetchAll(db, sql: sql, arguments: arguments)
         let scoped = query.scope.map { scope in rows.filter { scope.keys.contains($0[12]) } } ?? rows
         return scoped.map { row in
             Candidate(id: row[0], key: row[1], status: IssueStatus(rawValue: row[2]) ?? .open,
@@ -164,7 +164,7 @@ extension TriageStore {
     /// Fills events, complaints and users inside the window from the rollups; returns how many
     /// issues (listed or not; with `only`, that one) have events inside it.
     @discardableResult
-    static func count(_ db: Database, _ candidates: inout [Candidate], only: Int64? = nil, buckets: Buckets) throws -> Int {
+    static func count(_ db: SQLDatabase, _ candidates: inout [Candidate], only: Int64? = nil, buckets: Buckets) throws -> Int {
         var index: [Int64: Int] = [:]
         for (i, c) in candidates.enumerated() { index[c.id] = i }
         var active = 0
@@ -177,7 +177,7 @@ extension TriageStore {
         // picks the scan by its statistics, and the `+` would only spoil its estimate.)
         let column = !buckets.hourly && buckets.count > 14 ? db.dialect.indexAvoidance + buckets.column : buckets.column
         let one = only.map { _ in "issue_id = ? AND " } ?? ""
-        let issue = StatementArguments(only.map { [$0] } ?? [])
+        let issue = SQLArguments(only.map { [$0] } ?? [])
         var sql = """
             SELECT issue_id, SUM(events), SUM(complaints), SUM(users) FROM \(buckets.table)
             WHERE \(one)\(column) BETWEEN ? AND ? GROUP BY issue_id
@@ -210,23 +210,23 @@ extension TriageStore {
 
     /// Distinct users of some issues inside the window, counted from rows: from each issue's
     /// users' last hours when the window runs to the latest data, else from the events.
-    static func distinctUsers(_ db: Database, issueIDs ids: [Int64], buckets: Buckets) throws -> Int {
+    static func distinctUsers(_ db: SQLDatabase, issueIDs ids: [Int64], buckets: Buckets) throws -> Int {
         guard !ids.isEmpty else { return 0 }
         let issues = "issue_id IN (\(databaseQuestionMarks(count: ids.count)))"
         if buckets.runsToLatest {
             return try Int.fetchOne(db, sql: """
                 SELECT COUNT(DISTINCT user_id) FROM issue_user WHERE \(issues) AND last_hour BETWEEN ? AND ?
-                """, arguments: StatementArguments(ids) + [buckets.hours.lowerBound, buckets.hours.upperBound]) ?? 0
+                """, arguments: SQLArguments(ids) + [buckets.hours.lowerBound, buckets.hours.upperBound]) ?? 0
         }
         return try Int.fetchOne(db, sql: """
             SELECT COUNT(DISTINCT user_id) FROM event WHERE \(issues) AND ts BETWEEN ? AND ?
-            """, arguments: StatementArguments(ids) + [buckets.millis.lowerBound, buckets.millis.upperBound]) ?? 0
+            """, arguments: SQLArguments(ids) + [buckets.millis.lowerBound, buckets.millis.upperBound]) ?? 0
     }
 
     /// The header's totals. Its users are the distinct users across the listed issues: a sum over
     /// the all-issue rollup when the list holds every issue with events in the window (the usual
     /// case), else counted from rows.
-    static func totals(_ db: Database, _ candidates: [Candidate], activeIssues: Int, buckets: Buckets) throws -> Totals {
+    static func totals(_ db: SQLDatabase, _ candidates: [Candidate], activeIssues: Int, buckets: Buckets) throws -> Totals {
         let ids = candidates.flatMap(\.issues).filter { $0.events > 0 }.map(\.id)
         // Every issue with events in the window is listed: the totals need not name them.
         let everyActive = ids.count == activeIssues
@@ -242,7 +242,7 @@ extension TriageStore {
             try db.forEachIntegers(sql: """
                 SELECT \(buckets.column), SUM(events) FROM \(buckets.table)
                 WHERE \(buckets.column) BETWEEN ? AND ?\(issues) GROUP BY \(buckets.column)
-                """, arguments: [buckets.range.lowerBound, buckets.range.upperBound] + (everyActive ? [] : StatementArguments(ids)),
+                """, arguments: [buckets.range.lowerBound, buckets.range.upperBound] + (everyActive ? [] : SQLArguments(ids)),
                 columns: 2) { row in
                 series[Int(row[0] - buckets.range.lowerBound)] = Int(row[1])
             }
@@ -261,7 +261,7 @@ extension TriageStore {
     }
 
     /// Turns counted candidates into list rows: chains, series and signals.
-    static func summaries(_ db: Database, _ top: [Candidate], buckets: Buckets, now: Timestamp,
+    static func summaries(_ db: SQLDatabase, _ top: [Candidate], buckets: Buckets, now: Timestamp,
                           series restricted: [Int64: [Int]]? = nil) throws -> [IssueSummary] {
         let ids = top.flatMap(\.issues).map(\.id)
         let chains = try chains(db, issueIDs: ids)
@@ -306,9 +306,9 @@ extension TriageStore {
     /// (`BucketRows`). PostgreSQL: past 32 ids, the whole time range too. A long IN list of
     /// parameters is a linear search per row there (11 ms of a 400-issue list's 192 hours at 1M
     /// events, against 2 ms for the range), and the ids as one array (`= ANY`) measured slower still.
-    static func idFilter(_ ids: [Int64], _ db: Database) -> (sql: String, arguments: StatementArguments) {
+    static func idFilter(_ ids: [Int64], _ db: SQLDatabase) -> (sql: String, arguments: SQLArguments) {
         guard ids.count > db.dialect.maxIDsInList else {
-            return ("issue_id IN (\(databaseQuestionMarks(count: ids.count))) AND ", StatementArguments(ids))
+            return ("issue_id IN (\(databaseQuestionMarks(count: ids.count))) AND ", SQLArguments(ids))
         }
         return ("", [])
     }
@@ -358,7 +358,7 @@ extension TriageStore {
     static let spikeHours = 192
 
     /// Each issue's events per hour over the last `spikeHours` hours, in one read.
-    static func lastHours(_ db: Database, issueIDs ids: [Int64], now: Timestamp) throws -> [Int64: [Int]] {
+    static func lastHours(_ db: SQLDatabase, issueIDs ids: [Int64], now: Timestamp) throws -> [Int64: [Int]] {
         guard !ids.isEmpty else { return [:] }
         let first = now.hour - Int64(spikeHours - 1)
         var read = BucketRows(ids, width: spikeHours)
@@ -411,8 +411,8 @@ extension TriageStore {
     }
 
     /// What a server last recorded it refused; nil when no server ever did.
-    static func intakeRejections(_ db: Database) throws -> IntakeRejections? {
-        let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM meta WHERE key = ? OR key LIKE ?",
+    static func intakeRejections(_ db: SQLDatabase) throws -> IntakeRejections? {
+        let rows = try SQLRow.fetchAll(db, sql: "SELECT key, value FROM meta WHERE key = ? OR key LIKE ?",
                                     arguments: [IntakeRejections.atKey, IntakeRejections.keyPrefix + "%"])
         guard let at = rows.first(where: { ($0[0] as String) == IntakeRejections.atKey }).map({ Timestamp(millis: $0[1]) }) else { return nil }
         var counts: [String: Int] = [:]

@@ -38,7 +38,7 @@ extension TriageStore {
     public func decisions(from start: Timestamp, to end: Timestamp) throws(StoreError) -> [Decision] {
         try read { db in
             var result: [Decision] = []
-            for row in try Row.fetchAll(db, sql: """
+            for row in try SQLRow.fetchAll(db, sql: """
                 SELECT i.key, s.at, s."by", s.from_status, s.to_status, s.version, s.note
                 FROM status_change s JOIN issue i ON i.id = s.issue_id WHERE s.at BETWEEN ? AND ? ORDER BY s.at, s.id
                 """, arguments: [start.millis, end.millis]) {
@@ -47,7 +47,7 @@ extension TriageStore {
                 if let note = row[6] as String?, !note.isEmpty { text += " (\(note))" }
                 result.append(Decision(key: row[0], at: Timestamp(millis: row[1]), by: row[2], text: text))
             }
-            for row in try Row.fetchAll(db, sql: """
+            for row in try SQLRow.fetchAll(db, sql: """
                 SELECT i.key, n.at, n."by", n.text FROM note n JOIN issue i ON i.id = n.issue_id WHERE n.at BETWEEN ? AND ?
                 """, arguments: [start.millis, end.millis]) {
                 result.append(Decision(key: row[0], at: Timestamp(millis: row[1]), by: row[2], text: "note: \(row[3] as String)"))

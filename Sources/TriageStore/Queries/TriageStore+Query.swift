@@ -5,13 +5,13 @@ extension TriageStore {
     /// the event table, with each issue's series in the window's buckets.
     struct Restriction {
         var condition: String
-        var arguments: StatementArguments
+        var arguments: SQLArguments
         var series: [Int64: [Int]]
     }
 
     /// Applies a query to counted candidates: dimension terms recount events, users and series
     /// over the matching events (nil when there are none); the other terms drop issues.
-    static func applySearch(_ db: Database, _ search: SearchQuery, to candidates: inout [Candidate],
+    static func applySearch(_ db: SQLDatabase, _ search: SearchQuery, to candidates: inout [Candidate],
                             buckets: Buckets, now: Timestamp) throws -> Restriction? {
         guard !search.isEmpty else { return nil }
         var restriction: Restriction?
@@ -38,9 +38,9 @@ extension TriageStore {
     }
 
     /// Every note's text by issue, for bare words and `has:note`.
-    static func notesByIssue(_ db: Database) throws -> [Int64: [String]] {
+    static func notesByIssue(_ db: SQLDatabase) throws -> [Int64: [String]] {
         var notes: [Int64: [String]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT issue_id, text FROM note") {
+        for row in try SQLRow.fetchAll(db, sql: "SELECT issue_id, text FROM note") {
             notes[row[0], default: []].append(row[1])
         }
         return notes
@@ -80,7 +80,7 @@ extension TriageStore {
 
     /// The stored values of a dimension that a term lets through. Versions compare as the store
     /// orders them, so each known value is decided here rather than in SQL.
-    static func matchingValues(_ db: Database, _ term: SearchTerm) throws -> [String] {
+    static func matchingValues(_ db: SQLDatabase, _ term: SearchTerm) throws -> [String] {
         guard let field = term.field else { return [] }
         let known: [String]
         if let dimension = dimension(field) {
@@ -94,7 +94,7 @@ extension TriageStore {
 
     /// A sentence for each term that lets no stored value through, with a prefix it may have meant
     /// (`os:17` where the store holds `iOS 17.4`: `os:17*`) or a few values the store does hold.
-    static func unmatched(_ db: Database, _ terms: [SearchTerm]) throws -> [String] {
+    static func unmatched(_ db: SQLDatabase, _ terms: [SearchTerm]) throws -> [String] {
         var sentences: [String] = []
         for term in terms where !term.negated {
             guard let field = term.field, try matchingValues(db, term).isEmpty else { continue }
@@ -115,21 +115,21 @@ extension TriageStore {
 
     /// SQL over the event table for the events dimension terms let through, with its arguments
     /// and each term's matching values.
-    static func eventCondition(_ db: Database, _ terms: [SearchTerm]) throws -> (String, StatementArguments, [[String]]) {
-        var clauses: [String] = ["1 = 1"], arguments = StatementArguments()
+    static func eventCondition(_ db: SQLDatabase, _ terms: [SearchTerm]) throws -> (String, SQLArguments, [[String]]) {
+        var clauses: [String] = ["1 = 1"], arguments = SQLArguments()
         var values: [[String]] = []
         for term in terms {
             let matched = try matchingValues(db, term)
             values.append(matched)
             clauses.append(matched.isEmpty ? "1 = 0" : "\(column(term.field!)) IN (\(databaseQuestionMarks(count: matched.count)))")
-            arguments += StatementArguments(matched)
+            arguments += SQLArguments(matched)
         }
         return (clauses.joined(separator: " AND "), arguments, values)
     }
 
     /// Recounts events, users and series of the candidates over the events the terms let through.
     /// One term over days reads the breakdown rollup for events; users always come from events.
-    static func restrict(_ db: Database, _ terms: [SearchTerm], _ candidates: inout [Candidate],
+    static func restrict(_ db: SQLDatabase, _ terms: [SearchTerm], _ candidates: inout [Candidate],
                          buckets: Buckets) throws -> Restriction {
         let (condition, arguments, values) = try eventCondition(db, terms)
         var index: [Int64: Int] = [:]
@@ -140,16 +140,16 @@ extension TriageStore {
         }
         var series: [Int64: [Int]] = [:]
         let range = [buckets.range.lowerBound, buckets.range.upperBound]
-        let rows: [Row]
+        let rows: [SQLRow]
         if terms.count == 1, !buckets.hourly, let dimension = dimension(terms[0].field!) {
-            rows = values[0].isEmpty ? [] : try Row.fetchAll(db, sql: """
+            rows = values[0].isEmpty ? [] : try SQLRow.fetchAll(db, sql: """
                 SELECT issue_id, day, SUM(events) FROM issue_day_dim
                 WHERE dim = ? AND value IN (\(databaseQuestionMarks(count: values[0].count))) AND day BETWEEN ? AND ?
                 GROUP BY issue_id, day
-                """, arguments: [dimension.rawValue] + StatementArguments(values[0]) + StatementArguments(range))
+                """, arguments: [dimension.rawValue] + SQLArguments(values[0]) + SQLArguments(range))
         } else {
             let unit = buckets.hourly ? Timestamp.millisPerHour : Timestamp.millisPerDay
-            rows = try Row.fetchAll(db, sql: """
+            rows = try SQLRow.fetchAll(db, sql: """
                 SELECT issue_id, \(floorBucket("ts", unit)) AS bucket, COUNT(*) FROM event
                 WHERE ts BETWEEN ? AND ? AND \(condition) GROUP BY issue_id, bucket
                 """, arguments: [buckets.millis.lowerBound, buckets.millis.upperBound] + arguments)
@@ -160,7 +160,7 @@ extension TriageStore {
             candidates[i].events += n
             series[row[0], default: [Int](repeating: 0, count: buckets.count)][Int(bucket - buckets.range.lowerBound)] = n
         }
-        for row in try Row.fetchAll(db, sql: """
+        for row in try SQLRow.fetchAll(db, sql: """
             SELECT issue_id, COUNT(DISTINCT user_id) FROM event WHERE ts BETWEEN ? AND ? AND \(condition) GROUP BY issue_id
             """, arguments: [buckets.millis.lowerBound, buckets.millis.upperBound] + arguments) {
             guard let i = index[row[0]] else { continue }
@@ -171,7 +171,7 @@ extension TriageStore {
 
     /// The header's totals under dimension terms: the listed issues' restricted counts, and their
     /// distinct users over the matching events.
-    static func restrictedTotals(_ db: Database, _ candidates: [Candidate], _ restriction: Restriction,
+    static func restrictedTotals(_ db: SQLDatabase, _ candidates: [Candidate], _ restriction: Restriction,
                                  buckets: Buckets) throws -> Totals {
         var series = [Int](repeating: 0, count: buckets.count)
         let issues = candidates.flatMap(\.issues)

@@ -29,8 +29,8 @@ extension TriageStore {
             let chains = try TriageStore.chains(db, issueIDs: ids)
             var info: [Int64: (key: String, first: String?, kind: String?)] = [:]
             if !ids.isEmpty {
-                for row in try Row.fetchAll(db, sql: "SELECT id, key, first_version, kind FROM issue WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
-                                            arguments: StatementArguments(ids)) {
+                for row in try SQLRow.fetchAll(db, sql: "SELECT id, key, first_version, kind FROM issue WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
+                                            arguments: SQLArguments(ids)) {
                     info[row[0]] = (row[1], row[2], row[3])
                 }
             }
@@ -96,29 +96,29 @@ extension TriageStore {
 
     /// Reads a version's events in `[from, to)` through `event_by_version`; before the raw
     /// horizon `since`, the figures the prune counted (`prunedVersionFigures`).
-    static func versionFigures(_ db: Database, _ version: String, from: Int64, to: Int64, size: Int64,
+    static func versionFigures(_ db: SQLDatabase, _ version: String, from: Int64, to: Int64, size: Int64,
                                since: Int64? = nil) throws -> VersionFigures {
         let day = floorBucket("ts", Timestamp.millisPerDay), bucket = floorBucket("ts", size)
         // Events before the horizon that a prune under way has counted but not yet deleted are
         // read from its figures only.
-        let arguments: StatementArguments = [version, max(from, since ?? .min), to]
+        let arguments: SQLArguments = [version, max(from, since ?? .min), to]
         let range = "app_version = ? AND ts >= ? AND ts < ?"
         var figures = VersionFigures()
-        for row in try Row.fetchAll(db, sql: "SELECT issue_id, COUNT(*), COUNT(DISTINCT user_id) FROM event WHERE \(range) GROUP BY issue_id",
+        for row in try SQLRow.fetchAll(db, sql: "SELECT issue_id, COUNT(*), COUNT(DISTINCT user_id) FROM event WHERE \(range) GROUP BY issue_id",
                                     arguments: arguments) {
             figures.issues[row[0]] = IssueFigures(events: row[1], users: row[2])
         }
-        for row in try Row.fetchAll(db, sql: """
+        for row in try SQLRow.fetchAll(db, sql: """
             SELECT issue_id, COUNT(*) FROM (SELECT DISTINCT issue_id, \(day) AS d, user_id FROM event
                 WHERE \(range) AND user_id IS NOT NULL) AS u GROUP BY issue_id
             """, arguments: arguments) {
             figures.issues[row[0]]?.userDays = row[1]
         }
-        for row in try Row.fetchAll(db, sql: "SELECT issue_id, \(bucket), COUNT(*) FROM event WHERE \(range) GROUP BY 1, 2",
+        for row in try SQLRow.fetchAll(db, sql: "SELECT issue_id, \(bucket), COUNT(*) FROM event WHERE \(range) GROUP BY 1, 2",
                                     arguments: arguments) {
             figures.issues[row[0]]?.series[row[1]] = row[2]
         }
-        for row in try Row.fetchAll(db, sql: """
+        for row in try SQLRow.fetchAll(db, sql: """
             SELECT d, COUNT(*) FROM (SELECT DISTINCT \(day) AS d, user_id FROM event
                 WHERE \(range) AND user_id IS NOT NULL) AS u GROUP BY d
             """, arguments: arguments) {
@@ -136,11 +136,11 @@ extension TriageStore {
     /// distinct users over several days are a lower bound, `IssueFigures.usersApproximate`), and
     /// all issues' users per day. A day lying only in part in the window (an hourly window),
     /// or over more than one bucket, is left out and makes the counts approximate.
-    static func prunedVersionFigures(_ db: Database, _ version: String, from: Int64, to: Int64, size: Int64,
+    static func prunedVersionFigures(_ db: SQLDatabase, _ version: String, from: Int64, to: Int64, size: Int64,
                                      into figures: inout VersionFigures) throws {
         guard from < to else { return }
         let days = (from / Timestamp.millisPerDay)...((to - 1) / Timestamp.millisPerDay)
-        for row in try Row.fetchAll(db, sql: """
+        for row in try SQLRow.fetchAll(db, sql: """
             SELECT issue_id, day, events, users, first_ts, last_ts FROM pruned_version_day
             WHERE app_version = ? AND day >= ? AND day <= ? AND last_ts >= ? AND first_ts < ?
             """, arguments: [version, days.lowerBound, days.upperBound, from, to]) {

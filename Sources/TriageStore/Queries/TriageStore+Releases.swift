@@ -6,10 +6,10 @@ extension TriageStore {
         let day = TriageStore.floorBucket("ts", Timestamp.millisPerDay)
         return try read { db in
             var newIssues: [String: Int] = [:], regressions: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT first_version, COUNT(*) FROM issue WHERE first_version IS NOT NULL GROUP BY first_version") {
+            for row in try SQLRow.fetchAll(db, sql: "SELECT first_version, COUNT(*) FROM issue WHERE first_version IS NOT NULL GROUP BY first_version") {
                 newIssues[row[0]] = row[1]
             }
-            for row in try Row.fetchAll(db, sql: """
+            for row in try SQLRow.fetchAll(db, sql: """
                 SELECT version, COUNT(DISTINCT issue_id) FROM status_change
                 WHERE to_status = 'regressed' AND version IS NOT NULL GROUP BY version
                 """) {
@@ -21,7 +21,7 @@ extension TriageStore {
             let active = try TriageStore.activeUsers(db, days: nil)
             var withError: [String: [Int64: Int]] = [:]
             if !active.isEmpty {
-                for row in try Row.fetchAll(db, sql: """
+                for row in try SQLRow.fetchAll(db, sql: """
                     SELECT app_version, d, COUNT(*) FROM (
                         SELECT DISTINCT app_version, \(day) AS d, user_id FROM event
                         WHERE app_version IS NOT NULL AND user_id IS NOT NULL AND ts >= ?) AS u
@@ -33,7 +33,7 @@ extension TriageStore {
                 }
             }
             var figures: [String: (first: Int64, last: Int64, events: Int, users: Int, issues: Int)] = [:]
-            for row in try Row.fetchAll(db, sql: """
+            for row in try SQLRow.fetchAll(db, sql: """
                 SELECT app_version, MIN(ts), MAX(ts), COUNT(*), COUNT(DISTINCT user_id), COUNT(DISTINCT issue_id)
                 FROM event WHERE app_version IS NOT NULL AND ts >= ? GROUP BY app_version
                 """, arguments: [since]) {
@@ -68,17 +68,17 @@ extension TriageStore {
 
     /// Active users per version and day: a CSV's figure where one was given, else the distinct
     /// installations of the sessions export; `days` narrows to a range of day buckets.
-    static func activeUsers(_ db: Database, days: ClosedRange<Int64>?) throws -> [String: [Int64: Int]] {
+    static func activeUsers(_ db: SQLDatabase, days: ClosedRange<Int64>?) throws -> [String: [Int64: Int]] {
         var result: [String: [Int64: Int]] = [:]
         let range = days.map { [$0.lowerBound, $0.upperBound] } ?? [Int64.min, Int64.max]
-        for row in try Row.fetchAll(db, sql: """
+        for row in try SQLRow.fetchAll(db, sql: """
             SELECT version, day, COUNT(DISTINCT installation) FROM adoption_session
             WHERE day BETWEEN ? AND ? GROUP BY version, day
-            """, arguments: StatementArguments(range)) {
+            """, arguments: SQLArguments(range)) {
             result[row[0], default: [:]][row[1]] = row[2]
         }
-        for row in try Row.fetchAll(db, sql: "SELECT version, day, users FROM adoption_day WHERE day BETWEEN ? AND ?",
-                                    arguments: StatementArguments(range)) {
+        for row in try SQLRow.fetchAll(db, sql: "SELECT version, day, users FROM adoption_day WHERE day BETWEEN ? AND ?",
+                                    arguments: SQLArguments(range)) {
             result[row[0], default: [:]][row[1]] = row[2]
         }
         return result
@@ -86,7 +86,7 @@ extension TriageStore {
 
     /// Writes adoption rows: a day's figure replaces the one stored for that day and version; a
     /// session already stored (by its id) is skipped. Counts the rows new or changed, and the sessions among them.
-    static func writeAdoption(_ db: Database, _ records: [AdoptionRecord], counts: inout IngestCounts) throws {
+    static func writeAdoption(_ db: SQLDatabase, _ records: [AdoptionRecord], counts: inout IngestCounts) throws {
         for record in records {
             switch record {
             case let .daily(day, version, users, sessions):
@@ -107,9 +107,9 @@ extension TriageStore {
 
     /// Adds the pruned events' figures to each version's (`releases`): times and events from the
     /// days counted, users and issues again over the kept events and the pruned ones together.
-    static func addPrunedReleaseFigures(_ db: Database, since: Int64,
+    static func addPrunedReleaseFigures(_ db: SQLDatabase, since: Int64,
                                         to figures: inout [String: (first: Int64, last: Int64, events: Int, users: Int, issues: Int)]) throws {
-        for row in try Row.fetchAll(db, sql: """
+        for row in try SQLRow.fetchAll(db, sql: """
             SELECT app_version, MIN(first_ts), MAX(last_ts), SUM(events) FROM pruned_version_day WHERE issue_id = 0 GROUP BY app_version
             """) {
             let version: String = row[0], first: Int64 = row[1], last: Int64 = row[2], events: Int = row[3]
@@ -119,7 +119,7 @@ extension TriageStore {
                 figures[version] = (first, last, events, 0, 0)
             }
         }
-        for row in try Row.fetchAll(db, sql: """
+        for row in try SQLRow.fetchAll(db, sql: """
             SELECT v, COUNT(DISTINCT u) FROM (
                 SELECT app_version AS v, user_id AS u FROM event WHERE app_version IS NOT NULL AND ts >= ?
                 UNION ALL SELECT app_version, user_id FROM pruned_version_users) AS x
@@ -127,7 +127,7 @@ extension TriageStore {
             """, arguments: [since]) {
             figures[row[0]]?.users = row[1]
         }
-        for row in try Row.fetchAll(db, sql: """
+        for row in try SQLRow.fetchAll(db, sql: """
             SELECT v, COUNT(DISTINCT i) FROM (
                 SELECT app_version AS v, issue_id AS i FROM event WHERE app_version IS NOT NULL AND ts >= ?
                 UNION ALL SELECT app_version, issue_id FROM pruned_version_day WHERE issue_id <> 0) AS x

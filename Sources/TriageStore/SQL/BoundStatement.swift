@@ -1,10 +1,10 @@
 /// A statement the store prepares once and runs per event or per rollup row, its values bound
-/// one by one from Swift values: on SQLite through its C API (`SQLiteStatement`), on PostgreSQL
+/// one by one from Swift values: on SQLite through its C API (`SQLiteStatementDriver`), on PostgreSQL
 /// prepared once per connection with the values as text (`PGStatement`).
 struct BoundStatement {
     private let driver: any StatementDriver
 
-    init(_ db: Database, sql: String) throws {
+    init(_ db: SQLDatabase, sql: String) throws {
         driver = try db.connection.statement(sql: sql)
     }
 

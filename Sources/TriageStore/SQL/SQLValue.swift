@@ -92,7 +92,7 @@ extension Optional: SQLConvertible where Wrapped: SQLConvertible {
 }
 
 /// The values bound to a statement's `?` placeholders, in order.
-struct StatementArguments: ExpressibleByArrayLiteral, Sendable {
+struct SQLArguments: ExpressibleByArrayLiteral, Sendable {
     var values: [SQLValue]
 
     init() { values = [] }
@@ -105,19 +105,19 @@ struct StatementArguments: ExpressibleByArrayLiteral, Sendable {
         values = sequence.map(\.sqlValue)
     }
 
-    static func + (a: StatementArguments, b: StatementArguments) -> StatementArguments {
+    static func + (a: SQLArguments, b: SQLArguments) -> SQLArguments {
         var sum = a
         sum.values += b.values
         return sum
     }
 
-    static func += (a: inout StatementArguments, b: StatementArguments) { a.values += b.values }
+    static func += (a: inout SQLArguments, b: SQLArguments) { a.values += b.values }
 
     var isEmpty: Bool { values.isEmpty }
 }
 
 /// One result row: values by position or by column name, converted on read.
-struct Row {
+struct SQLRow {
     let columns: ColumnNames
     let values: [SQLValue]
 

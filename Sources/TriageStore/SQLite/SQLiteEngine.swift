@@ -62,13 +62,13 @@ final class SQLiteEngine: StoreEngine, @unchecked Sendable {
         }
     }
 
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.read { db in try body(Database(SQLiteConnection(db))) }
+    func read<T>(_ body: (SQLDatabase) throws -> T) throws -> T {
+        try pool.read { db in try body(SQLDatabase(GRDBConnection(db))) }
     }
 
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
+    func write<T>(_ body: (SQLDatabase) throws -> T) throws -> T {
         try pool.write { grdb in
-            let db = Database(SQLiteConnection(grdb))
+            let db = SQLDatabase(GRDBConnection(grdb))
             let result = try body(db)
             try db.execute(sql: "UPDATE meta SET value = value + 1 WHERE key = 'revision'")
             return result

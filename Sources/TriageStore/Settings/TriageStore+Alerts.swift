@@ -16,7 +16,7 @@ extension TriageStore {
     /// Every alert, by name.
     public func alerts() throws(StoreError) -> [AlertRule] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT name, query, measure, threshold, within FROM alert_rule ORDER BY name").map { row in
+            try SQLRow.fetchAll(db, sql: "SELECT name, query, measure, threshold, within FROM alert_rule ORDER BY name").map { row in
                 AlertRule(name: row[0], query: row[1], measure: AlertRule.Measure(rawValue: row[2]) ?? .events,
                           threshold: row[3], within: AlertRule.Span(rawValue: row[4]) ?? .h24)
             }
@@ -56,7 +56,7 @@ extension TriageStore {
         // earlier time of its own (a device's clock, a server's queue), is told all the same;
         // on a first run, by time.
         let (newKeys, regressedKeys, lastIssue, lastChange) = try read { db in
-            let marks = try Row.fetchOne(db, sql: """
+            let marks = try SQLRow.fetchOne(db, sql: """
                 SELECT (SELECT value FROM meta WHERE key = 'alerts_issue_id'), (SELECT value FROM meta WHERE key = 'alerts_change_id')
                 """)
             let issueMark: Int64? = marks?[0]

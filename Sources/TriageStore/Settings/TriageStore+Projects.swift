@@ -12,7 +12,7 @@ extension TriageStore {
     public func projects() throws(StoreError) -> [ProjectKeys] {
         try read { db in
             let keys = Dictionary(grouping: try TriageStore.projectKeys(db), by: \.projectID)
-            return try Row.fetchAll(db, sql: "SELECT id, name, created_at FROM project ORDER BY id").map { row in
+            return try SQLRow.fetchAll(db, sql: "SELECT id, name, created_at FROM project ORDER BY id").map { row in
                 let project = Project(id: row[0], name: row[1], created: Timestamp(millis: row[2]))
                 return ProjectKeys(project: project, keys: keys[project.id] ?? [])
             }
@@ -78,14 +78,14 @@ extension TriageStore {
                 // each one's range of the rollup's key (issue_id, dim, …): an OR over the two keys
                 // let SQLite's planner scan the whole rollup instead (582k rows at 1M events, 0.3
                 // billion instructions, more than the list itself took in `report --format json`).
-                for row in try Row.fetchAll(db, sql: """
+                for row in try SQLRow.fetchAll(db, sql: """
                     SELECT COALESCE(h.key, i.key), d.value FROM issue i
                     LEFT JOIN issue h ON h.id = i.group_id
                     JOIN issue_day_dim d ON d.issue_id = i.id AND d.dim = ? AND d.value <> 'unknown'
                     WHERE i.id IN (SELECT id FROM issue WHERE key IN (\(marks))
                                    UNION SELECT m.id FROM issue m JOIN issue g ON g.id = m.group_id WHERE g.key IN (\(marks)))
                     GROUP BY 1, 2
-                    """, arguments: [Dimension.project.rawValue] + StatementArguments(slice) + StatementArguments(slice)) {
+                    """, arguments: [Dimension.project.rawValue] + SQLArguments(slice) + SQLArguments(slice)) {
                     names[row[0], default: []].insert(row[1])
                 }
             }
@@ -93,8 +93,8 @@ extension TriageStore {
         }
     }
 
-    static func projectKeys(_ db: Database) throws -> [ProjectKey] {
-        try Row.fetchAll(db, sql: """
+    static func projectKeys(_ db: SQLDatabase) throws -> [ProjectKey] {
+        try SQLRow.fetchAll(db, sql: """
             SELECT k.public_key, k.project_id, p.name, k.created_at, k.revoked_at, k.dsn_base
             FROM project_key k JOIN project p ON p.id = k.project_id ORDER BY k.created_at, k.public_key
             """).map { row in

@@ -16,7 +16,7 @@ extension TriageStore {
     /// Every saved view, by name.
     public func savedViews() throws(StoreError) -> [SavedView] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT name, query, rank_by, time_window FROM saved_view ORDER BY name").map { row in
+            try SQLRow.fetchAll(db, sql: "SELECT name, query, rank_by, time_window FROM saved_view ORDER BY name").map { row in
                 SavedView(name: row[0], query: row[1], mode: (row[2] as String?).flatMap(RankMode.init(rawValue:)),
                           window: (row[3] as String?).flatMap(TimeWindow.init(rawValue:)))
             }

@@ -3,7 +3,7 @@ import GRDBSQLite
 
 /// SQLite's side of `SQLConnection`: GRDB's connection, with SQLite's C API where a statement runs
 /// per event or a read builds thousands of rows.
-final class SQLiteConnection: SQLConnection {
+final class GRDBConnection: SQLConnection {
     let db: GRDB.Database
 
     init(_ db: GRDB.Database) { self.db = db }
@@ -12,25 +12,25 @@ final class SQLiteConnection: SQLConnection {
 
     var changesCount: Int { db.changesCount }
 
-    func execute(sql: String, arguments: StatementArguments) throws {
+    func execute(sql: String, arguments: SQLArguments) throws {
         try db.execute(sql: sql, arguments: arguments.grdb)
     }
 
-    func insertID(sql: String, arguments: StatementArguments) throws -> Int64 {
+    func insertID(sql: String, arguments: SQLArguments) throws -> Int64 {
         try db.execute(sql: sql, arguments: arguments.grdb)
         return db.lastInsertedRowID
     }
 
-    func rows(sql: String, arguments: StatementArguments) throws -> [Row] {
+    func rows(sql: String, arguments: SQLArguments) throws -> [SQLRow] {
         let statement = try db.cachedStatement(sql: sql)
         try statement.setArguments(arguments.grdb)
-        let columns = Row.ColumnNames(statement.columnNames)
-        var rows: [Row] = []
-        try SQLiteSteps.each(statement, in: db) { rows.append(Row(columns: columns, values: SQLiteSteps.values(of: $0))) }
+        let columns = SQLRow.ColumnNames(statement.columnNames)
+        var rows: [SQLRow] = []
+        try SQLiteSteps.each(statement, in: db) { rows.append(SQLRow(columns: columns, values: SQLiteSteps.values(of: $0))) }
         return rows
     }
 
-    func forEachIntegers(sql: String, arguments: StatementArguments, into buffer: UnsafeMutableBufferPointer<Int64>,
+    func forEachIntegers(sql: String, arguments: SQLArguments, into buffer: UnsafeMutableBufferPointer<Int64>,
                          _ body: (UnsafeBufferPointer<Int64>) throws -> Void) throws {
         // Stepped with SQLite's own calls: GRDB's row values cost a retain and a release each.
         let statement = try db.cachedStatement(sql: sql)
@@ -43,7 +43,7 @@ final class SQLiteConnection: SQLConnection {
 
     func columnCount(sql: String) throws -> Int { try db.makeStatement(sql: sql).columnCount }
 
-    func cursor(sql: String, arguments: StatementArguments) throws -> any RowSource {
+    func cursor(sql: String, arguments: SQLArguments) throws -> any RowSource {
         // Its own statement (not the cache's): the caller may run other queries while it reads.
         let statement = try db.makeStatement(sql: sql)
         try statement.setArguments(arguments.grdb)
@@ -51,21 +51,21 @@ final class SQLiteConnection: SQLConnection {
     }
 
     func statement(sql: String) throws -> any StatementDriver {
-        SQLiteStatement(try db.cachedStatement(sql: sql))
+        SQLiteStatementDriver(try db.cachedStatement(sql: sql))
     }
 
-    func schemaVersion() throws -> Int { try Int.fetchOne(Database(self), sql: "PRAGMA user_version") ?? 0 }
+    func schemaVersion() throws -> Int { try Int.fetchOne(SQLDatabase(self), sql: "PRAGMA user_version") ?? 0 }
 
     func setSchemaVersion(_ version: Int) throws { try db.execute(sql: "PRAGMA user_version = \(version)") }
 
     var writesBatchesAsOne: Bool { false }
 
-    func add(_ batch: IngestWriter.Batch, to writer: IngestWriter, _ db: Database, counts: inout IngestCounts,
+    func add(_ batch: IngestWriter.Batch, to writer: IngestWriter, _ db: SQLDatabase, counts: inout IngestCounts,
              rollups: inout Rollups, partitions: inout Set<Int64>) throws {
         try writer.add(db, batch, counts: &counts, rollups: &rollups, partitions: &partitions)
     }
 
-    func flush(_ rollups: inout Rollups, _ db: Database) throws { try rollups.flushRowByRow(db) }
+    func flush(_ rollups: inout Rollups, _ db: SQLDatabase) throws { try rollups.flushRowByRow(db) }
 
     func preparePartitions(times: [Int64], made: inout Set<Int64>) throws {}
 
@@ -76,7 +76,7 @@ final class SQLiteConnection: SQLConnection {
         var start = 0
         while start < rows.count {
             let slice = rows[start..<min(rows.count, start + perStatement)]
-            var arguments = StatementArguments()
+            var arguments = SQLArguments()
             for row in slice { arguments.values += row }
             try execute(sql: "INSERT INTO \(table) (\(quoted)) VALUES " + Array(repeating: marks, count: slice.count).joined(separator: ", "),
                         arguments: arguments)
@@ -102,22 +102,22 @@ final class SQLiteConnection: SQLConnection {
 final class SQLiteRowSource: RowSource {
     private let statement: GRDB.Statement
     private let db: GRDB.Database
-    private let columns: Row.ColumnNames
+    private let columns: SQLRow.ColumnNames
     private var finished = false
 
     init(statement: GRDB.Statement, db: GRDB.Database) {
         self.statement = statement
         self.db = db
-        columns = Row.ColumnNames(statement.columnNames)
+        columns = SQLRow.ColumnNames(statement.columnNames)
     }
 
-    func next() throws -> Row? {
+    func next() throws -> SQLRow? {
         guard !finished else { return nil }
         guard let handle = try SQLiteSteps.step(statement, in: db) else {
             finished = true
             return nil
         }
-        return Row(columns: columns, values: SQLiteSteps.values(of: handle))
+        return SQLRow(columns: columns, values: SQLiteSteps.values(of: handle))
     }
 }
 
@@ -169,7 +169,7 @@ enum SQLiteSteps {
     }
 }
 
-extension StatementArguments {
+extension SQLArguments {
     var grdb: GRDB.StatementArguments {
         GRDB.StatementArguments(values.map { value -> DatabaseValue in
             switch value {

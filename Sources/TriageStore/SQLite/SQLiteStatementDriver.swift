@@ -7,7 +7,7 @@ import GRDBSQLite
 /// is boxed, converted and bound, which cost a fifth of the writer's time at a million events.
 /// This binds straight from Swift values. It is only for statements the store prepares itself,
 /// inside a write; errors come back as GRDB's `DatabaseError`, so they read as every other.
-final class SQLiteStatement: StatementDriver {
+final class SQLiteStatementDriver: StatementDriver {
     private let statement: GRDB.Statement
     private let handle: OpaquePointer
     private var index: Int32 = 0
@@ -32,11 +32,11 @@ final class SQLiteStatement: StatementDriver {
         value.withUTF8 { bytes in
             guard let base = bytes.baseAddress else {
                 // A non-nil pointer for "": SQLite then stores an empty text, not NULL.
-                _ = sqlite3_bind_text(handle, i, "", 0, SQLiteStatement.transient)
+                _ = sqlite3_bind_text(handle, i, "", 0, SQLiteStatementDriver.transient)
                 return
             }
             base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                _ = sqlite3_bind_text(handle, i, $0, Int32(bytes.count), SQLiteStatement.transient)
+                _ = sqlite3_bind_text(handle, i, $0, Int32(bytes.count), SQLiteStatementDriver.transient)
             }
         }
     }

@@ -1,9 +1,9 @@
 /// One connection inside one transaction, on either engine: what every query and write of the
 /// store is written against. The SQL is written once, in the dialect both engines run (`?`
 /// placeholders, `ON CONFLICT`, `RETURNING`, `COALESCE`); what the engines do differently is
-/// behind `SQLConnection`, implemented once per engine (`SQLite/SQLiteConnection.swift`,
+/// behind `SQLConnection`, implemented once per engine (`SQLite/GRDBConnection.swift`,
 /// `Postgres/PGSession+Connection.swift`), so no code here asks which engine it runs on.
-final class Database {
+final class SQLDatabase {
     let connection: any SQLConnection
 
     init(_ connection: any SQLConnection) { self.connection = connection }
@@ -14,23 +14,23 @@ final class Database {
     /// Rows changed by the last write statement.
     var changesCount: Int { connection.changesCount }
 
-    func execute(sql: String, arguments: StatementArguments = []) throws {
+    func execute(sql: String, arguments: SQLArguments = []) throws {
         try connection.execute(sql: sql, arguments: arguments)
     }
 
     /// Runs an INSERT and returns the `id` of the row it added.
-    func insertID(sql: String, arguments: StatementArguments = []) throws -> Int64 {
+    func insertID(sql: String, arguments: SQLArguments = []) throws -> Int64 {
         try connection.insertID(sql: sql, arguments: arguments)
     }
 
-    func rows(sql: String, arguments: StatementArguments = []) throws -> [Row] {
+    func rows(sql: String, arguments: SQLArguments = []) throws -> [SQLRow] {
         try connection.rows(sql: sql, arguments: arguments)
     }
 
     /// Runs a query whose every column is an integer (NULL reads as 0) and hands each row's values
-    /// to `body` in one reused buffer, without building a `Row` per row: the rollup reads of a
+    /// to `body` in one reused buffer, without building a `SQLRow` per row: the rollup reads of a
     /// list (tens of thousands of day and hour buckets) spent most of their time building rows.
-    func forEachIntegers(sql: String, arguments: StatementArguments = [], columns: Int,
+    func forEachIntegers(sql: String, arguments: SQLArguments = [], columns: Int,
                          _ body: (UnsafeBufferPointer<Int64>) throws -> Void) throws {
         let buffer = UnsafeMutableBufferPointer<Int64>.allocate(capacity: columns)
         defer { buffer.deallocate() }
@@ -45,15 +45,15 @@ final class Database {
 protocol SQLConnection: AnyObject {
     var dialect: SQLDialect { get }
     var changesCount: Int { get }
-    func execute(sql: String, arguments: StatementArguments) throws
-    func insertID(sql: String, arguments: StatementArguments) throws -> Int64
-    func rows(sql: String, arguments: StatementArguments) throws -> [Row]
+    func execute(sql: String, arguments: SQLArguments) throws
+    func insertID(sql: String, arguments: SQLArguments) throws -> Int64
+    func rows(sql: String, arguments: SQLArguments) throws -> [SQLRow]
     /// Each row's integers into `buffer` (as many as it holds), then `body`.
-    func forEachIntegers(sql: String, arguments: StatementArguments, into buffer: UnsafeMutableBufferPointer<Int64>,
+    func forEachIntegers(sql: String, arguments: SQLArguments, into buffer: UnsafeMutableBufferPointer<Int64>,
                          _ body: (UnsafeBufferPointer<Int64>) throws -> Void) throws
     func columnCount(sql: String) throws -> Int
     /// Rows read one at a time, while other statements run on the connection.
-    func cursor(sql: String, arguments: StatementArguments) throws -> any RowSource
+    func cursor(sql: String, arguments: SQLArguments) throws -> any RowSource
     /// A statement prepared once and run many times with values bound one by one (`BoundStatement`).
     func statement(sql: String) throws -> any StatementDriver
 
@@ -67,10 +67,10 @@ protocol SQLConnection: AnyObject {
     var writesBatchesAsOne: Bool { get }
     /// Writes one batch of ingest: row by row where a statement costs microseconds (SQLite), in
     /// bulk where each costs a round trip (PostgreSQL).
-    func add(_ batch: IngestWriter.Batch, to writer: IngestWriter, _ db: Database, counts: inout IngestCounts,
+    func add(_ batch: IngestWriter.Batch, to writer: IngestWriter, _ db: SQLDatabase, counts: inout IngestCounts,
              rollups: inout Rollups, partitions: inout Set<Int64>) throws
     /// Writes a transaction's summed rollups, after their versions.
-    func flush(_ rollups: inout Rollups, _ db: Database) throws
+    func flush(_ rollups: inout Rollups, _ db: SQLDatabase) throws
     /// Makes room for events at these times (PostgreSQL's month partitions); nothing where none is needed.
     func preparePartitions(times: [Int64], made: inout Set<Int64>) throws
 
@@ -99,7 +99,7 @@ struct SQLDialect {
 
 /// Rows of a query read one at a time.
 protocol RowSource: AnyObject {
-    func next() throws -> Row?
+    func next() throws -> SQLRow?
 }
 
 /// A prepared statement's engine side: values bound in order, then run.
@@ -114,39 +114,39 @@ protocol StatementDriver: AnyObject {
 }
 
 /// Rows read one at a time: the export streams millions of events through it.
-final class RowCursor {
+final class SQLRowCursor {
     private let source: any RowSource
 
-    init(_ db: Database, sql: String, arguments: StatementArguments) throws {
+    init(_ db: SQLDatabase, sql: String, arguments: SQLArguments) throws {
         source = try db.connection.cursor(sql: sql, arguments: arguments)
     }
 
-    func next() throws -> Row? { try source.next() }
+    func next() throws -> SQLRow? { try source.next() }
 }
 
-extension Row {
-    static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [Row] {
+extension SQLRow {
+    static func fetchAll(_ db: SQLDatabase, sql: String, arguments: SQLArguments = []) throws -> [SQLRow] {
         try db.rows(sql: sql, arguments: arguments)
     }
 
-    static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> Row? {
+    static func fetchOne(_ db: SQLDatabase, sql: String, arguments: SQLArguments = []) throws -> SQLRow? {
         try db.rows(sql: sql, arguments: arguments).first
     }
 
-    static func fetchCursor(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> RowCursor {
-        try RowCursor(db, sql: sql, arguments: arguments)
+    static func fetchCursor(_ db: SQLDatabase, sql: String, arguments: SQLArguments = []) throws -> SQLRowCursor {
+        try SQLRowCursor(db, sql: sql, arguments: arguments)
     }
 }
 
 extension SQLConvertible {
     /// The first column of the first row; nil when there is no row or its value is NULL.
-    static func fetchOne(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> Self? {
+    static func fetchOne(_ db: SQLDatabase, sql: String, arguments: SQLArguments = []) throws -> Self? {
         guard let row = try db.rows(sql: sql, arguments: arguments).first else { return nil }
         return convert(row.values[0])
     }
 
     /// The first column of every row (NULLs left out, as GRDB does for non-optional types).
-    static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [Self] {
+    static func fetchAll(_ db: SQLDatabase, sql: String, arguments: SQLArguments = []) throws -> [Self] {
         try db.rows(sql: sql, arguments: arguments).compactMap { convert($0.values[0]) }
     }
 
