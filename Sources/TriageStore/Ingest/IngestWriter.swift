@@ -163,7 +163,7 @@ public final class IngestWriter {
                 var partitions = Set<Int64>()
                 try revalidate(db)
                 let closed = try TriageStore.meta(db, TriageStore.RetentionKey.closedBefore)
-                let asOne = db.connection.writesBatchesAsOne
+                let asOne = db.connection.ingestPath.writesBatchesAsOne
                 var gathered: Batch?
                 while var batch = next() {
                     if batch.keys.count != batch.events.count { batch.prepare() }
@@ -171,10 +171,10 @@ public final class IngestWriter {
                     if asOne {
                         if gathered == nil { gathered = batch } else { gathered!.append(batch) }
                     } else {
-                        try db.connection.add(batch, to: self, db, counts: &counts, rollups: &rollups, partitions: &partitions)
+                        try add(db, batch, counts: &counts, rollups: &rollups, partitions: &partitions)
                     }
                 }
-                if let gathered { try db.connection.add(gathered, to: self, db, counts: &counts, rollups: &rollups, partitions: &partitions) }
+                if let gathered { try add(db, gathered, counts: &counts, rollups: &rollups, partitions: &partitions) }
                 try finish(db, rollups: &rollups)
                 return counts
             }
@@ -252,32 +252,33 @@ public final class IngestWriter {
         knownRevision = current + 1
     }
 
+    /// Writes one batch: each event's issue found (or made) and the event counted where it was new
+    /// to the store, then the complaints. The decisions are made here for both engines; the rows
+    /// go by the engine's `IngestWritePath`, at once (SQLite) or staged and sent in bulk
+    /// (PostgreSQL), in which case the events are counted in order once their rows are written.
     func add(_ db: SQLDatabase, _ batch: Batch, counts: inout IngestCounts, rollups: inout Rollups,
              partitions: inout Set<Int64>) throws {
         try TriageStore.writeAdoption(db, batch.adoption, counts: &counts)
-        let columns = TriageStore.eventInsertColumns
-        var insertEvent = try BoundStatement(db, sql: """
-            INSERT INTO event_row (\(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))
-            ON CONFLICT DO NOTHING
-            """)
         let termIDs = try termIDs(batch, db: db)
         try db.connection.preparePartitions(times: batch.events.map(\.timestamp.millis), made: &partitions)
+        var rows = try db.connection.ingestPath.eventRows(db)
+        // Issues new to this batch are remembered (`met`) until their first event lands.
         var met: [String: IssueState] = [:]
+        var staged: [(index: Int, key: String, chain: ErrorChain, state: IssueState)] = []
         for (i, raw) in batch.events.enumerated() {
             let (key, chain, issue) = try findIssue(raw, prepared: batch.keys[i], met: &met, db: db, counts: &counts, rollups: &rollups)
-            // One bind per column, in `eventInsertColumns`' order (no array of values per event).
-            insertEvent.bind(raw.eventID)
-            insertEvent.bind(issue.id)
-            insertEvent.bind(raw.timestamp.millis)
-            insertEvent.bind(raw.appVersion)
-            insertEvent.bind(raw.freeRAM)
-            insertEvent.bind(raw.freeDisk)
-            insertEvent.bind(raw.jailbroken)
-            insertEvent.bind(raw.userID)
-            insertEvent.bind(raw.sessionID)
-            for id in termIDs[event: i] { insertEvent.bind(id) }
-            try insertEvent.execute()
-            guard db.changesCount > 0 else {
+            switch try rows.add(raw, issueID: issue.id, terms: termIDs[event: i]) {
+            case .new: try land(raw, in: issue, key: key, chain: chain, db: db, counts: &counts, rollups: &rollups)
+            case .duplicate: counts.duplicates += 1
+            case .staged: staged.append((i, key, chain, issue))
+            }
+        }
+        var inserted = try rows.finish()
+        for (i, key, chain, state) in staged {
+            let raw = batch.events[i]
+            // An event landed earlier in the batch may have changed its issue since it was found.
+            let issue = issues[key] ?? state
+            guard inserted.remove(EventKey(issue: issue.id, ts: raw.timestamp.millis, eventID: raw.eventID)) != nil else {
                 counts.duplicates += 1
                 continue
             }
@@ -312,37 +313,6 @@ public final class IngestWriter {
         issues[key] = issue
         if let head = issue.groupID {
             try regressGroup(head, member: issue, event: raw, db: db, counts: &counts, rollups: &rollups)
-        }
-    }
-
-    /// Adds the complaints (a duplicate id is skipped), each counted for every known issue it cites
-    /// (its words' keys and its event's issue, `citations`); `events` are the batch's.
-    func addComplaints(_ db: SQLDatabase, _ complaints: [Complaint], events: [ErrorEvent], counts: inout IngestCounts,
-                       rollups: inout Rollups) throws {
-        let citations = try citations(db, complaints, events: events)
-        for (complaint, cited) in zip(complaints, citations) {
-            let inserted = try SQLRow.fetchOne(db, sql: """
-                INSERT INTO complaint (complaint_id, ts, channel, category, subject, text, user_id, codes)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id
-                """, arguments: [complaint.complaintID, complaint.timestamp.millis, complaint.channel, complaint.category,
-                                 complaint.subject, complaint.text, complaint.userID, cited.codes.joined(separator: " ")])
-            guard let inserted else {
-                counts.complaintDuplicates += 1
-                continue
-            }
-            counts.complaintsAdded += 1
-            noteAwaiting(cited.cites)
-            let rowID: Int64 = inserted[0]
-            var linked = false
-            for key in Set(cited.cites) {
-                try db.execute(sql: "INSERT INTO complaint_code (key, complaint_id, ts) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                               arguments: [key, rowID, complaint.timestamp.millis])
-                if !key.hasPrefix(IngestWriter.awaitingPrefix), let issueID = try existingIssueID(key, db: db) {
-                    rollups.addComplaint(at: complaint.timestamp, issueID: issueID)
-                    linked = true
-                }
-            }
-            if linked { try db.execute(sql: "UPDATE complaint SET linked = 1 WHERE id = ?", arguments: [rowID]) }
         }
     }
 

@@ -38,14 +38,7 @@ extension PGSession: SQLConnection {
         try run("UPDATE meta SET value = ? WHERE key = 'schema'", [version])
     }
 
-    var writesBatchesAsOne: Bool { true }
-
-    func add(_ batch: IngestWriter.Batch, to writer: IngestWriter, _ db: SQLDatabase, counts: inout IngestCounts,
-             rollups: inout Rollups, partitions: inout Set<Int64>) throws {
-        try writer.addSetBased(db, session: self, batch, counts: &counts, rollups: &rollups, partitions: &partitions)
-    }
-
-    func flush(_ rollups: inout Rollups, _ db: SQLDatabase) throws { try rollups.flushSetBased(db, session: self) }
+    var ingestPath: any IngestWritePath { BulkWrites(session: self) }
 
     func preparePartitions(times: [Int64], made: inout Set<Int64>) throws {
         for millis in times {

@@ -61,16 +61,8 @@ protocol SQLConnection: AnyObject {
     func schemaVersion() throws -> Int
     func setSchemaVersion(_ version: Int) throws
 
-    /// Whether a transaction's batches are written as one batch: where each statement costs a
-    /// round trip (PostgreSQL), a server's group commit of many small requests then costs the
-    /// round trips of one; where a statement costs microseconds (SQLite), they go one by one.
-    var writesBatchesAsOne: Bool { get }
-    /// Writes one batch of ingest: row by row where a statement costs microseconds (SQLite), in
-    /// bulk where each costs a round trip (PostgreSQL).
-    func add(_ batch: IngestWriter.Batch, to writer: IngestWriter, _ db: SQLDatabase, counts: inout IngestCounts,
-             rollups: inout Rollups, partitions: inout Set<Int64>) throws
-    /// Writes a transaction's summed rollups, after their versions.
-    func flush(_ rollups: inout Rollups, _ db: SQLDatabase) throws
+    /// How ingest's rows are written: at once, row by row (SQLite), or in bulk by COPY (PostgreSQL).
+    var ingestPath: any IngestWritePath { get }
     /// Makes room for events at these times (PostgreSQL's month partitions); nothing where none is needed.
     func preparePartitions(times: [Int64], made: inout Set<Int64>) throws
 

@@ -58,14 +58,7 @@ final class GRDBConnection: SQLConnection {
 
     func setSchemaVersion(_ version: Int) throws { try db.execute(sql: "PRAGMA user_version = \(version)") }
 
-    var writesBatchesAsOne: Bool { false }
-
-    func add(_ batch: IngestWriter.Batch, to writer: IngestWriter, _ db: SQLDatabase, counts: inout IngestCounts,
-             rollups: inout Rollups, partitions: inout Set<Int64>) throws {
-        try writer.add(db, batch, counts: &counts, rollups: &rollups, partitions: &partitions)
-    }
-
-    func flush(_ rollups: inout Rollups, _ db: SQLDatabase) throws { try rollups.flushRowByRow(db) }
+    var ingestPath: any IngestWritePath { RowByRowWrites() }
 
     func preparePartitions(times: [Int64], made: inout Set<Int64>) throws {}
 

@@ -1,0 +1,89 @@
+import TriageModel
+
+/// Ingest's rows on PostgreSQL, where each statement costs a network round trip: a batch's
+/// events COPYed into a staging table and inserted with one `INSERT … SELECT … ON CONFLICT DO
+/// NOTHING RETURNING`, which names the rows that were new (`IngestWriter.add` then counts each in
+/// order, as the row-by-row path does); the complaints and their citations the same way; the
+/// rollups flushed by `Rollups.flushSetBased`.
+struct BulkWrites: IngestWritePath {
+    let session: PGSession
+
+    var writesBatchesAsOne: Bool { true }
+
+    func eventRows(_ db: SQLDatabase) throws -> any EventRows { Events(session: session, db: db) }
+
+    func insertComplaints(_ complaints: [Complaint], codes: [[String]], _ db: SQLDatabase) throws -> [Int64?] {
+        try session.stage("complaint_stage", """
+            (n BIGINT, complaint_id TEXT, ts BIGINT, channel TEXT, category TEXT, subject TEXT, text TEXT, user_id TEXT, codes TEXT)
+            """)
+        try session.connection.copyIn("COPY complaint_stage FROM STDIN") { writer in
+            for (i, c) in complaints.enumerated() {
+                try writer.row([String(i), c.complaintID, String(c.timestamp.millis), c.channel, c.category, c.subject, c.text,
+                                c.userID, codes[i].joined(separator: " ")])
+            }
+        }
+        var added: [String: Int64] = [:]
+        for row in try SQLRow.fetchAll(db, sql: """
+            INSERT INTO complaint (complaint_id, ts, channel, category, subject, text, user_id, codes)
+            SELECT complaint_id, ts, channel, category, subject, text, user_id, codes FROM complaint_stage ORDER BY n
+            ON CONFLICT DO NOTHING RETURNING complaint_id, id
+            """) {
+            added[row[0]] = row[1]
+        }
+        // The first of a complaint id in the list was inserted (ORDER BY n); a later one is a duplicate.
+        return complaints.map { added.removeValue(forKey: $0.complaintID) }
+    }
+
+    func insertComplaintCodes(_ rows: [ComplaintCode], _ db: SQLDatabase) throws {
+        guard !rows.isEmpty else { return }
+        try session.connection.copyIn("COPY complaint_code (key, complaint_id, ts) FROM STDIN") { writer in
+            for row in rows { try writer.row([row.key, String(row.complaintID), String(row.ts)]) }
+        }
+    }
+
+    func flush(_ rollups: inout Rollups, _ db: SQLDatabase) throws { try rollups.flushSetBased(db, session: session) }
+
+    /// A batch's events staged in memory, then sent in one COPY and one INSERT.
+    struct Events: EventRows {
+        let session: PGSession
+        let db: SQLDatabase
+        var rows: [[String?]] = []
+
+        init(session: PGSession, db: SQLDatabase) {
+            self.session = session
+            self.db = db
+        }
+
+        mutating func add(_ raw: ErrorEvent, issueID: Int64, terms: ArraySlice<Int64?>) throws -> EventRowOutcome {
+            rows.append([
+                String(rows.count), raw.eventID, String(issueID), String(raw.timestamp.millis), raw.appVersion,
+                raw.freeRAM.map { String($0) }, raw.freeDisk.map { String($0) }, raw.jailbroken.map { $0 ? "1" : "0" },
+                raw.userID, raw.sessionID,
+            ] + terms.map { $0.map { String($0) } })
+            return .staged
+        }
+
+        mutating func finish() throws -> Set<IngestWriter.EventKey> {
+            guard !rows.isEmpty else { return [] }
+            let columns = TriageStore.eventInsertColumns
+            try session.stage("event_stage", """
+                (n BIGINT, event_id TEXT, issue_id BIGINT, ts BIGINT, app_version TEXT, free_ram BIGINT, free_disk BIGINT,
+                 jailbroken BIGINT, user_id TEXT, session_id TEXT, \(TriageStore.termColumns.map { "\($0)_term BIGINT" }.joined(separator: ", ")))
+                """)
+            let staged = rows
+            try session.connection.copyIn("COPY event_stage (n, \(columns.joined(separator: ", "))) FROM STDIN") { writer in
+                for row in staged { try writer.row(row) }
+            }
+            var inserted = Set<IngestWriter.EventKey>()
+            for row in try SQLRow.fetchAll(db, sql: """
+                INSERT INTO event_row (\(columns.joined(separator: ", ")))
+                SELECT \(columns.joined(separator: ", ")) FROM event_stage ORDER BY n
+                ON CONFLICT DO NOTHING
+                RETURNING issue_id, ts, event_id
+                """) {
+                inserted.insert(IngestWriter.EventKey(issue: row[0], ts: row[1], eventID: row[2]))
+            }
+            return inserted
+        }
+    }
+}
