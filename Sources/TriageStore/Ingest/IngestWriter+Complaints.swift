@@ -1,7 +1,7 @@
 import TriageModel
 
 /// Complaints, written once for both engines: the decisions here, the rows by the engine's
-/// `IngestWritePath`.
+/// `WritePath`.
 extension IngestWriter {
     /// Adds the complaints (a duplicate id is skipped), each counted for every known issue it cites
     /// (its words' keys and its event's issue, `citations`); `events` are the batch's. A citation
@@ -9,7 +9,7 @@ extension IngestWriter {
     func addComplaints(_ db: SQLDatabase, _ complaints: [Complaint], events: [ErrorEvent], counts: inout IngestCounts,
                        rollups: inout Rollups) throws {
         guard !complaints.isEmpty else { return }
-        let path = db.connection.ingestPath
+        let path = db.writes
         let citations = try citations(db, complaints, events: events)
         let rowIDs = try path.insertComplaints(complaints, codes: citations.map(\.codes), db)
         var cited = Set<String>()

@@ -163,7 +163,7 @@ public final class IngestWriter {
                 var partitions = Set<Int64>()
                 try revalidate(db)
                 let closed = try TriageStore.meta(db, TriageStore.RetentionKey.closedBefore)
-                let asOne = db.connection.ingestPath.writesBatchesAsOne
+                let asOne = db.writes.writesBatchesAsOne
                 var gathered: Batch?
                 while var batch = next() {
                     if batch.keys.count != batch.events.count { batch.prepare() }
@@ -254,14 +254,14 @@ public final class IngestWriter {
 
     /// Writes one batch: each event's issue found (or made) and the event counted where it was new
     /// to the store, then the complaints. The decisions are made here for both engines; the rows
-    /// go by the engine's `IngestWritePath`, at once (SQLite) or staged and sent in bulk
+    /// go by the engine's `WritePath`, at once (SQLite) or staged and sent in bulk
     /// (PostgreSQL), in which case the events are counted in order once their rows are written.
     func add(_ db: SQLDatabase, _ batch: Batch, counts: inout IngestCounts, rollups: inout Rollups,
              partitions: inout Set<Int64>) throws {
         try TriageStore.writeAdoption(db, batch.adoption, counts: &counts)
         let termIDs = try termIDs(batch, db: db)
-        try db.connection.preparePartitions(times: batch.events.map(\.timestamp.millis), made: &partitions)
-        var rows = try db.connection.ingestPath.eventRows(db)
+        try db.writes.preparePartitions(times: batch.events.map(\.timestamp.millis), made: &partitions, db)
+        var rows = try db.writes.eventRows(db)
         // Issues new to this batch are remembered (`met`) until their first event lands.
         var met: [String: IssueState] = [:]
         var staged: [(index: Int, key: String, chain: ErrorChain, state: IssueState)] = []

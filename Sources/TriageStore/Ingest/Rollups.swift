@@ -53,7 +53,7 @@ struct Rollups {
             try db.execute(sql: "INSERT INTO app_version (version) VALUES \(Array(repeating: "(?)", count: slice.count).joined(separator: ", ")) ON CONFLICT DO NOTHING",
                            arguments: SQLArguments(slice))
         }
-        try db.connection.ingestPath.flush(&self, db)
+        try db.writes.flush(&self, db)
     }
 
     /// The row-by-row flush (SQLite's, where a statement costs microseconds).

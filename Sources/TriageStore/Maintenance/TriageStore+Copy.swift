@@ -46,7 +46,7 @@ extension TriageStore {
                         INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value
                         """, arguments: [row[0] as String, row[1] as Int64])
                 }
-                try db.connection.finishCopy()
+                try db.writes.finishCopy(db)
                 return counts
             }
         }
@@ -61,16 +61,16 @@ extension TriageStore {
         func flush() throws {
             guard !batch.isEmpty else { return }
             if table == "event_row", let ts = columns.firstIndex(of: "ts") {
-                try db.connection.preparePartitions(times: batch.compactMap { Int64.from($0.values[ts]) }, made: &partitions)
+                try db.writes.preparePartitions(times: batch.compactMap { Int64.from($0.values[ts]) }, made: &partitions, db)
             }
             // An issue's group refers to an issue written later: set after every issue is in.
             let group = columns.firstIndex(of: "group_id")
-            try db.connection.insertCopied(table: table, columns: columns, rows: batch.map { row in
+            try db.writes.insertCopied(table: table, columns: columns, rows: batch.map { row in
                 guard let group else { return row.values }
                 var values = row.values
                 values[group] = .null
                 return values
-            })
+            }, db)
             copied += batch.count
             batch.removeAll(keepingCapacity: true)
         }

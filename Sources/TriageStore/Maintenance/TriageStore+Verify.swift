@@ -27,10 +27,10 @@ extension TriageStore {
         return try read { db in
             var check = StoreCheck()
             func problem(_ text: String) { if check.problems.count < limit { check.problems.append(text) } }
-            try db.connection.beginCheck()
-            defer { db.connection.endCheck() }
+            try db.beginCheck()
+            defer { db.endCheck() }
 
-            if try db.connection.hasDanglingReferences() {
+            if try db.hasDanglingReferences() {
                 problem("a row refers to a missing issue or complaint")
             }
 

@@ -1,11 +1,12 @@
 import TriageModel
 
-/// Ingest's rows on PostgreSQL, where each statement costs a network round trip: a batch's
+/// PostgreSQL's write path, where each statement costs a network round trip: a batch's
 /// events COPYed into a staging table and inserted with one `INSERT … SELECT … ON CONFLICT DO
 /// NOTHING RETURNING`, which names the rows that were new (`IngestWriter.add` then counts each in
 /// order, as the row-by-row path does); the complaints and their citations the same way; the
-/// rollups flushed by `Rollups.flushSetBased`.
-struct BulkWrites: IngestWritePath {
+/// rollups flushed by `Rollups.flushSetBased`; a copy's rows by COPY; the events' month
+/// partitions made as times need them.
+struct BulkWrites: WritePath {
     let session: PGSession
 
     var writesBatchesAsOne: Bool { true }
@@ -42,6 +43,31 @@ struct BulkWrites: IngestWritePath {
     }
 
     func flush(_ rollups: inout Rollups, _ db: SQLDatabase) throws { try rollups.flushSetBased(db, session: session) }
+
+    func preparePartitions(times: [Int64], made: inout Set<Int64>, _ db: SQLDatabase) throws {
+        for millis in times {
+            let part = PGSchema.partition(holding: millis)
+            guard made.insert(part.from).inserted else { continue }
+            try session.run("""
+                CREATE TABLE IF NOT EXISTS \(part.name) PARTITION OF event_row FOR VALUES FROM (\(part.from)) TO (\(part.to))
+                """, [])
+        }
+    }
+
+    func insertCopied(table: String, columns: [String], rows: [[SQLValue]], _ db: SQLDatabase) throws {
+        let quoted = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+        try session.connection.copyIn("COPY \(table) (\(quoted)) FROM STDIN") { writer in
+            for row in rows { try writer.row(row.map(\.postgresText)) }
+        }
+    }
+
+    func finishCopy(_ db: SQLDatabase) throws {
+        // Identity columns go on from the highest id copied.
+        for table in PGSchema.identityTables {
+            try session.run("SELECT setval(pg_get_serial_sequence('\(table)', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM \(table)", [])
+        }
+        try session.run("SELECT setval('event_id_seq', COALESCE(MAX(id), 0) + 1, false) FROM event_row", [])
+    }
 
     /// A batch's events staged in memory, then sent in one COPY and one INSERT.
     struct Events: EventRows {

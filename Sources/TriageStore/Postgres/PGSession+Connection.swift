@@ -1,19 +1,19 @@
-/// PostgreSQL's side of `SQLConnection`: the session's connection, with ingest and copy in bulk
-/// (COPY) and the month partitions of the events.
+/// PostgreSQL's side of `SQLConnection`: the session's connection runs the SQL; bulk writes are
+/// `BulkWrites`.
 extension PGSession: SQLConnection {
-    var dialect: SQLDialect { SQLDialect(indexAvoidance: "", maxIDsInList: 32) }
+    var dialect: SQLDialect {
+        // The server checks every reference as it writes: no dangling-reference query.
+        SQLDialect(indexAvoidance: "", maxIDsInList: 32,
+                   schemaVersionQuery: "SELECT value FROM meta WHERE key = 'schema'",
+                   schemaVersionUpdate: { "UPDATE meta SET value = \($0) WHERE key = 'schema'" })
+    }
+
+    /// The store's view of this session in a transaction: its SQL, and its bulk writes.
+    var database: SQLDatabase { SQLDatabase(self, writes: BulkWrites(session: self)) }
 
     var changesCount: Int { lastChanges }
 
     func execute(sql: String, arguments: SQLArguments) throws { try run(sql, arguments) }
-
-    func insertID(sql: String, arguments: SQLArguments) throws -> Int64 {
-        let rows = try run(sql + " RETURNING id", arguments)
-        guard let first = rows.first, let id = Int64.from(first.values[0]) else {
-            throw PGError("\(target): the INSERT added no row")
-        }
-        return id
-    }
 
     func rows(sql: String, arguments: SQLArguments) throws -> [SQLRow] { try run(sql, arguments) }
 
@@ -31,46 +31,6 @@ extension PGSession: SQLConnection {
     }
 
     func statement(sql: String) throws -> any StatementDriver { PGStatement(session: self, sql: sql) }
-
-    func schemaVersion() throws -> Int { try Int.fetchOne(SQLDatabase(self), sql: "SELECT value FROM meta WHERE key = 'schema'") ?? 0 }
-
-    func setSchemaVersion(_ version: Int) throws {
-        try run("UPDATE meta SET value = ? WHERE key = 'schema'", [version])
-    }
-
-    var ingestPath: any IngestWritePath { BulkWrites(session: self) }
-
-    func preparePartitions(times: [Int64], made: inout Set<Int64>) throws {
-        for millis in times {
-            let part = PGSchema.partition(holding: millis)
-            guard made.insert(part.from).inserted else { continue }
-            try run("""
-                CREATE TABLE IF NOT EXISTS \(part.name) PARTITION OF event_row FOR VALUES FROM (\(part.from)) TO (\(part.to))
-                """, [])
-        }
-    }
-
-    func insertCopied(table: String, columns: [String], rows: [[SQLValue]]) throws {
-        let quoted = columns.map { "\"\($0)\"" }.joined(separator: ", ")
-        try connection.copyIn("COPY \(table) (\(quoted)) FROM STDIN") { writer in
-            for row in rows { try writer.row(row.map(\.postgresText)) }
-        }
-    }
-
-    func finishCopy() throws {
-        // Identity columns go on from the highest id copied.
-        for table in PGSchema.identityTables {
-            try run("SELECT setval(pg_get_serial_sequence('\(table)', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM \(table)", [])
-        }
-        try run("SELECT setval('event_id_seq', COALESCE(MAX(id), 0) + 1, false) FROM event_row", [])
-    }
-
-    func beginCheck() throws {}
-
-    func endCheck() {}
-
-    /// The server checks every reference as it writes.
-    func hasDanglingReferences() throws -> Bool { false }
 }
 
 /// Rows of a server-side cursor, fetched 2,000 at a time.

@@ -14,7 +14,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
 
     func read<T>(_ body: (SQLDatabase) throws -> T) throws -> T {
         try session.exclusive {
-            try session.connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { try body(SQLDatabase(session)) }
+            try session.connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { try body(session.database) }
         }
     }
 
@@ -23,7 +23,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
             do {
                 let result = try session.connection.transaction {
                     try session.takeWriterLock()
-                    let result = try body(SQLDatabase(session))
+                    let result = try body(session.database)
                     try session.run("UPDATE meta SET value = value + 1 WHERE key = 'revision'", [])
                     try session.run("NOTIFY \(TriageStore.channel)", [])
                     return result
@@ -43,7 +43,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         do {
             return try session.exclusive {
                 if session.notified(channel: TriageStore.channel) == false, let known = session.knownRevision { return known }
-                let value = try TriageStore.storedRevision(SQLDatabase(session))
+                let value = try TriageStore.storedRevision(session.database)
                 session.knownRevision = value
                 return value
             }

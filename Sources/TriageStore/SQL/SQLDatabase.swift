@@ -1,12 +1,19 @@
 /// One connection inside one transaction, on either engine: what every query and write of the
 /// store is written against. The SQL is written once, in the dialect both engines run (`?`
 /// placeholders, `ON CONFLICT`, `RETURNING`, `COALESCE`); what the engines do differently is
-/// behind `SQLConnection`, implemented once per engine (`SQLite/GRDBConnection.swift`,
-/// `Postgres/PGSession+Connection.swift`), so no code here asks which engine it runs on.
+/// behind two seams, each implemented once per engine, so no code here asks which engine it runs
+/// on: `SQLConnection` runs SQL (`SQLite/GRDBConnection.swift`, `Postgres/PGSession+Connection.swift`)
+/// and `WritePath` writes rows in bulk (`SQLite/RowByRowWrites.swift`, `Postgres/BulkWrites.swift`);
+/// the few facts of each engine's SQL are its `SQLDialect`.
 final class SQLDatabase {
     let connection: any SQLConnection
+    /// How the engine writes ingest's and copy's rows.
+    let writes: any WritePath
 
-    init(_ connection: any SQLConnection) { self.connection = connection }
+    init(_ connection: any SQLConnection, writes: any WritePath) {
+        self.connection = connection
+        self.writes = writes
+    }
 
     /// The facts of the engine's SQL the shared queries adapt to.
     var dialect: SQLDialect { connection.dialect }
@@ -20,7 +27,10 @@ final class SQLDatabase {
 
     /// Runs an INSERT and returns the `id` of the row it added.
     func insertID(sql: String, arguments: SQLArguments = []) throws -> Int64 {
-        try connection.insertID(sql: sql, arguments: arguments)
+        guard let row = try rows(sql: sql + " RETURNING id", arguments: arguments).first, let id = Int64.from(row.values[0]) else {
+            throw StoreError("the INSERT added no row")
+        }
+        return id
     }
 
     func rows(sql: String, arguments: SQLArguments = []) throws -> [SQLRow] {
@@ -39,14 +49,36 @@ final class SQLDatabase {
 
     /// The number of columns `sql` returns, without running it to the end.
     func columnCount(sql: String) throws -> Int { try connection.columnCount(sql: sql) }
+
+    /// The schema version the store records (SQLite's `user_version`, PostgreSQL's `meta.schema`).
+    func schemaVersion() throws -> Int { try Int.fetchOne(self, sql: dialect.schemaVersionQuery) ?? 0 }
+
+    func setSchemaVersion(_ version: Int) throws { try execute(sql: dialect.schemaVersionUpdate(version)) }
+
+    /// Sets the connection up for `check`'s reads over every event.
+    func beginCheck() throws {
+        for sql in dialect.checkSetup { try execute(sql: sql) }
+    }
+
+    /// Sets the connection back after `check`.
+    func endCheck() {
+        for sql in dialect.checkTeardown { try? execute(sql: sql) }
+    }
+
+    /// Whether a row refers to one that is missing, where the engine lets that happen.
+    func hasDanglingReferences() throws -> Bool {
+        guard let query = dialect.danglingReferencesQuery else { return false }
+        return try rows(sql: query).first != nil
+    }
 }
 
-/// What an engine's connection does: run SQL, and the few things the engines do their own way.
+/// What an engine's connection does: run SQL. Eight requirements, of about the size of
+/// fluent-kit's `Database`; everything else is written above it, once.
 protocol SQLConnection: AnyObject {
     var dialect: SQLDialect { get }
+    /// Rows changed by the last write statement.
     var changesCount: Int { get }
     func execute(sql: String, arguments: SQLArguments) throws
-    func insertID(sql: String, arguments: SQLArguments) throws -> Int64
     func rows(sql: String, arguments: SQLArguments) throws -> [SQLRow]
     /// Each row's integers into `buffer` (as many as it holds), then `body`.
     func forEachIntegers(sql: String, arguments: SQLArguments, into buffer: UnsafeMutableBufferPointer<Int64>,
@@ -56,27 +88,6 @@ protocol SQLConnection: AnyObject {
     func cursor(sql: String, arguments: SQLArguments) throws -> any RowSource
     /// A statement prepared once and run many times with values bound one by one (`BoundStatement`).
     func statement(sql: String) throws -> any StatementDriver
-
-    /// The schema version the store records (SQLite's `user_version`, PostgreSQL's `meta.schema`).
-    func schemaVersion() throws -> Int
-    func setSchemaVersion(_ version: Int) throws
-
-    /// How ingest's rows are written: at once, row by row (SQLite), or in bulk by COPY (PostgreSQL).
-    var ingestPath: any IngestWritePath { get }
-    /// Makes room for events at these times (PostgreSQL's month partitions); nothing where none is needed.
-    func preparePartitions(times: [Int64], made: inout Set<Int64>) throws
-
-    /// Writes copied rows into a table (`copy`).
-    func insertCopied(table: String, columns: [String], rows: [[SQLValue]]) throws
-    /// After a copy: generated ids go on from the highest one copied.
-    func finishCopy() throws
-
-    /// Sets the connection up for `check`'s reads over every event, and back after.
-    func beginCheck() throws
-    func endCheck()
-    /// Whether a row refers to one that is missing, where the engine lets that happen (SQLite's
-    /// foreign keys are checked as rows are written only when switched on).
-    func hasDanglingReferences() throws -> Bool
 }
 
 /// The facts of an engine's SQL that the shared queries adapt to.
@@ -87,6 +98,17 @@ struct SQLDialect {
     /// The most issue ids a rollup read names in an `IN` list before it reads every issue's rows
     /// and keeps the listed ones in Swift (on PostgreSQL a long list costs a linear search per row).
     var maxIDsInList: Int
+    /// The query that reads the schema version the store records.
+    var schemaVersionQuery: String
+    /// The statement that records a schema version.
+    var schemaVersionUpdate: (Int) -> String
+    /// Statements run before `check`'s reads over every event, and after them.
+    var checkSetup: [String] = []
+    var checkTeardown: [String] = []
+    /// A query that returns a row when a row refers to one that is missing; nil where the engine
+    /// checks every reference as it writes (SQLite's foreign keys are checked as rows are written
+    /// only when switched on).
+    var danglingReferencesQuery: String? = nil
 }
 
 /// Rows of a query read one at a time.

@@ -8,17 +8,21 @@ final class GRDBConnection: SQLConnection {
 
     init(_ db: GRDB.Database) { self.db = db }
 
-    let dialect = SQLDialect(indexAvoidance: "+", maxIDsInList: 2_000)
+    let dialect = SQLDialect(
+        indexAvoidance: "+", maxIDsInList: 2_000,
+        schemaVersionQuery: "PRAGMA user_version",
+        schemaVersionUpdate: { "PRAGMA user_version = \($0)" },
+        // Each recount scans the events: mapped, the file is read in place instead of copied page
+        // by page through a 2 MiB cache (a third of the time of `check`, all of it system time).
+        // Readers map the first GiB; `check` maps all of the store, and is set back after.
+        checkSetup: ["PRAGMA mmap_size = \(TriageStore.checkMapBytes)"],
+        checkTeardown: ["PRAGMA mmap_size = \(TriageStore.readerMapBytes)"],
+        danglingReferencesQuery: "PRAGMA foreign_key_check")
 
     var changesCount: Int { db.changesCount }
 
     func execute(sql: String, arguments: SQLArguments) throws {
         try db.execute(sql: sql, arguments: arguments.grdb)
-    }
-
-    func insertID(sql: String, arguments: SQLArguments) throws -> Int64 {
-        try db.execute(sql: sql, arguments: arguments.grdb)
-        return db.lastInsertedRowID
     }
 
     func rows(sql: String, arguments: SQLArguments) throws -> [SQLRow] {
@@ -53,42 +57,6 @@ final class GRDBConnection: SQLConnection {
     func statement(sql: String) throws -> any StatementDriver {
         SQLiteStatementDriver(try db.cachedStatement(sql: sql))
     }
-
-    func schemaVersion() throws -> Int { try Int.fetchOne(SQLDatabase(self), sql: "PRAGMA user_version") ?? 0 }
-
-    func setSchemaVersion(_ version: Int) throws { try db.execute(sql: "PRAGMA user_version = \(version)") }
-
-    var ingestPath: any IngestWritePath { RowByRowWrites() }
-
-    func preparePartitions(times: [Int64], made: inout Set<Int64>) throws {}
-
-    func insertCopied(table: String, columns: [String], rows: [[SQLValue]]) throws {
-        let quoted = columns.map { "\"\($0)\"" }.joined(separator: ", ")
-        let marks = "(" + databaseQuestionMarks(count: columns.count) + ")"
-        let perStatement = max(1, 900 / max(1, columns.count))
-        var start = 0
-        while start < rows.count {
-            let slice = rows[start..<min(rows.count, start + perStatement)]
-            var arguments = SQLArguments()
-            for row in slice { arguments.values += row }
-            try execute(sql: "INSERT INTO \(table) (\(quoted)) VALUES " + Array(repeating: marks, count: slice.count).joined(separator: ", "),
-                        arguments: arguments)
-            start += perStatement
-        }
-    }
-
-    func finishCopy() throws {}
-
-    func beginCheck() throws {
-        // Each recount scans the events: mapped, the file is read in place instead of copied page
-        // by page through a 2 MiB cache (a third of the time of `check`, all of it system time).
-        // Readers map the first GiB; this one maps all of the store, and is set back after.
-        try db.execute(sql: "PRAGMA mmap_size = \(TriageStore.checkMapBytes)")
-    }
-
-    func endCheck() { try? db.execute(sql: "PRAGMA mmap_size = \(TriageStore.readerMapBytes)") }
-
-    func hasDanglingReferences() throws -> Bool { try GRDB.Row.fetchOne(db, sql: "PRAGMA foreign_key_check") != nil }
 }
 
 /// Rows of one SQLite statement, stepped one at a time.

@@ -1,8 +1,9 @@
 import TriageModel
 
-/// The row-by-row path (SQLite's): each event inserted as it is met, with one statement prepared
-/// once and values bound one by one; each complaint and citation by its own statement.
-struct RowByRowWrites: IngestWritePath {
+/// SQLite's write path, where a statement costs microseconds: each event inserted as it is met,
+/// with one statement prepared once and values bound one by one; each complaint and citation by
+/// its own statement; a copy's rows by multi-row INSERTs.
+struct RowByRowWrites: WritePath {
     var writesBatchesAsOne: Bool { false }
 
     func eventRows(_ db: SQLDatabase) throws -> any EventRows { try Events(db) }
@@ -25,6 +26,27 @@ struct RowByRowWrites: IngestWritePath {
     }
 
     func flush(_ rollups: inout Rollups, _ db: SQLDatabase) throws { try rollups.flushRowByRow(db) }
+
+    /// One table holds every event.
+    func preparePartitions(times: [Int64], made: inout Set<Int64>, _ db: SQLDatabase) throws {}
+
+    func insertCopied(table: String, columns: [String], rows: [[SQLValue]], _ db: SQLDatabase) throws {
+        let quoted = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+        let marks = "(" + databaseQuestionMarks(count: columns.count) + ")"
+        let perStatement = max(1, 900 / max(1, columns.count))
+        var start = 0
+        while start < rows.count {
+            let slice = rows[start..<min(rows.count, start + perStatement)]
+            var arguments = SQLArguments()
+            for row in slice { arguments.values += row }
+            try db.execute(sql: "INSERT INTO \(table) (\(quoted)) VALUES " + Array(repeating: marks, count: slice.count).joined(separator: ", "),
+                           arguments: arguments)
+            start += perStatement
+        }
+    }
+
+    /// SQLite's ids go on from the highest row by themselves.
+    func finishCopy(_ db: SQLDatabase) throws {}
 
     /// Each event inserted at once; the statement's change count says whether it was new.
     struct Events: EventRows {

@@ -1,11 +1,12 @@
 import TriageModel
 
-/// How an engine writes the rows ingest has decided on. The decisions — each event's issue, new
-/// or duplicate, what a complaint cites and which issues it counts for — are made once, in
-/// `IngestWriter` (`add`, `addComplaints`); only the writing differs: at once and row by row
-/// where a statement costs microseconds (SQLite, `RowByRowWrites`), staged and sent by COPY where
-/// each costs a round trip (PostgreSQL, `BulkWrites`).
-protocol IngestWritePath {
+/// How an engine writes the rows that ingest and copy have decided on. The decisions — each
+/// event's issue, new or duplicate, what a complaint cites and which issues it counts for, which
+/// rows a copy takes — are made once, above this seam (`IngestWriter.add`, `addComplaints`,
+/// `TriageStore.copy`); only the writing differs: at once and row by row where a statement costs
+/// microseconds (SQLite, `RowByRowWrites`), staged and sent by COPY where each costs a round trip
+/// (PostgreSQL, `BulkWrites`).
+protocol WritePath {
     /// Whether a transaction's batches are gathered into one before they are written: where each
     /// statement costs a round trip, a server's group commit of many small requests then costs
     /// the round trips of one.
@@ -19,6 +20,12 @@ protocol IngestWritePath {
     func insertComplaintCodes(_ rows: [ComplaintCode], _ db: SQLDatabase) throws
     /// Writes a transaction's summed rollups, after their versions.
     func flush(_ rollups: inout Rollups, _ db: SQLDatabase) throws
+    /// Makes room for events at these times (PostgreSQL's month partitions); nothing where none is needed.
+    func preparePartitions(times: [Int64], made: inout Set<Int64>, _ db: SQLDatabase) throws
+    /// Writes copied rows into a table (`copy`).
+    func insertCopied(table: String, columns: [String], rows: [[SQLValue]], _ db: SQLDatabase) throws
+    /// After a copy: generated ids go on from the highest one copied.
+    func finishCopy(_ db: SQLDatabase) throws
 }
 
 /// One `complaint_code` row: a complaint (by row id) cites a key at its time.
