@@ -50,14 +50,14 @@ extension TriageStore {
     static func members(_ db: SQLDatabase, of head: Candidate) throws -> [Candidate] {
         try SQLRow.fetchAll(db, sql: """
             SELECT id, key, first_seen, last_seen, first_version, last_version FROM issue WHERE group_id = ? ORDER BY id
-            """, arguments: [head.id]).map { row in
+            """, arguments: [head.id]).map { row throws(StoreError) in
             var member = head
-            member.id = row[0]
-            member.key = row[1]
-            member.firstSeen = Timestamp(millis: row[2])
-            member.lastSeen = Timestamp(millis: row[3])
-            member.firstVersion = row[4]
-            member.lastVersion = row[5]
+            member.id = try row.decode(0)
+            member.key = try row.decode(1)
+            member.firstSeen = Timestamp(millis: try row.decode(2))
+            member.lastSeen = Timestamp(millis: try row.decode(3))
+            member.firstVersion = try row.decode(4)
+            member.lastVersion = try row.decode(5)
             member.groupID = head.id
             return member
         }

@@ -53,7 +53,7 @@ extension IngestWriter {
         for slice in unknown.slices(of: 500) {
             for row in try SQLRow.fetchAll(db, sql: "SELECT key, id FROM issue WHERE key IN (\(databaseQuestionMarks(count: slice.count)))",
                                            arguments: SQLArguments(slice)) {
-                found[row[0]] = row[1]
+                found[try row.decode(0, as: String.self)] = try row.decode(1)
             }
         }
         return found

@@ -86,7 +86,8 @@ public final class IngestWriter {
         issues = [:]
         dictionary = [:]
         for row in try SQLRow.fetchAll(db, sql: "SELECT short, code, domain, name FROM code_dictionary") {
-            dictionary[ShortKey.Code(short: row[0], code: row[1])] = FullForm.Name(domain: row[2], name: row[3])
+            let code = ShortKey.Code(short: try row.decode(0), code: try row.decode(1))
+            dictionary[code] = FullForm.Name(domain: try row.decode(2), name: try row.decode(3))
         }
         owners = try ShortNameOwners(db)
         awaitedEvents = try IngestWriter.awaitedEvents(db)
@@ -222,7 +223,7 @@ public final class IngestWriter {
         for slice in Array(missing.keys).slices(of: 500) {
             for row in try SQLRow.fetchAll(db, sql: "SELECT value, id FROM term WHERE value IN (\(databaseQuestionMarks(count: slice.count)))",
                                         arguments: SQLArguments(slice)) {
-                found[row[0]] = row[1]
+                found[try row.decode(0, as: String.self)] = try row.decode(1)
             }
             toAdd += slice.filter { found[$0] == nil }
         }
@@ -230,7 +231,7 @@ public final class IngestWriter {
             for row in try SQLRow.fetchAll(db, sql: """
                 INSERT INTO term (value) VALUES \(Array(repeating: "(?)", count: slice.count).joined(separator: ", ")) RETURNING value, id
                 """, arguments: SQLArguments(slice)) {
-                found[row[0]] = row[1]
+                found[try row.decode(0, as: String.self)] = try row.decode(1)
             }
         }
         if terms.count + missing.count > IngestWriter.termCacheLimit { terms.removeAll(keepingCapacity: true) }
@@ -371,13 +372,14 @@ public final class IngestWriter {
                    group_id
             FROM issue WHERE key = ?
             """, arguments: [key]) {
-            let id: Int64 = row[0]
+            let id: Int64 = try row.decode(0)
             let stored = try TriageStore.chain(db, issueID: id)
-            return IssueState(id: id, chain: stored, firstSeen: Timestamp(millis: row[1]), lastSeen: Timestamp(millis: row[2]),
-                              firstVersion: row[3], lastVersion: row[4], events: row[5],
-                              status: IssueStatus(rawValue: row[6]) ?? .open, resolvedVersion: row[7],
-                              resolvedAt: (row[8] as Int64?).map { Timestamp(millis: $0) },
-                              kind: (row[9] as String?).flatMap(EventKind.init(rawValue:)), groupID: row[10])
+            return IssueState(id: id, chain: stored, firstSeen: Timestamp(millis: try row.decode(1)),
+                              lastSeen: Timestamp(millis: try row.decode(2)), firstVersion: try row.decode(3),
+                              lastVersion: try row.decode(4), events: try row.decode(5),
+                              status: IssueStatus(rawValue: try row.decode(6)) ?? .open, resolvedVersion: try row.decode(7),
+                              resolvedAt: try row.decode(8, as: Int64?.self).map { Timestamp(millis: $0) },
+                              kind: try row.decode(9, as: String?.self).flatMap(EventKind.init(rawValue:)), groupID: try row.decode(10))
         }
         let id = try db.insertID(sql: "INSERT INTO issue (key, chain, first_seen, last_seen) VALUES (?, ?, ?, ?)",
                                  arguments: [key, chain.fullForm, firstSeen.millis, firstSeen.millis])

@@ -55,8 +55,8 @@ extension TriageStore {
                 WHERE i.events != COALESCE(e.n, 0) + COALESCE(p.n, 0) OR (i.first_seen != e.lo\(kept("i.first_seen", h)))
                    OR (i.last_seen != e.hi\(kept("i.last_seen", h)))
                 """) {
-                let key: String = row[0]
-                problem("issue \(key) counts \(row[1] as Int) events, the events table holds \(row[2] as Int) (or its first/last seen differ)")
+                let key: String = try row.decode(0), counted: Int = try row.decode(1), held: Int = try row.decode(2)
+                problem("issue \(key) counts \(counted) events, the events table holds \(held) (or its first/last seen differ)")
             }
 
             let bucket = TriageStore.floorBucket
@@ -201,7 +201,7 @@ extension TriageStore {
                     FROM issue i) AS h
                 WHERE status != COALESCE(last, 'open')
                 """) {
-                let key: String = row[0], status: String = row[1], last: String? = row[2]
+                let key: String = try row.decode(0), status: String = try row.decode(1), last: String? = try row.decode(2)
                 problem("issue \(key) is \(status) but its history ends at \(last ?? "no change (open)")")
             }
             return check
@@ -262,15 +262,17 @@ extension TriageStore {
                                              WHERE kind_term IS NOT NULL AND ts >= ?) AS d
             JOIN term t ON t.id = d.kind_term
             """, arguments: [horizon ?? .min]) {
-            guard let kind = EventKind(rawValue: row[1]) else { problem("an event has the unknown kind '\(row[1] as String)'"); continue }
-            worst[row[0]] = EventKind.worst(worst[row[0]], kind)
+            let issueID: Int64 = try row.decode(0), value: String = try row.decode(1)
+            guard let kind = EventKind(rawValue: value) else { problem("an event has the unknown kind '\(value)'"); continue }
+            worst[issueID] = EventKind.worst(worst[issueID], kind)
         }
         for row in try SQLRow.fetchAll(db, sql: "SELECT id, key, kind, first_seen FROM issue") {
-            let stored = (row[2] as String?).flatMap(EventKind.init(rawValue:))
+            let id: Int64 = try row.decode(0), key: String = try row.decode(1), firstSeen: Int64 = try row.decode(3)
+            let stored = try row.decode(2, as: String?.self).flatMap(EventKind.init(rawValue:))
             // An issue with pruned events may have had a worse kind among them than the kept ones show.
-            let pruned = horizon.map { (row[3] as Int64) < $0 } ?? false
-            if pruned ? EventKind.worst(stored, worst[row[0]]) != stored : stored != worst[row[0]] {
-                problem("issue \(row[1] as String) is of kind \(stored?.rawValue ?? "none"), its events say \(worst[row[0]]?.rawValue ?? "none")")
+            let pruned = horizon.map { firstSeen < $0 } ?? false
+            if pruned ? EventKind.worst(stored, worst[id]) != stored : stored != worst[id] {
+                problem("issue \(key) is of kind \(stored?.rawValue ?? "none"), its events say \(worst[id]?.rawValue ?? "none")")
             }
         }
     }

@@ -29,7 +29,7 @@ struct BulkWrites: WritePath {
             SELECT complaint_id, ts, channel, category, subject, text, user_id, codes FROM complaint_stage ORDER BY n
             ON CONFLICT DO NOTHING RETURNING complaint_id, id
             """) {
-            added[row[0]] = row[1]
+            added[try row.decode(0, as: String.self)] = try row.decode(1)
         }
         // The first of a complaint id in the list was inserted (ORDER BY n); a later one is a duplicate.
         return complaints.map { added.removeValue(forKey: $0.complaintID) }
@@ -107,7 +107,7 @@ struct BulkWrites: WritePath {
                 ON CONFLICT DO NOTHING
                 RETURNING issue_id, ts, event_id
                 """) {
-                inserted.insert(IngestWriter.EventKey(issue: row[0], ts: row[1], eventID: row[2]))
+                inserted.insert(IngestWriter.EventKey(issue: try row.decode(0), ts: try row.decode(1), eventID: try row.decode(2)))
             }
             return inserted
         }

@@ -9,14 +9,11 @@ extension TriageStore {
         try read { db in
             let key = try TriageStore.headKey(db, asked)
             guard let row = try SQLRow.fetchOne(db, sql: """
-                SELECT id, key, status, first_seen, last_seen, first_version, last_version, tracker_url, resolved_version, kind,
-                       assignee, owner
+                SELECT id, key, status, first_seen, last_seen, first_version, last_version, tracker_url, kind,
+                       assignee, owner, NULL AS group_id, resolved_version
                 FROM issue WHERE key = ?
                 """, arguments: [key]) else { throw StoreError.unknownKey(key) }
-            var candidate = Candidate(id: row[0], key: row[1], status: IssueStatus(rawValue: row[2]) ?? .open,
-                                      firstSeen: Timestamp(millis: row[3]), lastSeen: Timestamp(millis: row[4]),
-                                      firstVersion: row[5], lastVersion: row[6], trackerURL: row[7],
-                                      kind: (row[9] as String?).flatMap(EventKind.init(rawValue:)), assignee: row[10], owner: row[11])
+            var candidate = try Candidate(row: row)
             let buckets = try Buckets(db, window: window, now: now)
             var one = [candidate] + (try TriageStore.members(db, of: candidate))
             try TriageStore.count(db, &one, only: one.count == 1 ? candidate.id : nil, buckets: buckets)
@@ -31,16 +28,12 @@ extension TriageStore {
                 recentEvents: try TriageStore.recentEvents(db, summary, ids: ids, until: buckets.millis.upperBound),
                 complaints: try TriageStore.complaints(db, keys: summary.members.isEmpty ? [key] : summary.members.map(\.key),
                                                        limit: TriageStore.recentLimit),
-                notes: try SQLRow.fetchAll(db, sql: "SELECT at, \"by\", text FROM note WHERE issue_id = ? ORDER BY at DESC, id DESC",
-                                        arguments: [issueID]).map { IssueNote(at: Timestamp(millis: $0[0]), by: $0[1], text: $0[2]) },
-                history: try SQLRow.fetchAll(db, sql: """
+                notes: try IssueNote.fetchAll(db, sql: "SELECT at, \"by\", text FROM note WHERE issue_id = ? ORDER BY at DESC, id DESC",
+                                              arguments: [issueID]),
+                history: try StatusChange.fetchAll(db, sql: """
                     SELECT from_status, to_status, version, at, "by", note FROM status_change WHERE issue_id = ? ORDER BY at DESC, id DESC
-                    """, arguments: [issueID]).map {
-                    StatusChange(from: ($0[0] as String?).flatMap(IssueStatus.init(rawValue:)),
-                                 to: IssueStatus(rawValue: $0[1]) ?? .open, version: $0[2],
-                                 at: Timestamp(millis: $0[3]), by: $0[4], note: $0[5])
-                },
-                resolvedVersion: row[8])
+                    """, arguments: [issueID]),
+                resolvedVersion: try row.decode(12))
             detail.rawEventsSince = buckets.rawSince.map(Timestamp.init(millis:))
             detail.approximateUsers = buckets.usersFromPrunedEvents(restricted: one.count > 1 || !candidate.group.isEmpty)
             return detail
@@ -192,5 +185,21 @@ extension TriageStore {
             Complaint(complaintID: r[0], timestamp: Timestamp(millis: r[1]), channel: r[2], category: r[3], subject: r[4],
                       text: r[5], userID: r[6], codes: (r[7] as String).split(separator: " ").map(String.init))
         }
+    }
+}
+
+/// A note as the detail selects it: `at, "by", text`.
+extension IssueNote: RowDecodable {
+    init(row: SQLRow) throws(StoreError) {
+        self.init(at: Timestamp(millis: try row.decode(0)), by: try row.decode(1), text: try row.decode(2))
+    }
+}
+
+/// A status change as the detail selects it: `from_status, to_status, version, at, "by", note`.
+extension StatusChange: RowDecodable {
+    init(row: SQLRow) throws(StoreError) {
+        self.init(from: try row.decode(0, as: String?.self).flatMap(IssueStatus.init(rawValue:)),
+                  to: IssueStatus(rawValue: try row.decode(1)) ?? .open, version: try row.decode(2),
+                  at: Timestamp(millis: try row.decode(3)), by: try row.decode(4), note: try row.decode(5))
     }
 }

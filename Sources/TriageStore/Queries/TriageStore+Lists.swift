@@ -151,14 +151,8 @@ extension TriageStore {
             arguments += [kind.rawValue]
         }
         let rows = try SQLRow.fetchAll(db, sql: sql, arguments: arguments)
-        let scoped = query.scope.map { scope in rows.filter { scope.keys.contains($0[12]) } } ?? rows
-        return scoped.map { row in
-            Candidate(id: row[0], key: row[1], status: IssueStatus(rawValue: row[2]) ?? .open,
-                      firstSeen: Timestamp(millis: row[3]), lastSeen: Timestamp(millis: row[4]),
-                      firstVersion: row[5], lastVersion: row[6], trackerURL: row[7],
-                      kind: (row[8] as String?).flatMap(EventKind.init(rawValue:)), assignee: row[9], owner: row[10],
-                      groupID: row[11])
-        }
+        let scoped = try query.scope.map { scope in try rows.filter { row in scope.keys.contains(try row.decode(12, as: String.self)) } } ?? rows
+        return try scoped.map { row throws(StoreError) in try Candidate(row: row) }
     }
 
     /// Fills events, complaints and users inside the window from the rollups; returns how many
@@ -420,5 +414,19 @@ extension TriageStore {
             counts[String((row[0] as String).dropFirst(IntakeRejections.keyPrefix.count))] = Int(row[1] as Int64)
         }
         return IntakeRejections(at: at, byReason: counts)
+    }
+}
+
+
+/// An issue row as `candidates` and the detail select it: `id, key, status, first_seen, last_seen,
+/// first_version, last_version, tracker_url, kind, assignee, owner, group_id` (a merged issue's
+/// status, link, kind, assignee and owner its head's).
+extension TriageStore.Candidate: RowDecodable {
+    init(row: SQLRow) throws(StoreError) {
+        self.init(id: try row.decode(0), key: try row.decode(1), status: IssueStatus(rawValue: try row.decode(2)) ?? .open,
+                  firstSeen: Timestamp(millis: try row.decode(3)), lastSeen: Timestamp(millis: try row.decode(4)),
+                  firstVersion: try row.decode(5), lastVersion: try row.decode(6), trackerURL: try row.decode(7),
+                  kind: try row.decode(8, as: String?.self).flatMap(EventKind.init(rawValue:)), assignee: try row.decode(9),
+                  owner: try row.decode(10), groupID: try row.decode(11))
     }
 }

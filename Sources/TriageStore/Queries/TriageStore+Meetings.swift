@@ -42,15 +42,16 @@ extension TriageStore {
                 SELECT i.key, s.at, s."by", s.from_status, s.to_status, s.version, s.note
                 FROM status_change s JOIN issue i ON i.id = s.issue_id WHERE s.at BETWEEN ? AND ? ORDER BY s.at, s.id
                 """, arguments: [start.millis, end.millis]) {
-                var text = "\(row[3] as String? ?? "-") → \(row[4] as String)"
-                if let version = row[5] as String? { text += " in \(version)" }
-                if let note = row[6] as String?, !note.isEmpty { text += " (\(note))" }
-                result.append(Decision(key: row[0], at: Timestamp(millis: row[1]), by: row[2], text: text))
+                var text = "\(try row.decode(3, as: String?.self) ?? "-") → \(try row.decode(4, as: String.self))"
+                if let version = try row.decode(5, as: String?.self) { text += " in \(version)" }
+                if let note = try row.decode(6, as: String?.self), !note.isEmpty { text += " (\(note))" }
+                result.append(Decision(key: try row.decode(0), at: Timestamp(millis: try row.decode(1)), by: try row.decode(2), text: text))
             }
             for row in try SQLRow.fetchAll(db, sql: """
                 SELECT i.key, n.at, n."by", n.text FROM note n JOIN issue i ON i.id = n.issue_id WHERE n.at BETWEEN ? AND ?
                 """, arguments: [start.millis, end.millis]) {
-                result.append(Decision(key: row[0], at: Timestamp(millis: row[1]), by: row[2], text: "note: \(row[3] as String)"))
+                result.append(Decision(key: try row.decode(0), at: Timestamp(millis: try row.decode(1)), by: try row.decode(2),
+                                       text: "note: \(try row.decode(3, as: String.self))"))
             }
             return result.sorted { $0.at != $1.at ? $0.at < $1.at : $0.key < $1.key }
         }

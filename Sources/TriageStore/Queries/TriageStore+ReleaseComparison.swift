@@ -31,7 +31,7 @@ extension TriageStore {
             if !ids.isEmpty {
                 for row in try SQLRow.fetchAll(db, sql: "SELECT id, key, first_version, kind FROM issue WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
                                             arguments: SQLArguments(ids)) {
-                    info[row[0]] = (row[1], row[2], row[3])
+                    info[try row.decode(0)] = (try row.decode(1), try row.decode(2), try row.decode(3))
                 }
             }
             var comparison = ReleaseComparison(version: version, previous: previous, window: window, users: users,
@@ -106,23 +106,23 @@ extension TriageStore {
         var figures = VersionFigures()
         for row in try SQLRow.fetchAll(db, sql: "SELECT issue_id, COUNT(*), COUNT(DISTINCT user_id) FROM event WHERE \(range) GROUP BY issue_id",
                                     arguments: arguments) {
-            figures.issues[row[0]] = IssueFigures(events: row[1], users: row[2])
+            figures.issues[try row.decode(0)] = IssueFigures(events: try row.decode(1), users: try row.decode(2))
         }
         for row in try SQLRow.fetchAll(db, sql: """
             SELECT issue_id, COUNT(*) FROM (SELECT DISTINCT issue_id, \(day) AS d, user_id FROM event
                 WHERE \(range) AND user_id IS NOT NULL) AS u GROUP BY issue_id
             """, arguments: arguments) {
-            figures.issues[row[0]]?.userDays = row[1]
+            figures.issues[try row.decode(0)]?.userDays = try row.decode(1)
         }
         for row in try SQLRow.fetchAll(db, sql: "SELECT issue_id, \(bucket), COUNT(*) FROM event WHERE \(range) GROUP BY 1, 2",
                                     arguments: arguments) {
-            figures.issues[row[0]]?.series[row[1]] = row[2]
+            figures.issues[try row.decode(0)]?.series[try row.decode(1)] = try row.decode(2)
         }
         for row in try SQLRow.fetchAll(db, sql: """
             SELECT d, COUNT(*) FROM (SELECT DISTINCT \(day) AS d, user_id FROM event
                 WHERE \(range) AND user_id IS NOT NULL) AS u GROUP BY d
             """, arguments: arguments) {
-            figures.errorUsersByDay[row[0]] = row[1]
+            figures.errorUsersByDay[try row.decode(0)] = try row.decode(1)
         }
         for id in figures.issues.keys where figures.issues[id]!.users > 0 { figures.issues[id]!.userSources = 1 }
         if let since, from < since {
@@ -144,8 +144,8 @@ extension TriageStore {
             SELECT issue_id, day, events, users, first_ts, last_ts FROM pruned_version_day
             WHERE app_version = ? AND day >= ? AND day <= ? AND last_ts >= ? AND first_ts < ?
             """, arguments: [version, days.lowerBound, days.upperBound, from, to]) {
-            let issue: Int64 = row[0], day: Int64 = row[1], events: Int = row[2], users: Int = row[3]
-            let first: Int64 = row[4], last: Int64 = row[5]
+            let issue: Int64 = try row.decode(0), day: Int64 = try row.decode(1), events: Int = try row.decode(2), users: Int = try row.decode(3)
+            let first: Int64 = try row.decode(4), last: Int64 = try row.decode(5)
             guard first >= from, last < to else {
                 figures.countsApproximate = true
                 continue

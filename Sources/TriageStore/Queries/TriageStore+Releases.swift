@@ -7,13 +7,13 @@ extension TriageStore {
         return try read { db in
             var newIssues: [String: Int] = [:], regressions: [String: Int] = [:]
             for row in try SQLRow.fetchAll(db, sql: "SELECT first_version, COUNT(*) FROM issue WHERE first_version IS NOT NULL GROUP BY first_version") {
-                newIssues[row[0]] = row[1]
+                newIssues[try row.decode(0)] = try row.decode(1)
             }
             for row in try SQLRow.fetchAll(db, sql: """
                 SELECT version, COUNT(DISTINCT issue_id) FROM status_change
                 WHERE to_status = 'regressed' AND version IS NOT NULL GROUP BY version
                 """) {
-                regressions[row[0]] = row[1]
+                regressions[try row.decode(0)] = try row.decode(1)
             }
             // Events before the raw horizon were pruned: their figures come from `pruned_version_day`
             // and `pruned_version_users`, counted from them before they went (exact, as before).
@@ -29,7 +29,7 @@ extension TriageStore {
                     UNION ALL
                     SELECT app_version, day, users FROM pruned_version_day WHERE issue_id = 0
                     """, arguments: [since]) {
-                    withError[row[0], default: [:]][row[1]] = row[2]
+                    withError[try row.decode(0), default: [:]][try row.decode(1)] = try row.decode(2)
                 }
             }
             var figures: [String: (first: Int64, last: Int64, events: Int, users: Int, issues: Int)] = [:]
@@ -37,7 +37,7 @@ extension TriageStore {
                 SELECT app_version, MIN(ts), MAX(ts), COUNT(*), COUNT(DISTINCT user_id), COUNT(DISTINCT issue_id)
                 FROM event WHERE app_version IS NOT NULL AND ts >= ? GROUP BY app_version
                 """, arguments: [since]) {
-                figures[row[0]] = (row[1], row[2], row[3], row[4], row[5])
+                figures[try row.decode(0)] = (try row.decode(1), try row.decode(2), try row.decode(3), try row.decode(4), try row.decode(5))
             }
             if since != .min {
                 try TriageStore.addPrunedReleaseFigures(db, since: since, to: &figures)
@@ -75,11 +75,11 @@ extension TriageStore {
             SELECT version, day, COUNT(DISTINCT installation) FROM adoption_session
             WHERE day BETWEEN ? AND ? GROUP BY version, day
             """, arguments: SQLArguments(range)) {
-            result[row[0], default: [:]][row[1]] = row[2]
+            result[try row.decode(0), default: [:]][try row.decode(1)] = try row.decode(2)
         }
         for row in try SQLRow.fetchAll(db, sql: "SELECT version, day, users FROM adoption_day WHERE day BETWEEN ? AND ?",
                                     arguments: SQLArguments(range)) {
-            result[row[0], default: [:]][row[1]] = row[2]
+            result[try row.decode(0), default: [:]][try row.decode(1)] = try row.decode(2)
         }
         return result
     }
@@ -112,7 +112,7 @@ extension TriageStore {
         for row in try SQLRow.fetchAll(db, sql: """
             SELECT app_version, MIN(first_ts), MAX(last_ts), SUM(events) FROM pruned_version_day WHERE issue_id = 0 GROUP BY app_version
             """) {
-            let version: String = row[0], first: Int64 = row[1], last: Int64 = row[2], events: Int = row[3]
+            let version: String = try row.decode(0), first: Int64 = try row.decode(1), last: Int64 = try row.decode(2), events: Int = try row.decode(3)
             if let f = figures[version] {
                 figures[version] = (min(f.first, first), max(f.last, last), f.events + events, f.users, f.issues)
             } else {
@@ -125,7 +125,7 @@ extension TriageStore {
                 UNION ALL SELECT app_version, user_id FROM pruned_version_users) AS x
             GROUP BY v
             """, arguments: [since]) {
-            figures[row[0]]?.users = row[1]
+            figures[try row.decode(0)]?.users = try row.decode(1)
         }
         for row in try SQLRow.fetchAll(db, sql: """
             SELECT v, COUNT(DISTINCT i) FROM (
@@ -133,7 +133,7 @@ extension TriageStore {
                 UNION ALL SELECT app_version, issue_id FROM pruned_version_day WHERE issue_id <> 0) AS x
             GROUP BY v
             """, arguments: [since]) {
-            figures[row[0]]?.issues = row[1]
+            figures[try row.decode(0)]?.issues = try row.decode(1)
         }
     }
 }

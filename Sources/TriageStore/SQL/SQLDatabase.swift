@@ -156,17 +156,17 @@ extension SQLConvertible {
     /// The first column of the first row; nil when there is no row or its value is NULL.
     static func fetchOne(_ db: SQLDatabase, sql: String, arguments: SQLArguments = []) throws -> Self? {
         guard let row = try db.rows(sql: sql, arguments: arguments).first else { return nil }
-        return convert(row.values[0])
+        return try convert(row)
     }
 
     /// The first column of every row (NULLs left out, as GRDB does for non-optional types).
     static func fetchAll(_ db: SQLDatabase, sql: String, arguments: SQLArguments = []) throws -> [Self] {
-        try db.rows(sql: sql, arguments: arguments).compactMap { convert($0.values[0]) }
+        try db.rows(sql: sql, arguments: arguments).compactMap { row throws(StoreError) in try convert(row) }
     }
 
-    private static func convert(_ value: SQLValue) -> Self? {
-        if case .null = value { return nil }
-        guard let converted = from(value) else { fatalError("\(value) is not \(Self.self)") }
-        return converted
+    /// The first column's value; nil for NULL, an error naming the column where it is not a `Self`.
+    private static func convert(_ row: SQLRow) throws(StoreError) -> Self? {
+        if case .null = row.values[0] { return nil }
+        return try row.decode(0)
     }
 }

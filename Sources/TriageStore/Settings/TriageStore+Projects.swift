@@ -12,9 +12,8 @@ extension TriageStore {
     public func projects() throws(StoreError) -> [ProjectKeys] {
         try read { db in
             let keys = Dictionary(grouping: try TriageStore.projectKeys(db), by: \.projectID)
-            return try SQLRow.fetchAll(db, sql: "SELECT id, name, created_at FROM project ORDER BY id").map { row in
-                let project = Project(id: row[0], name: row[1], created: Timestamp(millis: row[2]))
-                return ProjectKeys(project: project, keys: keys[project.id] ?? [])
+            return try Project.fetchAll(db, sql: "SELECT id, name, created_at FROM project ORDER BY id").map { project in
+                ProjectKeys(project: project, keys: keys[project.id] ?? [])
             }
         }
     }
@@ -94,14 +93,26 @@ extension TriageStore {
     }
 
     static func projectKeys(_ db: SQLDatabase) throws -> [ProjectKey] {
-        try SQLRow.fetchAll(db, sql: """
+        try ProjectKey.fetchAll(db, sql: """
             SELECT k.public_key, k.project_id, p.name, k.created_at, k.revoked_at, k.dsn_base
             FROM project_key k JOIN project p ON p.id = k.project_id ORDER BY k.created_at, k.public_key
-            """).map { row in
-            let revokedAt = (row[4] as Int64?).map(Timestamp.init(millis:))
-            let base = (row[5] as String?).flatMap { try? DSNBase.parse($0).get() }
-            return ProjectKey(publicKey: row[0], projectID: row[1], projectName: row[2], revoked: revokedAt != nil,
-                              created: Timestamp(millis: row[3]), revokedAt: revokedAt, base: base)
-        }
+            """)
+    }
+}
+
+/// A project as `projects` selects it: `id, name, created_at`.
+extension Project: RowDecodable {
+    init(row: SQLRow) throws(StoreError) {
+        self.init(id: try row.decode(0), name: try row.decode(1), created: Timestamp(millis: try row.decode(2)))
+    }
+}
+
+/// A key as `projectKeys` selects it: `public_key, project_id, name, created_at, revoked_at, dsn_base`.
+extension ProjectKey: RowDecodable {
+    init(row: SQLRow) throws(StoreError) {
+        let revokedAt = try row.decode(4, as: Int64?.self).map(Timestamp.init(millis:))
+        let base = try row.decode(5, as: String?.self).flatMap { try? DSNBase.parse($0).get() }
+        self.init(publicKey: try row.decode(0), projectID: try row.decode(1), projectName: try row.decode(2), revoked: revokedAt != nil,
+                  created: Timestamp(millis: try row.decode(3)), revokedAt: revokedAt, base: base)
     }
 }
