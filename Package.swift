@@ -53,6 +53,9 @@ let package = Package(
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
             "CLibpq",
         ]),
+        // The bench's baseline: the dashboard's questions asked straight over the events table, as a
+        // store without rollups would. Linked by errtriage-bench only, never by the app.
+        .target(name: "TriageStoreNaive", dependencies: ["TriageModel", "TriageStore"]),
         // Model values as display text for every output: sanitiser, cell widths, sparkline, formatters.
         .target(name: "Presentation", dependencies: ["TriageModel"]),
         // Pure dashboard: state, actions, reducer with effects, views into a screen buffer.
@@ -104,7 +107,7 @@ let package = Package(
         // measuring tool outside the app (it holds the baseline's sqlite3 script, see ARCHITECTURE.md).
         .executableTarget(name: "errtriage-bench", dependencies: [
             "ChildProcess", "ThrowawayPostgres", "DashboardCore", "SampleData", "TriageImport", "TriageIngest", "TriageModel", "TriageStore",
-            "CZlib",
+            "TriageStoreNaive", "CZlib",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             // The serve section's load generator: keep-alive HTTP/1 to errtriage serve on loopback.
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -132,7 +135,11 @@ let package = Package(
             "TriageImport", "TriageModel", "TriageStore", "TestSupport", "Presentation",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
-        .testTarget(name: "TriageStoreTests", dependencies: ["TriageModel", "TriageImport", "TriageStore", "SampleData", "TestSupport", "ThrowawayPostgres"]),
+        .testTarget(name: "TriageStoreTests", dependencies: [
+            "TriageModel", "TriageImport", "TriageStore", "SampleData", "TestSupport", "ThrowawayPostgres",
+            // The migrator, to make a store as an earlier errtriage left it (OldSQLiteStore).
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .testTarget(name: "TriageIngestTests", dependencies: ["TriageIngest", "TriageImport", "TriageModel", "TriageStore", "TestSupport"]),
         .testTarget(name: "TriageServerTests", dependencies: [
             "TriageServer", "TriageIngest", "TriageImport", "TriageModel", "TriageStore", "TestSupport", "CZlib",

@@ -1,4 +1,4 @@
-/// The engine a store runs on: how it opens, reads and writes in transactions, and the few things
+/// The engine a store runs on (opened by its `StoreLocation`): how it opens, reads and writes in transactions, and the few things
 /// only one engine does. One implementation each (`SQLite/SQLiteEngine.swift`,
 /// `Postgres/PostgresEngine.swift`); the store asks these and never which engine it has.
 protocol StoreEngine: AnyObject, Sendable {
@@ -8,9 +8,9 @@ protocol StoreEngine: AnyObject, Sendable {
     var canWrite: Bool { get }
 
     /// Runs `body` on one consistent snapshot.
-    func read<T>(_ body: (Database) throws -> T) throws -> T
+    func read<T>(_ body: (SQLDatabase) throws -> T) throws -> T
     /// Runs `body` in one write transaction that raises the revision and tells other processes.
-    func write<T>(_ body: (Database) throws -> T) throws -> T
+    func write<T>(_ body: (SQLDatabase) throws -> T) throws -> T
     /// The revision counter, read again only when it may have moved.
     func revision() throws -> Int64
     /// The engine's own integrity check of its pages: `["ok"]`, or what it found.
@@ -43,18 +43,4 @@ protocol StoreEngine: AnyObject, Sendable {
     /// The bytes free on the disk that holds the store; nil where the store is a server's, whose
     /// disk this process cannot see.
     func freeBytes() -> Int64?
-}
-
-extension TriageStore {
-    /// Whether `location` names a team store on PostgreSQL (a `postgres://` or `postgresql://`
-    /// URI) rather than an SQLite file: the one place the store picks its engine.
-    public static func isTeamStore(_ location: String) -> Bool {
-        location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
-    }
-
-    /// Opens the engine at `location`, creating or upgrading its schema as the arguments allow.
-    static func openEngine(_ location: String, readOnly: Bool, maxPages: Int?, create: Bool) throws(StoreError) -> any StoreEngine {
-        isTeamStore(location) ? try PostgresEngine(uri: location, readOnly: readOnly, create: create)
-            : try SQLiteEngine(path: location, readOnly: readOnly, maxPages: maxPages)
-    }
 }

@@ -31,69 +31,58 @@ extension TriageStore {
     /// Opens the store at `location` (an SQLite file or a `postgres://` URI) as `access` needs it.
     /// `maxPages` caps an SQLite file at that many 4 KiB pages (writes beyond fail as on a full disk).
     public static func open(_ location: String, for access: StoreAccess, maxPages: Int? = nil) throws(StoreError) -> TriageStore {
-        let postgres = isTeamStore(location)
-        let exists = postgres || fileExists(location)
+        let place = locate(location)
+        let exists = place.exists
         switch access {
         case .reading(let now, let forMarks):
             guard exists else { throw StoreError("no store at \(location): add events with errtriage ingest FILE, or try errtriage demo") }
-            return try openForReading(location, now: now, forMarks: forMarks, maxPages: maxPages)
+            return try openForReading(place, now: now, forMarks: forMarks, maxPages: maxPages)
         case .dashboard(let now):
-            return exists ? try openForReading(location, now: now, forMarks: true, maxPages: maxPages)
-                : try openChecked(location, readOnly: false, maxPages: maxPages)
+            return exists ? try openForReading(place, now: now, forMarks: true, maxPages: maxPages)
+                : try openChecked(place, readOnly: false, maxPages: maxPages)
         case .deciding:
             guard exists else { throw StoreError("no store at \(location): add events with errtriage ingest FILE first") }
-            return try openChecked(location, readOnly: false, maxPages: maxPages, create: !postgres)
+            // Where only opening tells whether a store is there (a server), none is created.
+            return try openChecked(place, readOnly: false, maxPages: maxPages, create: !place.writabilityIsKnownOnOpening)
         case .writing:
-            return try openChecked(location, readOnly: false, maxPages: maxPages)
+            return try openChecked(place, readOnly: false, maxPages: maxPages)
         case .checking:
             guard exists else { throw StoreError("no store at \(location)") }
-            let upgrade = !postgres && isWritable(location) && (needsUpgrade(location) || isUnfinished(location))
-            return try openChecked(location, readOnly: !upgrade, maxPages: maxPages)
+            let upgrade = place.isWritable && (place.needsUpgrade || place.isUnfinished)
+            return try openChecked(place, readOnly: !upgrade, maxPages: maxPages)
         case .rebuilding:
-            guard !postgres else { throw StoreError.usage("a team store is never rebuilt: give an SQLite file") }
+            guard !place.isTeamStore else { throw StoreError.usage("a team store is never rebuilt: give an SQLite file") }
             for suffix in ["", "-journal", "-wal", "-shm", ".rejects"] { try? FileManager.default.removeItem(atPath: location + suffix) }
-            return try openChecked(location, readOnly: false, maxPages: maxPages)
+            return try openChecked(place, readOnly: false, maxPages: maxPages)
         }
     }
 
-    /// One connection on PostgreSQL (the role decides what may be written, and nothing is written
-    /// unless a mute has come due); on SQLite read-only unless due mutes, marks or an upgrade need
-    /// the file written and it may be.
-    static func openForReading(_ location: String, now: Timestamp, forMarks: Bool, maxPages: Int?) throws(StoreError) -> TriageStore {
-        if isTeamStore(location) {
-            let store = try openChecked(location, readOnly: false, maxPages: maxPages, create: false)
+    /// Where only opening tells what may be written (PostgreSQL: the role decides), one connection
+    /// that writes nothing unless a mute has come due; otherwise (an SQLite file) read-only unless
+    /// due mutes, marks or an upgrade need the file written and it may be.
+    static func openForReading(_ place: any StoreLocation, now: Timestamp, forMarks: Bool, maxPages: Int?) throws(StoreError) -> TriageStore {
+        if place.writabilityIsKnownOnOpening {
+            let store = try openChecked(place, readOnly: false, maxPages: maxPages, create: false)
             try store.applyDueMutes(now: now)
             return store
         }
-        let writable = isWritable(location)
-        if (!forMarks || !writable) && !(writable && needsUpgrade(location)) {
-            let reader = try openChecked(location, readOnly: true, maxPages: maxPages)
+        let writable = place.isWritable
+        if (!forMarks || !writable) && !(writable && place.needsUpgrade) {
+            let reader = try openChecked(place, readOnly: true, maxPages: maxPages)
             guard writable, try reader.hasDueMutes(now: now) else { return reader }
         }
-        let store = try openChecked(location, readOnly: false, maxPages: maxPages)
+        let store = try openChecked(place, readOnly: false, maxPages: maxPages)
         try store.applyDueMutes(now: now)
         return store
     }
 
     /// Opens the store; a write is refused on a read-only file before SQLite is asked.
-    static func openChecked(_ location: String, readOnly: Bool, maxPages: Int?, create: Bool = true) throws(StoreError) -> TriageStore {
-        if !readOnly, !isTeamStore(location), fileExists(location), !isWritable(location) {
-            throw StoreError("\(location) is read-only; nothing can be written (ingest, marks and notes need write permission)")
+    static func openChecked(_ place: any StoreLocation, readOnly: Bool, maxPages: Int?, create: Bool = true) throws(StoreError) -> TriageStore {
+        if !readOnly, !place.writabilityIsKnownOnOpening, place.exists, !place.isWritable {
+            throw StoreError("\(place.location) is read-only; nothing can be written (ingest, marks and notes need write permission)")
         }
-        return try TriageStore(path: location, readOnly: readOnly, maxPages: maxPages, create: create)
+        return try TriageStore(path: place.location, readOnly: readOnly, maxPages: maxPages, create: create)
     }
-
-    /// Whether errtriage may write the file: the system allows it, and its permissions leave a
-    /// write bit (so that `chmod a-w` protects a store even from root, who may write anything).
-    static func isWritable(_ path: String) -> Bool {
-        guard access(path, W_OK) == 0 else { return false }
-        var info = stat()
-        guard stat(path, &info) == 0 else { return true }
-        return info.st_mode & 0o222 != 0
-    }
-
-    /// Whether a file is there.
-    static func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     /// Where `ingest` copies the lines it rejects: beside an SQLite file; a team store has no
     /// folder of its own, so the current folder, by the database's name.

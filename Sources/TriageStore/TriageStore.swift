@@ -49,9 +49,11 @@ public final class TriageStore: @unchecked Sendable {
     public var target: String { engine.target }
     public let readOnly: Bool
     let engine: any StoreEngine
+    /// Where the store lives, resolved once from the location it was opened at.
+    let place: any StoreLocation
 
     /// Whether the store is a team store on PostgreSQL rather than an SQLite file.
-    public var isTeamStore: Bool { engine is PostgresEngine }
+    public var isTeamStore: Bool { place.isTeamStore }
 
     /// How much of the file a reading connection maps.
     static let readerMapBytes: Int64 = 1 << 30
@@ -62,51 +64,9 @@ public final class TriageStore: @unchecked Sendable {
     /// disk, which is how the tests make one; it also keeps a store under a quota. `create: false`
     /// refuses a PostgreSQL database that holds no store yet (an SQLite caller looks for the file).
     public init(path: String, readOnly: Bool = false, maxPages: Int? = nil, create: Bool = true) throws(StoreError) {
-        engine = try TriageStore.openEngine(path, readOnly: readOnly, maxPages: maxPages, create: create)
+        place = TriageStore.locate(path)
+        engine = try place.openEngine(readOnly: readOnly, maxPages: maxPages, create: create)
         self.readOnly = !engine.canWrite
-    }
-
-    /// Reads an existing file before anything opens it for writing (a writer's open already writes,
-    /// to set up the WAL): a file that is not an SQLite database, whose first page is damaged, or
-    /// whose schema is newer is refused untouched.
-    static func probe(_ path: String) throws {
-        guard let found = try storedVersion(path) else { return }
-        guard found <= TriageStore.schemaVersion else { throw StoreError.newerSchema(path, found) }
-    }
-
-    /// The schema version of the file at `path`, read without writing it; nil when there is no file.
-    static func storedVersion(_ path: String) throws -> Int? {
-        guard !isTeamStore(path), access(path, F_OK) == 0 else { return nil }
-        var config = Configuration()
-        config.readonly = true
-        let queue = try DatabaseQueue(path: path, configuration: config)
-        let found = try queue.read { db in
-            _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master")
-            return try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-        }
-        try queue.close()
-        return found
-    }
-
-    /// Whether the file at `path` is a store of an older schema, which only a writer's open
-    /// upgrades (a reading command opens it for writing once, then reads as usual).
-    public static func needsUpgrade(_ path: String) -> Bool {
-        guard let found = try? storedVersion(path) else { return false }
-        return found > 0 && found < schemaVersion
-    }
-
-    /// Whether the file at `path` is a store whose creation was cut short before its first
-    /// migration committed (schema 0, no table but the migrator's): a writer's open completes it.
-    public static func isUnfinished(_ path: String) -> Bool {
-        guard !isTeamStore(path), access(path, F_OK) == 0 else { return false }
-        var config = Configuration()
-        config.readonly = true
-        guard let queue = try? DatabaseQueue(path: path, configuration: config) else { return false }
-        defer { try? queue.close() }
-        return (try? queue.read { db in
-            try Int.fetchOne(db, sql: "PRAGMA user_version") == 0
-                && Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'grdb%'") == 0
-        }) ?? false
     }
 
     /// A counter that every committed write raises: the dashboard polls it to reload.
@@ -122,14 +82,14 @@ public final class TriageStore: @unchecked Sendable {
     }
 
     /// Runs `body` on one consistent snapshot of the store.
-    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    func read<T>(_ body: (SQLDatabase) throws -> T) throws(StoreError) -> T {
         do { return try engine.read(body) } catch { throw StoreError.describing(error, path: target) }
     }
 
     /// Runs `body` in one write transaction, which raises the revision (and, on PostgreSQL,
     /// tells every listening dashboard). Writers take turns: SQLite's lock, or on PostgreSQL an
     /// advisory lock taken first, so two ingests never interleave their batches.
-    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    func write<T>(_ body: (SQLDatabase) throws -> T) throws(StoreError) -> T {
         guard !readOnly else { throw engine.readOnlyError }
         do {
             return try engine.write(body)
@@ -182,15 +142,15 @@ extension TriageStore {
 
 extension TriageStore {
     /// The revision counter as stored (every committed write raised it).
-    static func storedRevision(_ db: Database) throws -> Int64 {
+    static func storedRevision(_ db: SQLDatabase) throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'revision'") ?? 0
     }
 
     /// The schema version the store records: SQLite's `user_version`, PostgreSQL's `meta.schema`.
-    static func storedSchemaVersion(_ db: Database) throws -> Int { try db.connection.schemaVersion() }
+    static func storedSchemaVersion(_ db: SQLDatabase) throws -> Int { try db.schemaVersion() }
 
     /// Sets the recorded schema version (tests make a store from a newer errtriage with it).
-    static func setStoredSchemaVersion(_ db: Database, _ version: Int) throws { try db.connection.setSchemaVersion(version) }
+    static func setStoredSchemaVersion(_ db: SQLDatabase, _ version: Int) throws { try db.setSchemaVersion(version) }
 }
 
 extension TriageStore {

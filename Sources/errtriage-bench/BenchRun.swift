@@ -6,6 +6,7 @@ import Glibc
 #endif
 import TriageModel
 import TriageStore
+import TriageStoreNaive
 
 /// One bench run: the data generated in a folder, the baseline and errtriage measured on it, row by row.
 struct BenchRun {

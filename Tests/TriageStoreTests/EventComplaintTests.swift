@@ -100,6 +100,31 @@ import TriageModel
         #expect(try f.store.verify().isSound)
     }
 
+    /// One rule on both engines' write paths (row by row, COPY): a complaint counts once for each
+    /// known issue it cites, never for the event it waits for, and a complaint id met twice in one
+    /// batch is stored once.
+    @Test func aMixedBatchOfComplaintsCountsEachForTheIssuesItCitesAndNoneForWhatItWaitsFor() throws {
+        let f = try TemporaryStore()
+        _ = try IngestWriter(store: f.store).write(events: [Self.event("e1"), Self.event("e2", codes: Self.other)], complaints: [])
+        var waiting = Self.report("r2", about: "e9", text: "again \(Self.key)")
+        waiting.codes = [Self.key]
+        var unknown = Self.report("r3", about: nil, text: "ZZ9 broke")
+        unknown.codes = ["ZZ9"]
+        unknown.category = "support"
+        let counts = try IngestWriter(store: f.store).write(events: [], complaints: [
+            Self.report("r1", about: "e2"), waiting, unknown, Self.report("r1", about: "e1"),
+        ])
+        #expect(counts.complaintsAdded == 3 && counts.complaintDuplicates == 1)
+        #expect(try Self.ranking(f) == [Self.key: 1, Self.other: 1])
+        #expect(try Self.complaints(f).map(\.complaintID) == ["r2"])
+        #expect(try f.store.unlinkedComplaints(window: .all, now: Self.now).groups.map(\.category) == ["support"])
+        // The awaited event lands in the other issue: r2 counts there too, once.
+        _ = try IngestWriter(store: f.store).write(events: [Self.event("e9", codes: Self.other)], complaints: [])
+        #expect(try Self.ranking(f) == [Self.key: 1, Self.other: 2])
+        #expect(try Self.complaints(f, Self.other).map(\.complaintID).sorted() == ["r1", "r2"])
+        #expect(try f.store.verify().isSound)
+    }
+
     @Test func aReportWhoseWordsCiteItsOwnIssueIsCountedOnce() throws {
         let f = try TemporaryStore()
         var report = Self.report("r1", about: "e1", text: "error \(Self.key) again")

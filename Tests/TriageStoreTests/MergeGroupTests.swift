@@ -24,10 +24,10 @@ import TriageModel
             let unit = b.hourly ? Timestamp.millisPerHour : Timestamp.millisPerDay
             let marks = databaseQuestionMarks(count: keys.count)
             let scope = "FROM event e JOIN issue i ON i.id = e.issue_id WHERE i.key IN (\(marks)) AND e.ts BETWEEN ? AND ? AND \(condition)"
-            let args = StatementArguments(keys) + [b.millis.lowerBound, b.millis.upperBound]
-            let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), COUNT(DISTINCT e.user_id) \(scope)", arguments: args)!
+            let args = SQLArguments(keys) + [b.millis.lowerBound, b.millis.upperBound]
+            let row = try SQLRow.fetchOne(db, sql: "SELECT COUNT(*), COUNT(DISTINCT e.user_id) \(scope)", arguments: args)!
             var series = [Int](repeating: 0, count: b.count)
-            for r in try Row.fetchAll(db, sql: "SELECT e.ts / \(unit), COUNT(*) \(scope) GROUP BY 1", arguments: args) {
+            for r in try SQLRow.fetchAll(db, sql: "SELECT e.ts / \(unit), COUNT(*) \(scope) GROUP BY 1", arguments: args) {
                 series[Int((r[0] as Int64) - b.range.lowerBound)] = r[1]
             }
             return (row[0], row[1], series)

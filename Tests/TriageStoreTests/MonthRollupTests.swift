@@ -23,7 +23,7 @@ import TriageModel
     static func naiveMonthUsers(_ store: TriageStore) throws -> [[Int64]: Set<String>] {
         try store.read { db in
             var users: [[Int64]: Set<String>] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT issue_id, ts, user_id FROM event WHERE user_id IS NOT NULL") {
+            for row in try SQLRow.fetchAll(db, sql: "SELECT issue_id, ts, user_id FROM event WHERE user_id IS NOT NULL") {
                 let month = Timestamp.monthStart(ofDay: Timestamp(millis: row[1]).day)
                 users[[row[0], month], default: []].insert(row[2])
             }
@@ -32,7 +32,7 @@ import TriageModel
     }
 
     static func rows(_ store: TriageStore, _ sql: String) throws -> [[Int64]] {
-        try store.read { db in try Row.fetchAll(db, sql: sql).map { row in (0..<row.count).map { row[$0] as Int64 } } }
+        try store.read { db in try SQLRow.fetchAll(db, sql: sql).map { row in (0..<row.count).map { row[$0] as Int64 } } }
     }
 
     static func monthRows(_ store: TriageStore) throws -> [[Int64]] {
@@ -41,7 +41,7 @@ import TriageModel
 
     static func monthUserRows(_ store: TriageStore) throws -> [String] {
         try store.read { db in
-            try Row.fetchAll(db, sql: "SELECT issue_id, month, user_id FROM issue_month_user ORDER BY 1, 2, 3").map {
+            try SQLRow.fetchAll(db, sql: "SELECT issue_id, month, user_id FROM issue_month_user ORDER BY 1, 2, 3").map {
                 "\($0[0] as Int64) \($0[1] as Int64) \($0[2] as String)"
             }
         }
@@ -68,7 +68,7 @@ import TriageModel
         }
         var seen: [String: (months: Set<Int64>, last: Int64)] = [:]
         try f.store.read { db in
-            for row in try Row.fetchAll(db, sql: "SELECT issue_id, user_id, ts FROM event WHERE user_id IS NOT NULL") {
+            for row in try SQLRow.fetchAll(db, sql: "SELECT issue_id, user_id, ts FROM event WHERE user_id IS NOT NULL") {
                 let pair = "\(row[0] as Int64) \(row[1] as String)", ts: Int64 = row[2]
                 seen[pair, default: ([], .min)].months.insert(Timestamp.monthStart(ofDay: Timestamp(millis: ts).day))
                 seen[pair]!.last = max(seen[pair]!.last, ts)
@@ -90,7 +90,7 @@ import TriageModel
         let keys = try f.store.issueList(IssueQuery(window: .all, filter: .all, top: 100), now: Self.now).issues.map(\.key)
         let naive = try Self.naiveMonthUsers(f.store)
         let ids = Dictionary(uniqueKeysWithValues: try f.store.read { db in
-            try Row.fetchAll(db, sql: "SELECT key, id FROM issue").map { ($0[0] as String, $0[1] as Int64) }
+            try SQLRow.fetchAll(db, sql: "SELECT key, id FROM issue").map { ($0[0] as String, $0[1] as Int64) }
         })
         let before = try keys.map { try f.store.history(key: $0) }
         for history in before {
@@ -126,15 +126,15 @@ import TriageModel
                     let split = buckets.monthSplit
                     #expect((split != nil) == (window != .d30), "\(window.rawValue) to \(end)")
                     if let split { edges.insert(split.edges.count) }
-                    let range: StatementArguments = [buckets.millis.lowerBound, buckets.millis.upperBound]
+                    let range: SQLArguments = [buckets.millis.lowerBound, buckets.millis.upperBound]
                     var naive: [String: [Int]] = [:]
-                    for row in try Row.fetchAll(db, sql: """
+                    for row in try SQLRow.fetchAll(db, sql: """
                         SELECT i.key, COUNT(*), COUNT(DISTINCT e.user_id) FROM event e JOIN issue i ON i.id = e.issue_id
                         WHERE e.ts BETWEEN ? AND ? GROUP BY i.key
                         """, arguments: range) {
                         naive[row[0]] = [row[1], row[2], 0]
                     }
-                    for row in try Row.fetchAll(db, sql: """
+                    for row in try SQLRow.fetchAll(db, sql: """
                         SELECT k.key, COUNT(*) FROM complaint_code k JOIN complaint c ON c.id = k.complaint_id
                         JOIN issue i ON i.key = k.key WHERE c.ts BETWEEN ? AND ? GROUP BY k.key
                         """, arguments: range) {
@@ -149,7 +149,7 @@ import TriageModel
                     #expect(list.totals.events == naive.values.reduce(0) { $0 + $1[0] })
                     #expect(list.totals.complaints == naive.values.reduce(0) { $0 + $1[2] })
                     var daily = [Int](repeating: 0, count: buckets.count)
-                    for row in try Row.fetchAll(db, sql: "SELECT ts FROM event WHERE ts BETWEEN ? AND ?", arguments: range) {
+                    for row in try SQLRow.fetchAll(db, sql: "SELECT ts FROM event WHERE ts BETWEEN ? AND ?", arguments: range) {
                         daily[Int(Timestamp(millis: row[0]).day - buckets.range.lowerBound)] += 1
                     }
                     #expect(list.totals.series == daily, "\(window.rawValue) to \(end)")

@@ -67,7 +67,7 @@ import Testing
     @Test func everyForeignKeyToATableWhoseRowsAreDeletedLeadsAnIndexOnBothEngines() throws {
         let f = try TemporaryStore(sqlite: ())
         let sqlite = try f.store.read { db in
-            try Row.fetchAll(db, sql: """
+            try SQLRow.fetchAll(db, sql: """
                 SELECT m.name, k."from", k."table",
                     EXISTS (SELECT 1 FROM pragma_index_list(m.name) l
                             WHERE (SELECT name FROM pragma_index_info(l.name) WHERE seqno = 0) = k."from")
@@ -76,7 +76,7 @@ import Testing
         }
         let store = try TriageStore(path: try PostgresCluster.database())
         let postgres = try store.read { db in
-            try Row.fetchAll(db, sql: """
+            try SQLRow.fetchAll(db, sql: """
                 SELECT c.conrelid::regclass::text || '.' || a.attname, c.confrelid::regclass::text,
                     CASE WHEN EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.conrelid AND i.indkey[0] = c.conkey[1])
                         THEN 1 ELSE 0 END::bigint

@@ -18,7 +18,7 @@ import TriageModel
     }()
 
     static let events: [Event] = try! fixture.store.read { db in
-        try Row.fetchAll(db, sql: """
+        try SQLRow.fetchAll(db, sql: """
             SELECT i.key, e.ts, e.user_id, e.device_model, e.os_name, e.os_version, e.network, e.orientation,
                    e.app_state, e.environment, e.kind, e.app_version FROM event e JOIN issue i ON i.id = e.issue_id
             """).map { r in

@@ -19,7 +19,7 @@ import TriageModel
     /// Each domain's issue key (its newest issue's, where it has several).
     func keys(_ f: TemporaryStore) throws -> [String: String] {
         try f.store.read { db in
-            Dictionary(try Row.fetchAll(db, sql: "SELECT l.domain, i.key FROM issue i JOIN chain_link l ON l.issue_id = i.id ORDER BY i.id")
+            Dictionary(try SQLRow.fetchAll(db, sql: "SELECT l.domain, i.key FROM issue i JOIN chain_link l ON l.issue_id = i.id ORDER BY i.id")
                 .map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { $1 })
         }
     }

@@ -32,7 +32,7 @@ import TriageModel
         guard case .complaint(let complaint) = try NativeDecoder().decode(
             line: Array(TemporaryStore.complaint("c1", "2026-11-01T10:00:00Z", codes: ["US14-LO43"]).utf8)) else { return }
         _ = try IngestWriter(store: store).write(events: events, complaints: [complaint])
-        let before = try store.read { db in try Row.fetchAll(db, sql: "SELECT * FROM event ORDER BY id").map(\.values) }
+        let before = try store.read { db in try SQLRow.fetchAll(db, sql: "SELECT * FROM event ORDER BY id").map(\.values) }
         // Schema 6 as it was: no versions table, no code origins, no projects, no retention tables, no month
         // rollups or daily events of all issues, no levels or aliases, and the events in one partitioned table of texts.
         try store.write { db in
@@ -71,7 +71,7 @@ import TriageModel
         #expect(try reopened.read { db in try TriageStore.storedSchemaVersion(db) } == TriageStore.schemaVersion)
         #expect(try reopened.versions() == ["1.9"])
         #expect(try reopened.verify().isSound)
-        let after = try reopened.read { db in try Row.fetchAll(db, sql: "SELECT * FROM event ORDER BY id").map(\.values) }
+        let after = try reopened.read { db in try SQLRow.fetchAll(db, sql: "SELECT * FROM event ORDER BY id").map(\.values) }
         #expect(after == before)
         let cited = try reopened.read { db in try Int64.fetchOne(db, sql: "SELECT ts FROM complaint_code WHERE complaint_id = 1") }
         #expect(cited == Timestamp.parse("2026-11-01T10:00:00Z")!.millis)

@@ -332,13 +332,13 @@ extension TriageStore {
         do {
             return try session.exclusive {
                 func version() throws -> Int? {
-                    guard try Bool.fetchOne(Database(session), sql: "SELECT to_regclass('meta') IS NOT NULL") == true
+                    guard try Bool.fetchOne(session.database, sql: "SELECT to_regclass('meta') IS NOT NULL") == true
                     else { return nil }
-                    return try Int.fetchOne(Database(session), sql: "SELECT value FROM meta WHERE key = 'schema'") ?? 0
+                    return try Int.fetchOne(session.database, sql: "SELECT value FROM meta WHERE key = 'schema'") ?? 0
                 }
                 if let found = try version() {
                     guard found <= schemaVersion else { throw StoreError.newerSchema(session.target, found) }
-                    let canWrite = try Bool.fetchOne(Database(session),
+                    let canWrite = try Bool.fetchOne(session.database,
                                                      sql: "SELECT has_table_privilege('meta', 'UPDATE')") ?? false
                     guard found < schemaVersion else { return (canWrite, found) }
                     // As a reading command upgrades an older SQLite file it may write, so here: when the role may.

@@ -1,91 +1,43 @@
-import TriageModel
-/// PostgreSQL's side of `SQLConnection`: the session's connection, with ingest and copy in bulk
-/// (COPY) and the month partitions of the events.
+/// PostgreSQL's side of `SQLConnection`: the session's connection runs the SQL; bulk writes are
+/// `BulkWrites`.
 extension PGSession: SQLConnection {
-    var dialect: SQLDialect { SQLDialect(indexAvoidance: "", maxIDsInList: 32) }
+    var dialect: SQLDialect {
+        // The server checks every reference as it writes: no dangling-reference query.
+        SQLDialect(indexAvoidance: "", maxIDsInList: 32,
+                   schemaVersionQuery: "SELECT value FROM meta WHERE key = 'schema'",
+                   schemaVersionUpdate: { "UPDATE meta SET value = \($0) WHERE key = 'schema'" })
+    }
+
+    /// The store's view of this session in a transaction: its SQL, and its bulk writes.
+    var database: SQLDatabase { SQLDatabase(self, writes: BulkWrites(session: self)) }
 
     var changesCount: Int { lastChanges }
 
-    func execute(sql: String, arguments: StatementArguments) throws { try run(sql, arguments) }
+    func execute(sql: String, arguments: SQLArguments) throws { try run(sql, arguments) }
 
-    func insertID(sql: String, arguments: StatementArguments) throws -> Int64 {
-        let rows = try run(sql + " RETURNING id", arguments)
-        guard let first = rows.first, let id = Int64.from(first.values[0]) else {
-            throw PGError("\(target): the INSERT added no row")
-        }
-        return id
-    }
+    func rows(sql: String, arguments: SQLArguments) throws -> [SQLRow] { try run(sql, arguments) }
 
-    func rows(sql: String, arguments: StatementArguments) throws -> [Row] { try run(sql, arguments) }
-
-    func forEachIntegers(sql: String, arguments: StatementArguments, into buffer: UnsafeMutableBufferPointer<Int64>,
+    func forEachIntegers(sql: String, arguments: SQLArguments, into buffer: UnsafeMutableBufferPointer<Int64>,
                          _ body: (UnsafeBufferPointer<Int64>) throws -> Void) throws {
         try forEachIntegers(sql, arguments, columns: buffer.count, body)
     }
 
     func columnCount(sql: String) throws -> Int { try columns(of: sql) }
 
-    func cursor(sql: String, arguments: StatementArguments) throws -> any RowSource {
+    func cursor(sql: String, arguments: SQLArguments) throws -> any RowSource {
         let name = cursorName()
         try run("DECLARE \(name) NO SCROLL CURSOR FOR " + sql, arguments)
         return PGRowSource(session: self, name: name)
     }
 
     func statement(sql: String) throws -> any StatementDriver { PGStatement(session: self, sql: sql) }
-
-    func schemaVersion() throws -> Int { try Int.fetchOne(Database(self), sql: "SELECT value FROM meta WHERE key = 'schema'") ?? 0 }
-
-    func setSchemaVersion(_ version: Int) throws {
-        try run("UPDATE meta SET value = ? WHERE key = 'schema'", [version])
-    }
-
-    var writesBatchesAsOne: Bool { true }
-
-    func add(_ batch: IngestWriter.Batch, to writer: IngestWriter, _ db: Database, counts: inout IngestCounts,
-             rollups: inout Rollups, partitions: inout Set<Int64>) throws {
-        try writer.addSetBased(db, session: self, batch, counts: &counts, rollups: &rollups, partitions: &partitions)
-    }
-
-    func flush(_ rollups: inout Rollups, _ db: Database) throws { try rollups.flushSetBased(db, session: self) }
-
-    func preparePartitions(times: [Int64], made: inout Set<Int64>) throws {
-        for millis in times {
-            let part = PGSchema.partition(holding: millis)
-            guard made.insert(part.from).inserted else { continue }
-            try run("""
-                CREATE TABLE IF NOT EXISTS \(part.name) PARTITION OF event_row FOR VALUES FROM (\(part.from)) TO (\(part.to))
-                """, [])
-        }
-    }
-
-    func insertCopied(table: String, columns: [String], rows: [[SQLValue]]) throws {
-        let quoted = columns.map { "\"\($0)\"" }.joined(separator: ", ")
-        try connection.copyIn("COPY \(table) (\(quoted)) FROM STDIN") { writer in
-            for row in rows { try writer.row(row.map(\.postgresText)) }
-        }
-    }
-
-    func finishCopy() throws {
-        // Identity columns go on from the highest id copied.
-        for table in PGSchema.identityTables {
-            try run("SELECT setval(pg_get_serial_sequence('\(table)', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM \(table)", [])
-        }
-        try run("SELECT setval('event_id_seq', COALESCE(MAX(id), 0) + 1, false) FROM event_row", [])
-    }
-
-    func beginCheck() throws {}
-
-    func endCheck() {}
-
-    /// The server checks every reference as it writes.
-    func hasDanglingReferences() throws -> Bool { false }
 }
 
 /// Rows of a server-side cursor, fetched 2,000 at a time.
 final class PGRowSource: RowSource {
     private let session: PGSession
     private let name: String
-    private var buffered: [Row] = []
+    private var buffered: [SQLRow] = []
     private var position = 0
     private var finished = false
 
@@ -94,7 +46,7 @@ final class PGRowSource: RowSource {
         self.name = name
     }
 
-    func next() throws -> Row? {
+    func next() throws -> SQLRow? {
         if position == buffered.count {
             guard !finished else { return nil }
             buffered = try session.run("FETCH FORWARD 2000 FROM \(name)", [])

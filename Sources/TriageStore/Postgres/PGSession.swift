@@ -47,7 +47,7 @@ final class PGSession: @unchecked Sendable {
 
     /// Runs one statement (or, without arguments, a script of several) and returns its rows.
     @discardableResult
-    func run(_ sql: String, _ arguments: StatementArguments) throws -> [Row] {
+    func run(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRow] {
         let text = arguments.isEmpty ? sql : numbered(sql)
         let result = try connection.execute(text, arguments.values.map(\.postgresText),
                                             types: arguments.isEmpty ? nil : arguments.values.map(\.postgresType))
@@ -56,7 +56,7 @@ final class PGSession: @unchecked Sendable {
     }
 
     /// Runs a query of integer columns, each row's values handed to `body` (`PGConnection.forEachIntegers`).
-    func forEachIntegers(_ sql: String, _ arguments: StatementArguments, columns: Int,
+    func forEachIntegers(_ sql: String, _ arguments: SQLArguments, columns: Int,
                          _ body: (UnsafeBufferPointer<Int64>) throws -> Void) throws {
         try connection.forEachIntegers(arguments.isEmpty ? sql : numbered(sql), arguments.values.map(\.postgresText),
                                        types: arguments.isEmpty ? nil : arguments.values.map(\.postgresType), columns: columns, body)
@@ -65,7 +65,7 @@ final class PGSession: @unchecked Sendable {
 
     /// Runs a statement prepared once per connection, for ingest's per-event statements.
     @discardableResult
-    func runPrepared(_ sql: String, _ values: [String?]) throws -> [Row] {
+    func runPrepared(_ sql: String, _ values: [String?]) throws -> [SQLRow] {
         let name: String
         if let known = prepared[sql] {
             name = known
@@ -148,12 +148,12 @@ final class PGSession: @unchecked Sendable {
         return "errtriage_cursor_\(cursors)"
     }
 
-    static func rows(_ result: PGRows) -> [Row] {
+    static func rows(_ result: PGRows) -> [SQLRow] {
         guard !result.columns.isEmpty else { return [] }
-        let columns = Row.ColumnNames(result.columns)
+        let columns = SQLRow.ColumnNames(result.columns)
         let kinds = result.types.map(ColumnKind.init(oid:))
         return result.rows.map { values in
-            Row(columns: columns, values: zip(values, kinds).map { text, kind in
+            SQLRow(columns: columns, values: zip(values, kinds).map { text, kind in
                 guard let text else { return .null }
                 return kind.value(text)
             })

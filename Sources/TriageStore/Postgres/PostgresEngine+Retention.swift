@@ -5,7 +5,7 @@ extension PostgresEngine {
     /// partition that reaches past it (none while cuts fall on months' starts) are deleted in chunks.
     func deleteEvents(before cut: Int64, chunk: Int) throws -> Int {
         let partitions = try read { db in
-            try Row.fetchAll(db, sql: """
+            try SQLRow.fetchAll(db, sql: """
                 SELECT c.relname, pg_get_expr(c.relpartbound, c.oid) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
                 WHERE i.inhparent = 'event_row'::regclass
                 """).map { (name: $0[0] as String, bound: $0[1] as String) }
@@ -47,7 +47,7 @@ extension PostgresEngine {
 
     func tableBytes() throws -> [(table: String, bytes: Int64)] {
         try read { db in
-            try Row.fetchAll(db, sql: """
+            try SQLRow.fetchAll(db, sql: """
                 SELECT COALESCE(p.relname, c.relname) AS t, SUM(pg_total_relation_size(c.oid)) AS b
                 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
                 LEFT JOIN pg_inherits i ON i.inhrelid = c.oid LEFT JOIN pg_class p ON p.oid = i.inhparent

@@ -12,18 +12,18 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         if found == 0 { throw StoreError("no store at \(session.target): add events with errtriage ingest FILE --store URI") }
     }
 
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
+    func read<T>(_ body: (SQLDatabase) throws -> T) throws -> T {
         try session.exclusive {
-            try session.connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { try body(Database(session)) }
+            try session.connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { try body(session.database) }
         }
     }
 
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
+    func write<T>(_ body: (SQLDatabase) throws -> T) throws -> T {
         try session.exclusive {
             do {
                 let result = try session.connection.transaction {
                     try session.takeWriterLock()
-                    let result = try body(Database(session))
+                    let result = try body(session.database)
                     try session.run("UPDATE meta SET value = value + 1 WHERE key = 'revision'", [])
                     try session.run("NOTIFY \(TriageStore.channel)", [])
                     return result
@@ -43,7 +43,7 @@ final class PostgresEngine: StoreEngine, @unchecked Sendable {
         do {
             return try session.exclusive {
                 if session.notified(channel: TriageStore.channel) == false, let known = session.knownRevision { return known }
-                let value = try TriageStore.storedRevision(Database(session))
+                let value = try TriageStore.storedRevision(session.database)
                 session.knownRevision = value
                 return value
             }

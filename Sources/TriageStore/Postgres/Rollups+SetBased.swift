@@ -4,7 +4,7 @@ import TriageModel
 /// with one `INSERT … SELECT … ON CONFLICT DO UPDATE`, the same upserts the row-by-row flush
 /// runs once per row (one round trip each, which a server over a network makes slow).
 extension Rollups {
-    mutating func flushSetBased(_ db: Database, session: PGSession) throws {
+    mutating func flushSetBased(_ db: SQLDatabase, session: PGSession) throws {
         func stage(_ table: String, like source: String, _ rows: [[String?]]) throws {
             try session.stage(table, "(LIKE \(source))")
             guard !rows.isEmpty else { return }
@@ -17,7 +17,7 @@ extension Rollups {
         // leave and enter are counted from the hours they held (read in one query).
         try stage("issue_user_stage", like: "issue_user", userHours.map { [String($0.key.issue), $0.key.user, String($0.value)] })
         var held: [UserKey: Int64] = [:]
-        for row in try Row.fetchAll(db, sql: """
+        for row in try SQLRow.fetchAll(db, sql: """
             SELECT u.issue_id, u.user_id, u.last_hour FROM issue_user_stage s
             JOIN issue_user u ON u.issue_id = s.issue_id AND u.user_id = s.user_id
             """) {
@@ -35,7 +35,7 @@ extension Rollups {
 
         try stage("user_seen_stage", like: "user_seen", totalUserHours.map { [$0.key, String($0.value)] })
         var seen: [String: Int64] = [:]
-        for row in try Row.fetchAll(db, sql: """
+        for row in try SQLRow.fetchAll(db, sql: """
             SELECT u.user_id, u.last_hour FROM user_seen_stage s JOIN user_seen u ON u.user_id = s.user_id
             """) {
             seen[row[0]] = row[1]
@@ -84,7 +84,7 @@ extension Rollups {
                 try db.execute(sql: insert)
                 continue
             }
-            for row in try Row.fetchAll(db, sql: """
+            for row in try SQLRow.fetchAll(db, sql: """
                 WITH added AS (\(insert) RETURNING issue_id, month) SELECT issue_id, month, COUNT(*) FROM added GROUP BY 1, 2
                 """) {
                 months.gained[DayKey(issue: row[0], bucket: row[1]), default: 0] += row[2] as Int

@@ -141,7 +141,7 @@ extension Optional: SQLConvertible where Wrapped: SQLConvertible {
 }
 
 /// The values bound to a statement's `?` placeholders, in order.
-struct StatementArguments: ExpressibleByArrayLiteral, Sendable {
+struct SQLArguments: ExpressibleByArrayLiteral, Sendable {
     var values: [SQLValue]
 
     init() { values = [] }
@@ -154,19 +154,19 @@ struct StatementArguments: ExpressibleByArrayLiteral, Sendable {
         values = sequence.map(\.sqlValue)
     }
 
-    static func + (a: StatementArguments, b: StatementArguments) -> StatementArguments {
+    static func + (a: SQLArguments, b: SQLArguments) -> SQLArguments {
         var sum = a
         sum.values += b.values
         return sum
     }
 
-    static func += (a: inout StatementArguments, b: StatementArguments) { a.values += b.values }
+    static func += (a: inout SQLArguments, b: SQLArguments) { a.values += b.values }
 
     var isEmpty: Bool { values.isEmpty }
 }
 
 /// One result row: values by position or by column name, converted on read.
-struct Row {
+struct SQLRow {
     let columns: ColumnNames
     let values: [SQLValue]
 
@@ -179,6 +179,22 @@ struct Row {
 
     var count: Int { values.count }
 
+    /// The value of column `index` as `T`; a `StoreError` naming the column and the kind of value
+    /// it met where it is not one (a store not as errtriage wrote it), never a crash.
+    func decode<T: SQLConvertible>(_ index: Int, as type: T.Type = T.self) throws(StoreError) -> T {
+        let value = values[index]
+        guard let converted = T.from(value) else { throw StoreError.unreadable(column: columns.names[index], met: value, as: T.self) }
+        return converted
+    }
+
+    /// The value of the column `name` as `T`, as `decode(_:as:)` by position.
+    func decode<T: SQLConvertible>(_ name: String, as type: T.Type = T.self) throws(StoreError) -> T {
+        guard let index = columns.index(of: name) else { throw StoreError("the store's result has no column named \(name)") }
+        return try decode(index)
+    }
+
+    /// Reads by position that crash on a value of another type: the older reads, being replaced by
+    /// `decode` and `init(row:)` (`RowDecodable`).
     subscript<T: SQLConvertible>(_ index: Int) -> T {
         let value = values[index]
         guard let converted = T.from(value) else {
@@ -190,6 +206,42 @@ struct Row {
     subscript<T: SQLConvertible>(_ name: String) -> T {
         guard let index = columns.index(of: name) else { fatalError("no column named \(name) in \(columns.names)") }
         return self[index]
+    }
+}
+
+/// A result shape read from one row, each column by `SQLRow.decode`: a value of another type is a
+/// `StoreError` naming the column, not a crash.
+protocol RowDecodable {
+    init(row: SQLRow) throws(StoreError)
+}
+
+extension RowDecodable {
+    static func fetchAll(_ db: SQLDatabase, sql: String, arguments: SQLArguments = []) throws -> [Self] {
+        try db.rows(sql: sql, arguments: arguments).map { row throws(StoreError) in try Self(row: row) }
+    }
+
+    static func fetchOne(_ db: SQLDatabase, sql: String, arguments: SQLArguments = []) throws -> Self? {
+        try db.rows(sql: sql, arguments: arguments).first.map { row throws(StoreError) in try Self(row: row) }
+    }
+}
+
+extension SQLValue {
+    /// The kind of value, as an error names it (never the value: it may be anyone's text).
+    var kind: String {
+        switch self {
+        case .null: "NULL"
+        case .integer: "an integer"
+        case .real: "a real"
+        case .text: "text"
+        case .blob: "bytes"
+        }
+    }
+}
+
+extension StoreError {
+    /// A column holds a value its reader cannot take: the store is not as errtriage wrote it.
+    static func unreadable(column: String, met value: SQLValue, as type: Any.Type) -> StoreError {
+        StoreError("the store's column \(column) holds \(value.kind) where \(type) was expected; the store is not as errtriage wrote it (errtriage check tells more)")
     }
 }
 

@@ -64,7 +64,7 @@ extension SQLiteEngine {
     /// From SQLite's `dbstat` table: each table's pages with its indexes'.
     func tableBytes() throws -> [(table: String, bytes: Int64)] {
         try read { db in
-            try Row.fetchAll(db, sql: """
+            try SQLRow.fetchAll(db, sql: """
                 SELECT m.tbl_name, SUM(d.pgsize) FROM dbstat d JOIN sqlite_master m ON m.name = d.name
                 WHERE m.tbl_name NOT LIKE 'sqlite_%' AND m.tbl_name NOT LIKE 'grdb_%' GROUP BY 1 ORDER BY 2 DESC, 1
                 """).map { ($0[0], $0[1]) }

@@ -46,7 +46,7 @@ final class SQLiteEngine: StoreEngine, @unchecked Sendable {
             }
         }
         do {
-            if !readOnly { try TriageStore.probe(path) }
+            if !readOnly { try SQLiteLocation(location: path).probe() }
             pool = try DatabasePool(path: path, configuration: config)
             let found = try pool.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
             guard found <= TriageStore.schemaVersion else { throw StoreError.newerSchema(path, found) }
@@ -62,13 +62,13 @@ final class SQLiteEngine: StoreEngine, @unchecked Sendable {
         }
     }
 
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.read { db in try body(Database(SQLiteConnection(db))) }
+    func read<T>(_ body: (SQLDatabase) throws -> T) throws -> T {
+        try pool.read { db in try body(SQLDatabase(GRDBConnection(db), writes: RowByRowWrites())) }
     }
 
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
+    func write<T>(_ body: (SQLDatabase) throws -> T) throws -> T {
         try pool.write { grdb in
-            let db = Database(SQLiteConnection(grdb))
+            let db = SQLDatabase(GRDBConnection(grdb), writes: RowByRowWrites())
             let result = try body(db)
             try db.execute(sql: "UPDATE meta SET value = value + 1 WHERE key = 'revision'")
             return result

@@ -1,0 +1,110 @@
+import TriageModel
+
+/// An event the store keeps whole: which it is, why it is kept, and (when asked for) its payload
+/// as stored (scrubbed of secrets, decompressed).
+public struct KeptEvent: Hashable, Sendable {
+    public var eventID: String
+    public var issueKey: String
+    public var timestamp: Timestamp
+    /// The importer that read it: `native`, `crashlytics`, `sentry`, `elk`.
+    public var source: String
+    public var release: String?
+    public var environment: String?
+    public var roles: KeptRoles
+    /// The payload's size as stored, before compression.
+    public var bytes: Int
+    /// The payload; empty in a list of kept events.
+    public var payload: [UInt8]
+
+    public init(eventID: String, issueKey: String, timestamp: Timestamp, source: String, release: String?, environment: String?,
+                roles: KeptRoles, bytes: Int, payload: [UInt8] = []) {
+        self.eventID = eventID
+        self.issueKey = issueKey
+        self.timestamp = timestamp
+        self.source = source
+        self.release = release
+        self.environment = environment
+        self.roles = roles
+        self.bytes = bytes
+        self.payload = payload
+    }
+}
+
+extension TriageStore {
+    static let keptColumns = "p.event_id, i.key, p.ts, p.source, p.release, p.environment, p.roles, p.bytes"
+
+    static func kept(_ row: SQLRow) -> KeptEvent {
+        KeptEvent(eventID: row[0], issueKey: row[1], timestamp: Timestamp(millis: row[2]), source: row[3], release: row[4],
+                  environment: row[5], roles: KeptRoles(rawValue: row[6]), bytes: row[7])
+    }
+
+    /// The kept event with this id (the latest, should two issues hold one id), with its payload;
+    /// nil when the store keeps no event of that id whole.
+    public func keptEvent(id: String) throws(StoreError) -> KeptEvent? {
+        try read { db in
+            guard let row = try SQLRow.fetchOne(db, sql: """
+                SELECT \(TriageStore.keptColumns), p.payload FROM event_payload p JOIN issue i ON i.id = p.issue_id
+                WHERE p.event_id = ? ORDER BY p.ts DESC LIMIT 1
+                """, arguments: [id]) else { return nil }
+            var event = TriageStore.kept(row)
+            let compressed: [UInt8] = row[8]
+            guard let payload = PayloadCodec.decompress(compressed, size: event.bytes) else {
+                throw StoreError("the kept payload of event \(id) does not decompress: the store is damaged (errtriage check)")
+            }
+            event.payload = payload
+            return event
+        }
+    }
+
+    /// The events of an issue (and of the issues merged into it) kept whole, newest first, without payloads.
+    public func keptEvents(issueKey: String, limit: Int = 200) throws(StoreError) -> [KeptEvent] {
+        try read { db in
+            try SQLRow.fetchAll(db, sql: """
+                SELECT \(TriageStore.keptColumns) FROM event_payload p JOIN issue i ON i.id = p.issue_id
+                WHERE p.issue_id IN (SELECT id FROM issue WHERE key = ? UNION SELECT m.id FROM issue m JOIN issue h ON h.id = m.group_id WHERE h.key = ?)
+                ORDER BY p.ts DESC, p.event_id DESC LIMIT ?
+                """, arguments: [issueKey, issueKey, limit]).map(TriageStore.kept)
+        }
+    }
+
+    /// How many events the store keeps whole, and their payloads' bytes before and after compression.
+    public func keptTotals() throws(StoreError) -> (events: Int, bytes: Int64, stored: Int64) {
+        try read { db in
+            let row = try SQLRow.fetchOne(db, sql: """
+                SELECT COUNT(*), COALESCE(SUM(bytes), 0), COALESCE(SUM(LENGTH(payload)), 0) FROM event_payload
+                """)!
+            return (row[0], row[1], row[2])
+        }
+    }
+}
+
+extension TriageStore {
+    /// Every kept event of a window (of one issue, and the issues merged into it, when `key` is
+    /// given), oldest first, each with its payload: `export --whole`.
+    public func exportKeptEvents(window: TimeWindow, now: Timestamp, key: String?, _ each: (KeptEvent) throws -> Void) throws(StoreError) {
+        try read { db in
+            let buckets = try Buckets(db, window: window, now: now)
+            var sql = """
+                SELECT \(TriageStore.keptColumns), p.payload FROM event_payload p JOIN issue i ON i.id = p.issue_id
+                WHERE p.ts BETWEEN ? AND ?
+                """
+            var arguments: SQLArguments = [buckets.millis.lowerBound, buckets.millis.upperBound]
+            if let key {
+                guard try Int64.fetchOne(db, sql: "SELECT id FROM issue WHERE key = ?", arguments: [key]) != nil else {
+                    throw StoreError.unknownKey(key)
+                }
+                sql += " AND (i.key = ? OR i.group_id = (SELECT id FROM issue WHERE key = ?))"
+                arguments += [key, key]
+            }
+            let cursor = try SQLRow.fetchCursor(db, sql: sql + " ORDER BY p.ts, p.event_id", arguments: arguments)
+            while let row = try cursor.next() {
+                var event = TriageStore.kept(row)
+                guard let payload = PayloadCodec.decompress(row[8], size: event.bytes) else {
+                    throw StoreError("the kept payload of event \(event.eventID) does not decompress: the store is damaged (errtriage check)")
+                }
+                event.payload = payload
+                try each(event)
+            }
+        }
+    }
+}
