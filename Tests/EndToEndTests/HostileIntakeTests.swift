@@ -192,7 +192,9 @@ import Testing
         #expect(status == 429 && answer.contains(#""accepted":5"#), "\(answer)")
         let stopped = server.stop()
         #expect(stopped.status == 0)
-        #expect(stopped.maxRSSKiB < 512 * 1024, "peak RSS \(stopped.maxRSSKiB) KiB")
+        // Alone this peaks near 240 MiB; under a full test run's load, malloc's per-thread arenas
+        // have taken it past 500 MiB. Decoding all 1.6 million records of the four bodies would take well over a GiB.
+        #expect(stopped.maxRSSKiB < 768 * 1024, "peak RSS \(stopped.maxRSSKiB) KiB")
         print("four 400,000-event bodies at once: peak RSS \(stopped.maxRSSKiB / 1024) MiB")
         let stored = try ServeTests.storedIDs(cli)
         #expect(!stored.contains { $0.hasPrefix("b") })

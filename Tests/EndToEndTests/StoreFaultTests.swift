@@ -100,7 +100,7 @@ import Testing
         let cli = try CLI(sqlite: ())
         let events = cli.folder.appendingPathComponent("events.ndjson").path
         try cli.run(["generate", "--events", "12000", "--issues", "30", "--seed", "9", "--out", events])
-        let full = try cli.run(["ingest", events], environment: ["ERRTRIAGE_MAX_PAGES": "400"])
+        let full = try cli.run(["ingest", events], environment: ["ERRTRIAGE_MAX_PAGES": "700"])
         #expect(full.status == 3)
         #expect(full.stderr.contains("is full"), "\(full.stderr)")
         #expect(full.stderr.contains("committed before it are kept"))
