@@ -196,7 +196,7 @@ extension IngestWriter {
                 // A payload whose secrets cannot be found (not one JSON value) is not kept.
                 guard let clean = PayloadScrubber.scrub(e.payload) else { continue }
                 arguments += [e.issueID, e.ts, e.eventID, e.source, e.release, e.environment, e.day, roles.rawValue, clean.count]
-                arguments.values.append(.blob(PayloadCodec.compress(clean)))
+                arguments.values.append(.blob(PayloadCodec.compress(clean, source: e.source)))
                 rows += 1
             }
             guard rows > 0 else { continue }

@@ -1,10 +1,39 @@
 import CZlib
 
 /// How the store compresses a kept event's payload: zlib (deflate) at level 6, the system
-/// library serve's and ingest's gzip already link. The size before compression is stored beside it.
+/// library serve's and ingest's gzip already link, with a preset dictionary for the payload's
+/// source (`PayloadDictionary`): a payload of a few hundred bytes has too little of its own to
+/// repeat, while its member names are the same in every event. The size before compression is
+/// stored beside it. A zlib stream names its dictionary by the dictionary's Adler-32, so a payload
+/// compressed without one (or with an earlier dictionary) is read as it was written.
 enum PayloadCodec {
-    /// The payload compressed.
-    static func compress(_ bytes: [UInt8]) -> [UInt8] {
+    /// The payload compressed, with the dictionary of `source` where there is one.
+    static func compress(_ bytes: [UInt8], source: String? = nil) -> [UInt8] {
+        var stream = z_stream()
+        guard deflateInit_(&stream, 6, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return compressPlain(bytes) }
+        defer { deflateEnd(&stream) }
+        if let dictionary = source.flatMap(PayloadDictionary.forSource) {
+            let set = dictionary.withUnsafeBufferPointer { d in deflateSetDictionary(&stream, d.baseAddress, uInt(d.count)) }
+            guard set == Z_OK else { return compressPlain(bytes) }
+        }
+        var out = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))))
+        var input = bytes
+        let code = input.withUnsafeMutableBufferPointer { i in
+            out.withUnsafeMutableBufferPointer { o -> Int32 in
+                stream.next_in = i.baseAddress
+                stream.avail_in = uInt(i.count)
+                stream.next_out = o.baseAddress
+                stream.avail_out = uInt(o.count)
+                return deflate(&stream, Z_FINISH)
+            }
+        }
+        guard code == Z_STREAM_END else { return compressPlain(bytes) }
+        out.removeLast(out.count - Int(stream.total_out))
+        return out
+    }
+
+    /// Without a dictionary (what payloads kept before dictionaries were).
+    static func compressPlain(_ bytes: [UInt8]) -> [UInt8] {
         var size = compressBound(uLong(bytes.count))
         var out = [UInt8](repeating: 0, count: Int(size))
         let code = out.withUnsafeMutableBufferPointer { o in
@@ -16,14 +45,30 @@ enum PayloadCodec {
     }
 
     /// The payload of `bytes` compressed bytes that were `size` bytes before; nil when they are
-    /// not what `compress` wrote.
+    /// not what `compress` wrote (or name a dictionary this build does not know).
     static func decompress(_ bytes: [UInt8], size: Int) -> [UInt8]? {
-        var length = uLong(size)
+        var stream = z_stream()
+        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        defer { inflateEnd(&stream) }
         var out = [UInt8](repeating: 0, count: max(size, 1))
-        let code = out.withUnsafeMutableBufferPointer { o in
-            bytes.withUnsafeBufferPointer { b in uncompress(o.baseAddress, &length, b.baseAddress, uLong(b.count)) }
+        var input = bytes
+        let done = input.withUnsafeMutableBufferPointer { i in
+            out.withUnsafeMutableBufferPointer { o -> Bool in
+                stream.next_in = i.baseAddress
+                stream.avail_in = uInt(i.count)
+                stream.next_out = o.baseAddress
+                stream.avail_out = uInt(o.count)
+                var code = inflate(&stream, Z_FINISH)
+                if code == Z_NEED_DICT {
+                    guard let dictionary = PayloadDictionary.withAdler(UInt32(stream.adler)) else { return false }
+                    let set = dictionary.withUnsafeBufferPointer { d in inflateSetDictionary(&stream, d.baseAddress, uInt(d.count)) }
+                    guard set == Z_OK else { return false }
+                    code = inflate(&stream, Z_FINISH)
+                }
+                return code == Z_STREAM_END
+            }
         }
-        guard code == Z_OK, Int(length) == size else { return nil }
+        guard done, Int(stream.total_out) == size else { return nil }
         out.removeLast(out.count - size)
         return out
     }
