@@ -58,7 +58,7 @@ let package = Package(
         // Pure dashboard: state, actions, reducer with effects, views into a screen buffer.
         .target(name: "DashboardCore", dependencies: ["TriageModel", "Presentation"]),
         // The dashboard's loop on any screen: input to actions, effects off the input loop, against the store.
-        .target(name: "DashboardRuntime", dependencies: ["DashboardCore", "Presentation", "TriageModel", "TriageStore"]),
+        .target(name: "DashboardRuntime", dependencies: ["DashboardCore", "Presentation", "TriageIngest", "TriageModel", "TriageStore"]),
         // The only code that touches curses.
         .target(name: "Terminal", dependencies: ["DashboardCore", "CNcursesw"]),
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw",
