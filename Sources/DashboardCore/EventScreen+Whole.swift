@@ -18,10 +18,12 @@ extension EventScreen {
     static func wholeLines(_ event: EventDetail, _ whole: WholeEvent, width: Int, unfolded: Bool, unicode: Bool) -> [[Span]] {
         let dot = unicode ? " · " : " - "
         var lines: [[Span]] = []
-        var status = "Kept whole" + (whole.roles.isEmpty ? "" : " (\(whole.roles.joined(separator: ", ")))")
+        // Where it stands among the issue's kept events first, so that 80 columns show it; then why it is kept.
+        var status = "Kept whole"
         if let i = whole.kept.firstIndex(where: { $0.eventID == whole.eventID }) {
-            status += "\(dot)\(i + 1) of \(whole.kept.count) kept\(whole.kept.count > 1 ? dot + "> older < newer" : "")"
+            status += ", \(i + 1) of \(whole.kept.count) of the issue's\(whole.kept.count > 1 ? dot + "> older < newer" : "")"
         }
+        if !whole.roles.isEmpty { status += dot + whole.roles.joined(separator: ", ") }
         lines.append([Span(status, .dim)])
         var facts: [(String, String?)] = [
             ("Time", event.timestamp?.secondText), ("Level", event.level), ("Release", event.release),

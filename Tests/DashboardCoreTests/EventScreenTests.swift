@@ -113,7 +113,7 @@ import TriageModel
                                                    detail: EventDetail(eventID: "ev-0900", source: "sentry", message: "older one"),
                                                    roles: ["first"], kept: Self.kept)))
         let text = Self.text(state, Self.standard)
-        #expect(text.contains("Kept whole (first) · 2 of 2 kept"))
+        #expect(text.contains("Kept whole, 2 of 2 of the issue's · > older < newer · first"))
         #expect(text.contains("older one"))
         #expect(reduce(&state, .key(.char(">"))) == [])
         #expect(state.message?.text == "No older event of this issue is kept whole.")

@@ -52,8 +52,8 @@ import TriageModel
         loop.run()
         let text = screen.lastFrame
         #expect(text.contains("Event a3"), "\(text)")
-        #expect(text.contains("Kept whole (first, latest") || text.contains("Kept whole (latest"), "\(text)")
-        #expect(text.contains("1 of 3 kept"), "\(text)")
+        #expect(text.contains("Kept whole, 1 of 3 of the issue's"), "\(text)")
+        #expect(text.contains("latest"), "\(text)")
         #expect(text.contains("Release               1.4"), "\(text)")
     }
 }
