@@ -147,6 +147,7 @@ let package = Package(
         // The built binary as a user runs it; the store and dashboard core in process, to compare the dashboard's screens with the CLI's text.
         .testTarget(name: "EndToEndTests", dependencies: [
             "errtriage", "chain-probe", "ChildProcess", "SampleData", "TestSupport", "ThrowawayPostgres", "TriageModel", "TriageStore", "DashboardCore",
+            "DashboardRuntime",
             // The load and the requests of `serve`'s tests.
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ], exclude: ["Golden"]),

@@ -5,9 +5,12 @@ import TriageModel
 /// with its frames (the app's first-class, runs of library frames folded unless `f` unfolds them),
 /// breadcrumbs, logs, tags, contexts, request, user and extra. Every text from the payload is sanitised.
 extension EventScreen {
-    /// A text from the payload on one line, inert.
+    /// A text from the payload on one line, inert; past 4,000 characters (no screen shows more of
+    /// one field) cut, and said so.
     static func inert(_ text: String, unicode: Bool, maxWidth: Int = .max) -> String {
-        TextSanitizer.sanitize(String(text.map { $0 == "\n" || $0 == "\r\n" || $0 == "\r" ? " " : $0 }), unicode: unicode, maxWidth: maxWidth)
+        let cut = text.count > 4_000
+        let line = String(text.prefix(4_000).map { $0 == "\n" || $0 == "\r\n" || $0 == "\r" ? " " : $0 }) + (cut ? " (truncated)" : "")
+        return TextSanitizer.sanitize(line, unicode: unicode, maxWidth: maxWidth)
     }
 
     /// Whether any stack of the event has a frame that is not the app's.
