@@ -138,7 +138,13 @@ extension EventScreen: ScreenModule {
             return TextWrap.wrap(note, width: width, unicode: state.unicode).map { [Span($0, .dim)] } + [[]]
                 + fieldLines(recent, width: width, unicode: state.unicode)
         }
-        return wholeLines(event, whole, width: width, unfolded: state.event.unfolded, unicode: state.unicode)
+        var lines = wholeLines(event, whole, width: width, unfolded: state.event.unfolded, unicode: state.unicode)
+        // What the importer drew from it for the store (exception_group.other_branches, a reporter's keys).
+        if let recent, !recent.customKeys.isEmpty {
+            lines += [[], [Span("Custom keys, as stored", .heading)]]
+            lines += recent.customKeys.flatMap { field("  " + $0.key, $0.value, width: width, unicode: state.unicode) }
+        }
+        return lines
     }
 
     /// Every field of an event, then its message and custom keys.
