@@ -32,7 +32,7 @@ extension EventScreen: ScreenModule {
         scroll(by: delta, &state)
     } + [
         KeyBinding("> <", [.char(">"), .char("<")], "the next (older) / previous (newer) event of the issue kept whole",
-                   hint: "kept events", .detail, offered: { $0.event.shown.map { !$0.kept.isEmpty } ?? false }) { state, key in
+                   hint: "kept events", .detail, offered: { state in state.event.shown.map { whole in whole.kept.contains { $0.eventID != whole.eventID } } ?? false }) { state, key in
             step(key == .char(">") ? 1 : -1, &state)
         },
         KeyBinding("f", [.char("f")], "fold / unfold the library frames", hint: "frames", .detail,
