@@ -61,7 +61,7 @@ let package = Package(
         // Pure dashboard: state, actions, reducer with effects, views into a screen buffer.
         .target(name: "DashboardCore", dependencies: ["TriageModel", "Presentation"]),
         // The dashboard's loop on any screen: input to actions, effects off the input loop, against the store.
-        .target(name: "DashboardRuntime", dependencies: ["DashboardCore", "Presentation", "TriageModel", "TriageStore"]),
+        .target(name: "DashboardRuntime", dependencies: ["DashboardCore", "Presentation", "TriageIngest", "TriageModel", "TriageStore"]),
         // The only code that touches curses.
         .target(name: "Terminal", dependencies: ["DashboardCore", "CNcursesw"]),
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw",
@@ -154,6 +154,7 @@ let package = Package(
         // The built binary as a user runs it; the store and dashboard core in process, to compare the dashboard's screens with the CLI's text.
         .testTarget(name: "EndToEndTests", dependencies: [
             "errtriage", "chain-probe", "ChildProcess", "SampleData", "TestSupport", "ThrowawayPostgres", "TriageModel", "TriageStore", "DashboardCore",
+            "DashboardRuntime",
             // The load and the requests of `serve`'s tests.
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ], exclude: ["Golden"]),

@@ -26,7 +26,15 @@ enum ChainLadder {
     static func lines(_ detail: IssueDetail, width: Int, height: Int, unicode: Bool) -> [[Span]] {
         let s = detail.summary
         var lines: [[Span]] = [[Span("Chain, outermost first", .heading)]]
-        lines += ladder(s.chain, unicode: unicode)
+        let places = detail.raisedAt.count == s.chain.links.count ? detail.raisedAt : []
+        for (depth, rung) in ladder(s.chain, unicode: unicode).enumerated() {
+            lines.append(rung)
+            guard let place = places[safe: depth] ?? nil else { continue }
+            // Where the issue's latest kept event says this link was raised, under its rung.
+            let indent = String(repeating: " ", count: depth == 0 ? 2 : depth * 3 + 2)
+            let text = TextSanitizer.sanitize(place.description, unicode: unicode, maxWidth: max(1, width - indent.count - 2))
+            lines.append([Span(indent + (unicode ? "← " : "<- ") + text, .dim)])
+        }
         lines.append([])
         lines += field("Short key", s.chain.shortKey, width: width, unicode: unicode)
         lines += field("Full form", s.chain.fullForm, width: width, unicode: unicode)

@@ -16,6 +16,8 @@ public enum DashboardAction: Hashable, Sendable {
     case releaseLoaded(ReleaseComparison?, window: TimeWindow)
     /// The saved views, by name.
     case viewsLoaded([SavedView])
+    /// An event of an issue read whole (or not kept whole), with the issue's kept events.
+    case eventLoaded(WholeEvent)
     /// A ticket draft was written to a file.
     case ticketWritten(key: String, path: String, text: String)
     /// The store applied a mark.
@@ -60,6 +62,8 @@ public enum StoreRequest: Hashable, Sendable {
     case writeTicket(key: String, window: TimeWindow)
     /// Reads the saved views.
     case loadViews
+    /// Reads an event of an issue from its kept payload, and which events of the issue are kept whole.
+    case loadEvent(id: String, issueKey: String)
     /// A change to an issue: a status, a note, a tracker link, an assignee.
     case mark(key: String, IssueMark)
     /// Takes a change back if it still stands.
@@ -88,10 +92,43 @@ extension DashboardEffect {
     public static func loadRelease(window: TimeWindow) -> Self { .store(.loadRelease(window: window)) }
     /// `.store(.writeTicket…)`.
     public static func writeTicket(key: String, window: TimeWindow) -> Self { .store(.writeTicket(key: key, window: window)) }
+    /// `.store(.loadEvent…)`.
+    public static func loadEvent(id: String, issueKey: String) -> Self { .store(.loadEvent(id: id, issueKey: issueKey)) }
     /// `.store(.loadViews…)`.
     public static var loadViews: Self { .store(.loadViews) }
     /// `.store(.mark…)`.
     public static func mark(key: String, _ mark: IssueMark) -> Self { .store(.mark(key: key, mark)) }
     /// `.store(.undo…)`.
     public static func undo(_ receipt: MarkReceipt) -> Self { .store(.undo(receipt)) }
+}
+
+/// The answer to `loadEvent`: the event read from its kept payload (nil when the store does not
+/// keep it whole) and the issue's kept events, newest first, for the event screen to step through.
+public struct WholeEvent: Hashable, Sendable {
+    public var eventID: String
+    public var issueKey: String
+    public var detail: EventDetail?
+    /// Why the store keeps it (`first`, `latest`, …).
+    public var roles: [String]
+    /// The issue's kept events, newest first: each one's id and time.
+    public var kept: [KeptRef]
+
+    public init(eventID: String, issueKey: String, detail: EventDetail?, roles: [String] = [], kept: [KeptRef]) {
+        self.eventID = eventID
+        self.issueKey = issueKey
+        self.detail = detail
+        self.roles = roles
+        self.kept = kept
+    }
+
+    /// A kept event of the issue: its id and time.
+    public struct KeptRef: Hashable, Sendable {
+        public var eventID: String
+        public var timestamp: Timestamp
+
+        public init(eventID: String, timestamp: Timestamp) {
+            self.eventID = eventID
+            self.timestamp = timestamp
+        }
+    }
 }

@@ -79,10 +79,9 @@ extension DetailScreen: ScreenModule {
     static let bindings: [KeyBinding] = KeyBinding.moves(page: { DetailLayout(size: $0.size).bodyHeight - 1 }) { state, delta in
         scrollPane(by: delta, &state)
     } + [
-        KeyBinding("Enter", [.enter], "the Events pane: the selected event's fields", hint: "fields", .detail,
+        KeyBinding("Enter", [.enter], "the Events pane: the selected event, whole where the store keeps it", hint: "event", .detail,
                    offered: { $0.detail.pane == .events }) { state, _ in
             EventScreen.open(&state)
-            return []
         },
         Meeting.walk,
         KeyBinding("Tab 1-\(DetailPane.allCases.count)", [.tab, .backTab, .left, .right] + DetailPane.digits.map { .char($0) },
@@ -118,7 +117,7 @@ extension DetailScreen: ScreenModule {
             if let events = state.detail.loaded?.recentEvents, events.indices.contains(line - 1) {
                 state.detail.selectedEvent = line - 1
                 state.settleScrolling()
-                if event.kind == .doubleClick { EventScreen.open(&state) }
+                if event.kind == .doubleClick { return EventScreen.open(&state) }
             }
         }
         return []

@@ -1,15 +1,28 @@
 import Presentation
 import TriageModel
 
-/// The screen of one recent event of the open issue, over the detail's Events pane: every field,
-/// then its message and custom keys, under the detail's header and tab bar.
+/// The screen of one event of the open issue, over the detail's Events pane: read whole from the
+/// payload the store keeps (exceptions and frames, breadcrumbs, tags, contexts, request, user),
+/// or, for an event not kept whole, its stored fields; under the detail's header and tab bar.
 public struct EventScreen: Hashable, Sendable {
-    /// The event shown, an index into the open detail's recent events.
+    /// The event's row in the open detail's recent events (-1: a kept event older than those).
     public var index = 0
+    /// The event shown.
+    public var eventID: String?
+    /// The event read whole, once the store answers (for `eventID` or the event before it).
+    public var whole: WholeEvent?
+    /// Whether library frames are shown one by one (`f`) instead of folded into one line a run.
+    public var unfolded = false
     /// The first line shown.
     var scroll = TextScroll()
 
-    public init(index: Int = 0) { self.index = index }
+    public init(index: Int = 0, eventID: String? = nil) {
+        self.index = index
+        self.eventID = eventID
+    }
+
+    /// The answer for the event shown, once it came.
+    var shown: WholeEvent? { whole?.eventID == eventID ? whole : nil }
 }
 
 extension EventScreen: ScreenModule {
@@ -18,6 +31,16 @@ extension EventScreen: ScreenModule {
     static let bindings: [KeyBinding] = KeyBinding.moves(page: { DetailLayout(size: $0.size).bodyHeight - 1 }) { state, delta in
         scroll(by: delta, &state)
     } + [
+        KeyBinding("> <", [.char(">"), .char("<")], "the next (older) / previous (newer) event of the issue kept whole",
+                   hint: "kept events", .detail, offered: { state in state.event.shown.map { whole in whole.kept.contains { $0.eventID != whole.eventID } } ?? false }) { state, key in
+            step(key == .char(">") ? 1 : -1, &state)
+        },
+        KeyBinding("f", [.char("f")], "fold / unfold the library frames", hint: "frames", .detail,
+                   offered: { $0.event.shown?.detail.map(hasLibraryFrames) ?? false }) { state, _ in
+            state.event.unfolded.toggle()
+            state.settleScrolling()
+            return []
+        },
         Meeting.walk,
         Meeting.start,
     ] + Marks.bindings(target: DetailScreen.issue) + [
@@ -37,7 +60,7 @@ extension EventScreen: ScreenModule {
 
     static func render(_ state: DashboardState, into buffer: inout ScreenBuffer) {
         let layout = DetailLayout(size: buffer.size)
-        DetailScreen.renderChrome(state, event: state.detail.loaded?.recentEvents[safe: state.event.index]?.eventID ?? "?", into: &buffer)
+        DetailScreen.renderChrome(state, event: state.event.eventID.map { TextSanitizer.sanitize($0, maxWidth: 40) } ?? "?", into: &buffer)
         let lines = lines(state, size: buffer.size)
         let scroll = state.event.scroll.shown(visible: layout.bodyHeight, count: lines.count)
         for i in 0..<layout.bodyHeight where scroll + i < lines.count {
@@ -46,12 +69,52 @@ extension EventScreen: ScreenModule {
         StatusBar.render(state, row: layout.statusRow, into: &buffer)
     }
 
-    /// Opens the event selected in the detail's Events pane.
-    static func open(_ state: inout DashboardState) {
-        guard state.detail.pane == .events, let events = state.detail.loaded?.recentEvents,
-              events.indices.contains(state.detail.selectedEvent) else { return }
+    static func reloads(_ state: DashboardState) -> [DashboardEffect] {
+        guard let id = state.event.eventID, let key = state.detail.key else { return [] }
+        return [.loadEvent(id: id, issueKey: key)]
+    }
+
+    /// Opens the event selected in the detail's Events pane, and asks for it whole.
+    static func open(_ state: inout DashboardState) -> [DashboardEffect] {
+        guard state.detail.pane == .events, let key = state.detail.key, let events = state.detail.loaded?.recentEvents,
+              let event = events[safe: state.detail.selectedEvent] else { return [] }
         state.screens.append(.event)
-        state.event = EventScreen(index: state.detail.selectedEvent)
+        state.event = EventScreen(index: state.detail.selectedEvent, eventID: event.eventID)
+        return [.loadEvent(id: event.eventID, issueKey: key)]
+    }
+
+    /// The store's answer: shown when it is for the event on screen.
+    static func loaded(_ event: WholeEvent, _ state: inout DashboardState) {
+        guard event.eventID == state.event.eventID, event.issueKey == state.detail.key else { return }
+        if state.event.whole?.eventID != event.eventID { state.event.scroll = TextScroll() }
+        state.event.whole = event
+        state.settleScrolling()
+    }
+
+    /// `>` `<`: the next older (1) or newer (-1) event of the issue kept whole.
+    static func step(_ delta: Int, _ state: inout DashboardState) -> [DashboardEffect] {
+        guard let whole = state.event.shown, let key = state.detail.key else {
+            state.message = StatusMessage("Still reading the event.", isError: true)
+            return []
+        }
+        let kept = whole.kept
+        let target: WholeEvent.KeptRef?
+        if let i = kept.firstIndex(where: { $0.eventID == whole.eventID }) {
+            target = kept[safe: i + delta]
+        } else if let time = state.detail.loaded?.recentEvents[safe: state.event.index]?.timestamp {
+            target = delta > 0 ? kept.first { $0.timestamp < time } : kept.last { $0.timestamp > time }
+        } else {
+            target = nil
+        }
+        guard let target else {
+            state.message = StatusMessage(kept.isEmpty ? "No event of this issue is kept whole."
+                                          : delta > 0 ? "No older event of this issue is kept whole." : "No newer event of this issue is kept whole.",
+                                          isError: true)
+            return []
+        }
+        state.event.eventID = target.eventID
+        state.event.index = state.detail.loaded?.recentEvents.firstIndex { $0.eventID == target.eventID } ?? -1
+        return [.loadEvent(id: target.eventID, issueKey: key)]
     }
 
     static func scroll(by delta: Int, _ state: inout DashboardState) {
@@ -63,8 +126,25 @@ extension EventScreen: ScreenModule {
         guard let detail = state.detail.loaded, detail.summary.key == state.detail.key else {
             return [[Span(state.unicode ? "loading…" : "loading...", .dim)]]
         }
-        guard let event = detail.recentEvents[safe: state.event.index] else { return [[Span("No such event.", .dim)]] }
-        return fieldLines(event, width: max(1, size.cols - 2), unicode: state.unicode)
+        let width = max(1, size.cols - 2)
+        let recent = detail.recentEvents[safe: state.event.index]
+        guard let whole = state.event.shown else {
+            let reading = [Span(state.unicode ? "reading the event…" : "reading the event...", .dim)]
+            return [reading, []] + (recent.map { fieldLines($0, width: width, unicode: state.unicode) } ?? [])
+        }
+        guard let event = whole.detail else {
+            guard let recent else { return [[Span("No such event.", .dim)]] }
+            let note = "Not kept whole (the store keeps a sample of each issue's events): its stored fields."
+            return TextWrap.wrap(note, width: width, unicode: state.unicode).map { [Span($0, .dim)] } + [[]]
+                + fieldLines(recent, width: width, unicode: state.unicode)
+        }
+        var lines = wholeLines(event, whole, width: width, unfolded: state.event.unfolded, unicode: state.unicode)
+        // What the importer drew from it for the store (exception_group.other_branches, a reporter's keys).
+        if let recent, !recent.customKeys.isEmpty {
+            lines += [[], [Span("Custom keys, as stored", .heading)]]
+            lines += recent.customKeys.flatMap { field("  " + $0.key, $0.value, width: width, unicode: state.unicode) }
+        }
+        return lines
     }
 
     /// Every field of an event, then its message and custom keys.

@@ -37,6 +37,9 @@ private func reduceAction(_ state: inout DashboardState, _ action: DashboardActi
     case .viewsLoaded(let views):
         ViewsScreen.loaded(views, &state)
         return []
+    case .eventLoaded(let event):
+        EventScreen.loaded(event, &state)
+        return []
     case .marked(let receipt):
         return state.confirmMark(receipt)
     case .undone(let receipt):

@@ -1,6 +1,7 @@
 import DashboardCore
 import Foundation
 import Presentation
+import TriageIngest
 import TriageModel
 import TriageStore
 
@@ -27,6 +28,7 @@ public struct StoreEffects: EffectPerformer {
             case .loadDetail(let key, let window):
                 var detail = try store.issueDetail(key: key, window: window, now: now)
                 detail.life = try store.history(key: detail.summary.key)
+                detail.raisedAt = try store.raiseSites(issueKey: detail.summary.key)
                 return .detailLoaded(detail)
             case .loadPivot(let query, let layer):
                 let groups = try store.layerPivot(query, by: layer, now: now).groups
@@ -51,6 +53,12 @@ public struct StoreEffects: EffectPerformer {
                 return .ticketWritten(key: key, path: path, text: text)
             case .loadViews:
                 return .viewsLoaded(try store.savedViews())
+            case .loadEvent(let id, let issueKey):
+                let kept = try store.keptEvents(issueKey: issueKey).map { WholeEvent.KeptRef(eventID: $0.eventID, timestamp: $0.timestamp) }
+                // Only a payload of this issue's: an id two issues share reads as the one the issue keeps.
+                let read = kept.contains { $0.eventID == id } ? try store.keptEventDetail(id: id) : nil
+                return .eventLoaded(WholeEvent(eventID: id, issueKey: issueKey, detail: read?.detail,
+                                               roles: read?.kept.roles.names ?? [], kept: kept))
             // Decisions carry the dashboard's time: with --now (and in the demo) the clock stands
             // still at the data's end, so that the minutes of that window hold them.
             case .mark(let key, let mark):

@@ -283,6 +283,9 @@ public struct IssueDetail: Hashable, Sendable {
     /// The issue's whole life month by month (`errtriage history`), which the dashboard's Life pane
     /// shows; loaded with the detail by the dashboard, nil elsewhere.
     public var life: IssueHistory? = nil
+    /// Where each link was raised, outermost first, as the issue's latest kept event says (its
+    /// frames); loaded with the detail by the dashboard, empty where no kept event says.
+    public var raisedAt: [FrameLocation?] = []
 
     public init(summary: IssueSummary, window: TimeWindow, now: Timestamp, seriesStart: Timestamp,
                 breakdowns: [Breakdown], recentEvents: [ErrorEvent], complaints: [Complaint],

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Presentation
-import TriageImport
+import TriageIngest
 import TriageModel
 import TriageStore
 
@@ -30,7 +30,7 @@ struct EventCommand: ParsableCommand {
 
     func run() throws {
         let store = try options.open(for: .reading(now: options.nowTimestamp()))
-        guard let kept = try store.keptEvent(id: id) else {
+        guard let (kept, detail) = try store.keptEventDetail(id: id) else {
             throw CLIError.usage("no event \(id) is kept whole in this store; only a sample of events is (show KEY --format json lists an issue's)")
         }
         if raw {
@@ -39,17 +39,9 @@ struct EventCommand: ParsableCommand {
             if Stdout.isTerminal { print(text) } else { FileHandle.standardOutput.write(Data(kept.payload + [0x0A])) }
             return
         }
-        let detail = EventDetailReader.read(kept.payload, source: kept.source, eventID: kept.eventID, timestamp: kept.timestamp)
         switch format {
         case .json: print(EventDetailText.json(detail, issueKey: kept.issueKey, kept: kept.roles.names).inertSerialized)
         case .text: print(EventDetailText.render(detail, issueKey: kept.issueKey, kept: kept.roles.names), terminator: "")
         }
-    }
-
-    /// Where each link of an issue was raised, outermost first, as its latest kept event says.
-    static func raiseSites(_ store: TriageStore, key: String) throws -> [FrameLocation?] {
-        guard let latest = try store.keptEvents(issueKey: key, limit: 1).first,
-              let kept = try store.keptEvent(id: latest.eventID) else { return [] }
-        return EventDetailReader.read(kept.payload, source: kept.source, eventID: kept.eventID, timestamp: kept.timestamp).raiseSites
     }
 }

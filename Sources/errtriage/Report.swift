@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Presentation
+import TriageIngest
 import TriageModel
 import TriageStore
 
@@ -147,7 +148,7 @@ struct Show: ParsableCommand {
             })))
             print(JSONValue.object(json).inertSerialized)
         case .text:
-            print(ReportText.detail(detail, raisedAt: try EventCommand.raiseSites(store, key: detail.summary.key)), terminator: "")
+            print(ReportText.detail(detail, raisedAt: try store.raiseSites(issueKey: detail.summary.key)), terminator: "")
         }
     }
 }

@@ -29,9 +29,9 @@ import TriageModel
 
     @Test func aKeyLineNamesOnlyWhatTheScreenOffersNow() {
         var state = Fixtures.detailState(Size(rows: 24, cols: 200))
-        #expect(!StatusBar.hints(for: state, width: 200).map(\.text).joined().contains("fields"))
+        #expect(!StatusBar.hints(for: state, width: 200).map(\.text).joined().contains("Enter event"))
         _ = reduce(&state, .key(.char("3")))
-        #expect(StatusBar.hints(for: state, width: 200).map(\.text).joined().contains("Enter fields"))
+        #expect(StatusBar.hints(for: state, width: 200).map(\.text).joined().contains("Enter event"))
     }
 
     @Test func storeChangesReloadEachOpenScreenInTheRegistrysOrder() {

@@ -1,0 +1,20 @@
+import TriageImport
+import TriageModel
+import TriageStore
+
+/// A kept event read whole: the store's payload (TriageStore) through its source's reader
+/// (TriageImport), for `errtriage event`, `show` and the dashboard alike.
+extension TriageStore {
+    /// The event with this id read from its kept payload, and what the store knows of it; nil when it is not kept whole.
+    public func keptEventDetail(id: String) throws(StoreError) -> (kept: KeptEvent, detail: EventDetail)? {
+        guard let kept = try keptEvent(id: id) else { return nil }
+        return (kept, EventDetailReader.read(kept.payload, source: kept.source, eventID: kept.eventID, timestamp: kept.timestamp))
+    }
+
+    /// Where each link of an issue was raised, outermost first, as its latest kept event says (empty when none is kept).
+    public func raiseSites(issueKey: String) throws(StoreError) -> [FrameLocation?] {
+        guard let latest = try keptEvents(issueKey: issueKey, limit: 1).first,
+              let read = try keptEventDetail(id: latest.eventID) else { return [] }
+        return read.detail.raiseSites
+    }
+}
