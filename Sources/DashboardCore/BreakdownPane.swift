@@ -1,20 +1,23 @@
 import Presentation
 import TriageModel
 
-/// The Breakdowns pane: per dimension, each value with its count, share and a bar.
+/// The Breakdowns pane: per dimension with a known value, then per facet (a backend's server,
+/// runtime, transaction, and every tag), each value with its count, share and a bar.
 enum BreakdownPane {
     static func lines(_ detail: IssueDetail, width: Int, unicode: Bool) -> [[Span]] {
         let valueWidth = max(8, min(34, width / 3))
-        let countWidth = max(5, detail.breakdowns.flatMap(\.rows).map { Format.count($0.count).count }.max() ?? 5)
+        let countWidth = max(5, (detail.breakdowns.flatMap(\.rows) + detail.facets.flatMap(\.rows))
+            .map { Format.count($0.count).count }.max() ?? 5)
         let barWidth = max(0, min(40, width - valueWidth - countWidth - 6 - 4))
         var lines: [[Span]] = []
-        for dimension in detail.shownDimensions {
+        let sections = detail.shownDimensions.map { d in (d.label, detail.breakdown(d).rows, d == .device, nil as String?) }
+            + detail.facets.map { f in (f.heading, f.rows, false, f.othersText) }
+        if sections.isEmpty { lines.append([Span("  (no event in the window)", .dim)]) }
+        for (heading, rows, isDevice, others) in sections {
             if !lines.isEmpty { lines.append([]) }
-            lines.append([Span(dimension.label, .heading)])
-            let rows = detail.breakdown(dimension).rows
-            if rows.isEmpty { lines.append([Span("  (none counted)", .dim)]) }
+            lines.append([Span(TextSanitizer.sanitize(heading, unicode: unicode), .heading)])
             for row in rows {
-                let shown = dimension == .device ? Format.device(row.value, width: valueWidth) : row.value
+                let shown = isDevice ? Format.device(row.value, width: valueWidth) : row.value
                 let value = TextSanitizer.glyphs(shown, unicode: unicode, maxWidth: valueWidth)
                 var text = String(value.glyphs.map(\.character))
                 if value.truncated { text = String(text.dropLast()) + (unicode ? "…" : "~") }
@@ -25,6 +28,7 @@ enum BreakdownPane {
                     Span(" " + bar(row.percent, width: barWidth, unicode: unicode), .bar),
                 ])
             }
+            if let others { lines.append([Span("  (" + others + ")", .dim)]) }
         }
         return lines
     }

@@ -88,6 +88,14 @@ public enum ReportJSON {
                     return .object(members)
                 }))
             })),
+            ("facets", .array(d.facets.map { f in
+                .object([("facet", .string(f.facet)), ("label", .string(f.label)),
+                         ("values", .array(f.rows.map { row in
+                             .object([("value", .string(row.value)), ("count", int(row.count)),
+                                      ("percent", .number(Format.tenths(row.percent)))])
+                         })),
+                         ("distinct_values", int(f.distinctValues)), ("other_events", int(f.otherEvents))])
+            })),
         ]
         members += retention(since: d.rawEventsSince, approximate: d.approximateUsers)
         members += [

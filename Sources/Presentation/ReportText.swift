@@ -99,12 +99,19 @@ public enum ReportText {
         if let a = s.assignee { out += "Assignee: \(TextSanitizer.sanitize(a))\n" }
         if let o = s.owner { out += "Owner: \(TextSanitizer.sanitize(o))\n" }
         out += "\(d.window.isHourly ? "Per hour" : "Per day") from \(d.seriesStart.minuteText): \(Sparkline.line(s.series, width: 90)) (max \(s.series.max() ?? 0))\n"
-        for b in d.breakdowns where !b.rows.isEmpty {
+        for b in d.shownDimensions.map(d.breakdown) {
             out += "\n\(b.dimension.label)\n"
             for row in b.rows.prefix(8) {
                 let value = b.dimension == .device ? Format.device(row.value, width: 34) : row.value
                 out += "  " + Format.fit(value, 34) + Format.right("\(row.count)", 8) + Format.right(Format.percent(row.percent), 8) + "\n"
             }
+        }
+        for f in d.facets {
+            out += "\n\(TextSanitizer.sanitize(f.heading))\n"
+            for row in f.rows {
+                out += "  " + Format.fit(row.value, 34) + Format.right("\(row.count)", 8) + Format.right(Format.percent(row.percent), 8) + "\n"
+            }
+            if let others = f.othersText { out += "  (\(others))\n" }
         }
         if !d.recentEvents.isEmpty {
             out += "\nRecent events\n"

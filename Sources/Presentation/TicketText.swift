@@ -48,6 +48,14 @@ public enum TicketText {
             out += "\n"
         }
 
+        for facet in detail.facets where !facet.isTag {
+            out += heading(facet.label + "s")
+            for row in facet.rows {
+                out += item(cell(row.value) + " " + Format.percent(row.percent) + " (\(row.count))")
+            }
+            out += "\n"
+        }
+
         let events = detail.recentEvents.prefix(3)
         if !events.isEmpty {
             out += heading("Recent events")

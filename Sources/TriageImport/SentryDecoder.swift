@@ -77,7 +77,7 @@ public struct SentryDecoder: RecordDecoder {
             sessionID: nil,
             environment: v["environment"]?.nonEmptyText ?? tag("environment"),
             message: message,
-            customKeys: keys, source: source,
+            customKeys: keys, facets: SentryDecoder.facets(v), source: source,
             kind: SentryException.kind(level: level, values: values, platform: v["platform"]?.nonEmptyText), level: level, formerChain: former))
     }
 
@@ -90,6 +90,44 @@ public struct SentryDecoder: RecordDecoder {
         case "critical": return "fatal"
         default: return text
         }
+    }
+
+    /// Where the event happened, as `ContextFacet`s: the server's name, the runtime and browser
+    /// with their versions, the transaction (else the request's URL without its query), the logger.
+    static func facets(_ v: JSONValue) -> [(key: String, value: String)] {
+        func named(_ context: String) -> String? {
+            guard let c = v.at("contexts." + context) else { return nil }
+            guard let name = c["name"]?.nonEmptyText else { return c["raw_description"]?.nonEmptyText.map(SentryDecoder.shortDescription) }
+            guard let version = c["version"]?.nonEmptyText.map(SentryDecoder.shortDescription) else { return name }
+            // sentry-ruby names the runtime `ruby3.1` and gives `ruby 3.1.2p20 (2022-04-12 …) [x86_64-linux-gnu]` as its version.
+            let first = version.prefix { $0 != " " }.lowercased()
+            return first.first?.isLetter == true && name.lowercased().hasPrefix(first) ? version : "\(name) \(version)"
+        }
+        let url = member(v, "request")?["url"]?.nonEmptyText.map(SentryDecoder.path(ofURL:))
+        let values: [(ContextFacet, String?)] = [
+            (.server, v["server_name"]?.nonEmptyText), (.runtime, named("runtime")), (.browser, named("browser")),
+            (.transaction, v["transaction"]?.nonEmptyText ?? url), (.logger, v["logger"]?.nonEmptyText),
+        ]
+        return values.compactMap { facet, value in value.map { (facet.rawValue, $0) } }
+    }
+
+    /// A runtime's or browser's description without what follows its version: a build's date in
+    /// parentheses, a platform in brackets (`ruby 3.1.2p20 (2022-04-12 revision …) [x86_64-linux-gnu]`).
+    static func shortDescription(_ text: String) -> String {
+        var cut = Substring(text)
+        for mark in [" (", " ["] { if let r = cut.range(of: mark) { cut = cut[..<r.lowerBound] } }
+        return String(cut)
+    }
+
+    /// A request URL's path, which names the route as a transaction would: without its scheme,
+    /// host, query and fragment (`https://shop.example/cart?id=7` is `/cart`).
+    static func path(ofURL url: String) -> String {
+        var rest = Substring(url.prefix { $0 != "?" && $0 != "#" })
+        if let scheme = rest.range(of: "://") {
+            rest = rest[scheme.upperBound...]
+            rest = rest.firstIndex(of: "/").map { rest[$0...] } ?? "/"
+        }
+        return String(rest)
     }
 
     /// A member by its key, else by the legacy interface key that stands for it.

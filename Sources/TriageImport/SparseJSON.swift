@@ -60,7 +60,8 @@ public struct SparseKeep: Sendable {
             "message": nil, "fingerprint": nil, "release": nil, "dist": nil, "platform": nil, "environment": nil,
             "level": nil, "user": nil, "sentry.interfaces.User": nil, "logger": nil, "sdk": SparseKeep(["name": nil]),
             "threads": threads, "stacktrace": stacktrace, "sentry.interfaces.Stacktrace": stacktrace,
-            "contexts": SparseKeep(["app": nil, "os": nil, "device": nil]),
+            "contexts": SparseKeep(["app": nil, "os": nil, "device": nil, "runtime": nil, "browser": nil]),
+            "server_name": nil, "transaction": nil, "request": SparseKeep(["url": nil]), "sentry.interfaces.Http": SparseKeep(["url": nil]),
         ])
     }()
 }

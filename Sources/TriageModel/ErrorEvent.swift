@@ -22,6 +22,8 @@ public struct ErrorEvent: Hashable, Sendable {
     public var message: String?
     /// Every custom key the source sent, in its order.
     public var customKeys: [(key: String, value: String)]
+    /// Where a backend's event happened, by `ContextFacet` name (`server`, `runtime`, …), in that order.
+    public var facets: [(key: String, value: String)]
     /// The importer that read it: `native`, `crashlytics`, `sentry`, `elk`.
     public var source: String
     /// A crash, a handled (non-fatal) error or an ANR; nil when the source does not say.
@@ -43,7 +45,8 @@ public struct ErrorEvent: Hashable, Sendable {
                 deviceModel: String? = nil, network: String? = nil, orientation: String? = nil,
                 appState: String? = nil, freeRAM: Int64? = nil, freeDisk: Int64? = nil, jailbroken: Bool? = nil,
                 userID: String? = nil, sessionID: String? = nil, environment: String? = nil,
-                message: String? = nil, customKeys: [(key: String, value: String)] = [], source: String = "native",
+                message: String? = nil, customKeys: [(key: String, value: String)] = [],
+                facets: [(key: String, value: String)] = [], source: String = "native",
                 kind: EventKind? = nil, project: String? = nil, level: String? = nil, formerChain: FormerChain? = nil,
                 payload: [UInt8]? = nil) {
         self.eventID = eventID
@@ -66,6 +69,7 @@ public struct ErrorEvent: Hashable, Sendable {
         self.environment = environment
         self.message = message
         self.customKeys = customKeys
+        self.facets = facets
         self.source = source
         self.kind = kind
         self.project = project
@@ -83,6 +87,7 @@ public struct ErrorEvent: Hashable, Sendable {
             && a.userID == b.userID && a.sessionID == b.sessionID && a.environment == b.environment
             && a.message == b.message && a.source == b.source && a.kind == b.kind && a.project == b.project && a.level == b.level
             && a.customKeys.map(\.key) == b.customKeys.map(\.key) && a.customKeys.map(\.value) == b.customKeys.map(\.value)
+            && a.facets.map(\.key) == b.facets.map(\.key) && a.facets.map(\.value) == b.facets.map(\.value)
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(eventID) }

@@ -196,9 +196,6 @@ public enum Dimension: String, CaseIterable, Sendable, Codable {
         }
     }
 
-    /// Whether a breakdown along this dimension is shown when no event has a value: every
-    /// dimension but the project, which a store fed from files alone never has.
-    public var isShownWhenUnknown: Bool { self != .project }
 }
 
 /// One value of a breakdown with its share.
@@ -286,6 +283,9 @@ public struct IssueDetail: Hashable, Sendable {
     /// Where each link was raised, outermost first, as the issue's latest kept event says (its
     /// frames); loaded with the detail by the dashboard, empty where no kept event says.
     public var raisedAt: [FrameLocation?] = []
+    /// The facets of the issue's events in the window (context facets first, then tags by key):
+    /// what a backend's events say about where they happened, and every tag the sender set.
+    public var facets: [FacetBreakdown] = []
 
     public init(summary: IssueSummary, window: TimeWindow, now: Timestamp, seriesStart: Timestamp,
                 breakdowns: [Breakdown], recentEvents: [ErrorEvent], complaints: [Complaint],
@@ -307,10 +307,10 @@ public struct IssueDetail: Hashable, Sendable {
         breakdowns.first { $0.dimension == dimension } ?? Breakdown(dimension: dimension, rows: [])
     }
 
-    /// The dimensions the detail shows, in order: each that `isShownWhenUnknown`, and the project
-    /// once an event in the window names one.
+    /// The dimensions the detail shows, in order: each that some event in the window has a value
+    /// of (a backend sends no device, network or orientation: six panes of `unknown` tell nothing).
     public var shownDimensions: [Dimension] {
-        Dimension.allCases.filter { d in d.isShownWhenUnknown || breakdown(d).rows.contains { $0.value != "unknown" } }
+        Dimension.allCases.filter { d in breakdown(d).rows.contains { $0.value != "unknown" } }
     }
 }
 

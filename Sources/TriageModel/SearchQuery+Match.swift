@@ -72,7 +72,8 @@ extension SearchTerm {
             case .events: value.matchesCount(facts.events)
             case .users: value.matchesCount(facts.users)
             case .complaints: value.matchesCount(facts.complaints)
-            case .version, .device, .os, .network, .orientation, .state, .env, .kind, .level, .project: true
+            case .version, .device, .os, .network, .orientation, .state, .env, .kind, .level, .project,
+                 .server, .runtime, .browser, .transaction, .logger, .tag: true
             }
         }
     }

@@ -118,6 +118,10 @@ extension SearchQuery {
             if value.comparison != .equal, value.isPrefix || AppVersion(value.text) == nil {
                 throw SearchQueryError(term: raw, reason: "compares with a version, as in \(field.rawValue):>=1.12")
             }
+        case .tag:
+            guard let eq = value.text.firstIndex(of: "="), eq != value.text.startIndex, value.comparison == .equal else {
+                throw SearchQueryError(term: raw, reason: "names a tag and its value, as in tag:shard=7 (or tag:shard=* for any value)")
+            }
         default: break
         }
     }

@@ -1,12 +1,21 @@
 /// A field a search term can name: `os:17*`, `events:>100`, `is:spike`.
 public enum SearchField: String, CaseIterable, Hashable, Sendable {
     case status, `is`, key, domain, root, outer, version, firstSeen = "first-seen", device, os, network,
-         orientation, state, env, kind, level, project, assignee, owner, has, events, users, complaints
+         orientation, state, env, kind, level, project, server, runtime, browser, transaction, logger, tag,
+         assignee, owner, has, events, users, complaints
 
     /// The fields that restrict the counted events instead of the issues.
     public var isDimension: Bool {
         switch self {
         case .version, .device, .os, .network, .orientation, .state, .env, .kind, .level, .project: true
+        default: isFacet
+        }
+    }
+
+    /// The fields that read an event's facets (`EventFacets`): its context facets, and `tag:KEY=VALUE`.
+    public var isFacet: Bool {
+        switch self {
+        case .server, .runtime, .browser, .transaction, .logger, .tag: true
         default: false
         }
     }

@@ -60,6 +60,9 @@ extension ErrorEvent {
         if customKeys.contains(where: { StorableText.holdsNul($0.key) || StorableText.holdsNul($0.value) }) {
             customKeys = customKeys.map { (c($0.key), c($0.value)) }
         }
+        if facets.contains(where: { StorableText.holdsNul($0.value) }) {
+            facets = facets.map { ($0.key, c($0.value)) }
+        }
     }
 }
 

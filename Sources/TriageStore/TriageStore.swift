@@ -43,7 +43,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 /// process; a power loss may cost the last transactions, never consistency.
 public final class TriageStore: @unchecked Sendable {
     /// The schema version this build writes; a store with a higher one is refused.
-    public static let schemaVersion = 16
+    public static let schemaVersion = 17
 
     /// How messages name the store: the file's path, or for PostgreSQL `host:port/dbname` (never the password).
     public var target: String { engine.target }
@@ -163,7 +163,8 @@ extension TriageStore {
 extension TriageStore {
     /// The tables whose statistics a bulk write refreshes on PostgreSQL: those the dashboard reads.
     static let analyzedTables = ["issue", "issue_day", "issue_hour", "issue_day_dim", "issue_user", "user_seen", "total_hour",
-                                 "total_day", "complaint", "complaint_code", "app_version", "issue_month"]
+                                 "total_day", "complaint", "complaint_code", "app_version", "issue_month",
+                                 "issue_day_facet"]
 
     /// After a bulk write, PostgreSQL's planner statistics of the tables the dashboard reads
     /// (its autovacuum would come to it later; until then a fresh store's lists take the plans

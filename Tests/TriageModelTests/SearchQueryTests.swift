@@ -17,13 +17,14 @@ import Testing
                 case .events?, .users?, .complaints?: return SearchValue(String(number), comparison: comparison)
                 case .version?, .firstSeen?:
                     return comparison == .equal ? SearchValue(text, isPrefix: prefix) : SearchValue("1.\(number)", comparison: comparison)
+                case .tag?: return SearchValue("k\(number % 7)=" + text, isPrefix: prefix)
                 case let f?:
                     if let allowed = f.allowedValues { return SearchValue(allowed[number % allowed.count]) }
                     return SearchValue(text, isPrefix: prefix)
                 }
             }
             let kept = field == nil ? Array(values.prefix(1)) : values.filter { !$0.text.isEmpty || $0.isPrefix }
-            return SearchTerm(field: field, values: kept.isEmpty ? [SearchValue("x")] : kept, negated: negated)
+            return SearchTerm(field: field, values: kept.isEmpty ? [SearchValue(field == .tag ? "k=x" : "x")] : kept, negated: negated)
         }
 
     @Test func printingAQueryAndParsingItGivesTheSameQuery() async {

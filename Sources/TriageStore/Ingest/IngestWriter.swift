@@ -77,6 +77,8 @@ public final class IngestWriter {
         /// (else nil, and the writer resolves it), and its custom keys as stored.
         var keys: [String?] = []
         var customKeys: [String?] = []
+        /// Per event, filled by `prepare()`: its context facets as stored.
+        var facets: [String?] = []
 
         public init(events: [ErrorEvent], complaints: [Complaint]) {
             self.events = events
@@ -91,6 +93,7 @@ public final class IngestWriter {
                 events = keep.map { events[$0] }
                 keys = keep.map { keys[$0] }
                 customKeys = keep.map { customKeys[$0] }
+                facets = keep.map { facets[$0] }
             }
             complaints.removeAll { $0.timestamp.millis < cut }
             return before - events.count - complaints.count
@@ -103,6 +106,7 @@ public final class IngestWriter {
             adoption += other.adoption
             keys += other.keys
             customKeys += other.customKeys
+            facets += other.facets
         }
 
         /// Does on the calling thread the per-event work that needs no store, so that a reading
@@ -114,6 +118,7 @@ public final class IngestWriter {
             adoption = adoption.map { $0.storable() }
             keys = events.map { e in e.chain.links.allSatisfy { !$0.short.isEmpty } ? e.chain.shortKey : nil }
             customKeys = events.map { e in e.customKeys.isEmpty ? nil : CustomKeys.encode(e.customKeys) }
+            facets = events.map { e in e.facets.isEmpty ? nil : CustomKeys.encode(e.facets) }
         }
     }
 
@@ -185,7 +190,8 @@ public final class IngestWriter {
         for (i, e) in batch.events.enumerated() {
             // In `termColumns`' order.
             for text in [e.appBuild, e.platform, e.osName, e.osVersion, e.deviceModel, e.network, e.orientation, e.appState,
-                         e.environment, e.message, batch.customKeys[i], e.source, e.kind?.rawValue, e.project, e.level] {
+                         e.environment, e.message, batch.customKeys[i], e.source, e.kind?.rawValue, e.project, e.level,
+                         batch.facets[i]] {
                 if let text, let id = terms[text] {
                     result.ids.append(id)
                 } else {

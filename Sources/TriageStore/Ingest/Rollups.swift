@@ -4,12 +4,15 @@ import TriageModel
 struct Rollups {
     struct DayKey: Hashable { var issue: Int64; var bucket: Int64 }
     struct DimKey: Hashable { var issue: Int64; var dim: Dimension; var value: String; var day: Int64 }
+    struct FacetKey: Hashable { var issue: Int64; var facet: String; var value: String; var day: Int64 }
     struct UserKey: Hashable { var issue: Int64; var user: String }
     struct Counts { var events = 0; var complaints = 0; var users = 0 }
 
     var days: [DayKey: Counts] = [:]
     var hours: [DayKey: Counts] = [:]
     var dims: [DimKey: Int] = [:]
+    /// Events per issue, day and facet value (`EventFacets`).
+    var facets: [FacetKey: Int] = [:]
     /// The latest hour each user was seen in this batch, per issue and across all issues.
     var userHours: [UserKey: Int64] = [:]
     var totalUserHours: [String: Int64] = [:]
@@ -32,6 +35,11 @@ struct Rollups {
         hours[DayKey(issue: issueID, bucket: hour), default: Counts()].events += 1
         for dim in Dimension.allCases {
             dims[DimKey(issue: issueID, dim: dim, value: Rollups.value(dim, of: event), day: day), default: 0] += 1
+        }
+        if !event.facets.isEmpty || !event.customKeys.isEmpty {
+            for pair in EventFacets.pairs(of: event) {
+                facets[FacetKey(issue: issueID, facet: pair.facet, value: pair.value, day: day), default: 0] += 1
+            }
         }
         if let user = event.userID {
             let key = UserKey(issue: issueID, user: user)
@@ -192,6 +200,24 @@ struct Rollups {
             dim.bind(k.day)
             dim.bind(v)
             try dim.execute()
+        }
+        try writeFacets(db)
+    }
+
+    /// Adds the facet counts to `issue_day_facet`, one upsert per row.
+    func writeFacets(_ db: SQLDatabase) throws {
+        guard !facets.isEmpty else { return }
+        var facet = try BoundStatement(db, sql: """
+            INSERT INTO issue_day_facet (issue_id, facet, value, day, events) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (issue_id, facet, value, day) DO UPDATE SET events = issue_day_facet.events + excluded.events
+            """)
+        for (k, v) in facets {
+            facet.bind(k.issue)
+            facet.bind(k.facet)
+            facet.bind(k.value)
+            facet.bind(k.day)
+            facet.bind(v)
+            try facet.execute()
         }
     }
 }

@@ -193,6 +193,7 @@ extension TriageStore {
             if untimed > 0 { problem("\(untimed) citations of complaints give another time than their complaint's") }
             if misfiled > 0 { problem("\(misfiled) complaints are marked linked to an issue (or not) against the issues they cite") }
             try verifyKinds(db, since: horizon, problem: problem)
+            try TriageStore.verifyFacets(db, since: horizon, problem: problem)
             try TriageStore.verifyGroups(db, since: horizon, problem: problem)
 
             for row in try SQLRow.fetchAll(db, sql: """

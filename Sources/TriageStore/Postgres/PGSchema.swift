@@ -191,6 +191,7 @@ enum PGSchema {
         \(levelsAndAliases)
         \(TriageStore.keyURLColumn(text: text));
         \(payloads)
+        \(facets)
         """
     }
 
@@ -210,7 +211,18 @@ enum PGSchema {
         13: levelsAndAliases + TriageStore.formerGroupingMark + ";",
         14: TriageStore.keyURLColumn(text: text) + ";",
         15: payloads,
+        16: facets,
     ]
+
+    /// Schema 17 (SQLite's `migrateToV17`): the events' context facets and the facet rollup.
+    static var facets: String {
+        """
+        ALTER TABLE event_row ADD COLUMN facets_term BIGINT;
+        DROP VIEW IF EXISTS event;
+        \(TriageStore.eventView);
+        \(TriageStore.facetRollup(text: text, integer: "BIGINT"))
+        """
+    }
 
     /// Schema 16 (SQLite's `migrateToV16`): the events kept whole. Not partitioned: a sample, which
     /// pruning deletes by time through its index.
@@ -271,7 +283,7 @@ enum PGSchema {
         """
         ALTER TABLE event_row ADD COLUMN level_term BIGINT;
         DROP VIEW IF EXISTS event;
-        \(TriageStore.eventView);
+        \(TriageStore.eventView(of: TriageStore.eventRowColumnsV14));
         \(TriageStore.aliasTable(text: text, integer: "BIGINT"))
         """
     }
@@ -350,6 +362,7 @@ extension TriageStore {
                         var at = try version() ?? found
                         while at < schemaVersion, let step = PGSchema.upgrades[at] {
                             try session.run(step, [])
+                            if at == 16 { try TriageStore.countStoredTags(session.database) }
                             at += 1
                             try session.run("UPDATE meta SET value = \(at) WHERE key = 'schema'", [])
                         }

@@ -104,5 +104,13 @@ extension Rollups {
             INSERT INTO issue_day_dim (issue_id, dim, value, day, events) SELECT issue_id, dim, value, day, events FROM issue_day_dim_stage
             ON CONFLICT (issue_id, dim, value, day) DO UPDATE SET events = issue_day_dim.events + excluded.events
             """)
+        guard !facets.isEmpty else { return }
+        try stage("issue_day_facet_stage", like: "issue_day_facet", facets.map {
+            [String($0.key.issue), $0.key.facet, $0.key.value, String($0.key.day), String($0.value)]
+        })
+        try db.execute(sql: """
+            INSERT INTO issue_day_facet (issue_id, facet, value, day, events) SELECT issue_id, facet, value, day, events FROM issue_day_facet_stage
+            ON CONFLICT (issue_id, facet, value, day) DO UPDATE SET events = issue_day_facet.events + excluded.events
+            """)
     }
 }

@@ -34,6 +34,7 @@ extension TriageStore {
                     SELECT from_status, to_status, version, at, "by", note FROM status_change WHERE issue_id = ? ORDER BY at DESC, id DESC
                     """, arguments: [issueID]),
                 resolvedVersion: try row.decode(12))
+            detail.facets = try TriageStore.facets(db, issueIDs: ids, buckets: buckets, total: summary.events)
             detail.rawEventsSince = buckets.rawSince.map(Timestamp.init(millis:))
             detail.approximateUsers = buckets.usersFromPrunedEvents(restricted: one.count > 1 || !candidate.group.isEmpty)
             return detail
@@ -155,19 +156,21 @@ extension TriageStore {
     static let eventColumns = """
         event_id, ts, app_version, app_build, platform, os_name, os_version, device_model, network, orientation,
         app_state, free_ram, free_disk, jailbroken, user_id, session_id, environment, message, custom_keys, source, kind,
-        project, level
+        project, level, facets
         """
 
     /// How many columns `eventColumns` names: a column selected after them is at this index.
-    static let eventColumnCount = 23
+    static let eventColumnCount = 24
 
     /// An event as stored; columns in the order of `eventColumns`.
     static func event(from r: SQLRow, chain: ErrorChain) -> ErrorEvent {
-        ErrorEvent(eventID: r[0], timestamp: Timestamp(millis: r[1]), chain: chain, appVersion: r[2], appBuild: r[3],
+        var e = ErrorEvent(eventID: r[0], timestamp: Timestamp(millis: r[1]), chain: chain, appVersion: r[2], appBuild: r[3],
                    platform: r[4], osName: r[5], osVersion: r[6], deviceModel: r[7], network: r[8], orientation: r[9],
                    appState: r[10], freeRAM: r[11], freeDisk: r[12], jailbroken: r[13], userID: r[14], sessionID: r[15],
                    environment: r[16], message: r[17], customKeys: CustomKeys.decode(r[18]), source: r[19],
                    kind: (r[20] as String?).flatMap(EventKind.init(rawValue:)), project: r[21], level: r[22])
+        e.facets = CustomKeys.decode(r[23])
+        return e
     }
 
     static func complaints(_ db: SQLDatabase, keys: [String], limit: Int) throws -> [Complaint] {

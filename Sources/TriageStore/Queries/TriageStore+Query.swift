@@ -82,6 +82,10 @@ extension TriageStore {
     /// orders them, so each known value is decided here rather than in SQL.
     static func matchingValues(_ db: SQLDatabase, _ term: SearchTerm) throws -> [String] {
         guard let field = term.field else { return [] }
+        if field.isFacet {
+            // A negated facet term is an event condition of its own (`facetCondition`), not a complement of values.
+            return try facetValues(db, term)
+        }
         let known: [String]
         if let dimension = dimension(field) {
             known = try String.fetchAll(db, sql: "SELECT DISTINCT value FROM issue_day_dim WHERE dim = ?",
@@ -119,6 +123,13 @@ extension TriageStore {
         var clauses: [String] = ["1 = 1"], arguments = SQLArguments()
         var values: [[String]] = []
         for term in terms {
+            if term.field?.isFacet == true {
+                let (clause, more) = facetCondition(try matchingFacets(db, term), negated: term.negated)
+                values.append([])
+                clauses.append(clause)
+                arguments += more
+                continue
+            }
             let matched = try matchingValues(db, term)
             values.append(matched)
             clauses.append(matched.isEmpty ? "1 = 0" : "\(column(term.field!)) IN (\(databaseQuestionMarks(count: matched.count)))")
@@ -141,7 +152,15 @@ extension TriageStore {
         var series: [Int64: [Int]] = [:]
         let range = [buckets.range.lowerBound, buckets.range.upperBound]
         let rows: [SQLRow]
-        if terms.count == 1, !buckets.hourly, let dimension = dimension(terms[0].field!) {
+        if terms.count == 1, !buckets.hourly, terms[0].field!.isFacet, !terms[0].negated {
+            let pairs = try matchingFacets(db, terms[0])
+            let byFacet = Dictionary(grouping: pairs, by: \.facet)
+            let clause = byFacet.map { "(facet = ? AND value IN (\(databaseQuestionMarks(count: $0.value.count))))" }.joined(separator: " OR ")
+            rows = pairs.isEmpty ? [] : try SQLRow.fetchAll(db, sql: """
+                SELECT issue_id, day, SUM(events) FROM issue_day_facet WHERE (\(clause)) AND day BETWEEN ? AND ?
+                GROUP BY issue_id, day
+                """, arguments: SQLArguments(byFacet.flatMap { [$0.key] + $0.value.map(\.value) }) + SQLArguments(range))
+        } else if terms.count == 1, !buckets.hourly, let dimension = dimension(terms[0].field!) {
             rows = values[0].isEmpty ? [] : try SQLRow.fetchAll(db, sql: """
                 SELECT issue_id, day, SUM(events) FROM issue_day_dim
                 WHERE dim = ? AND value IN (\(databaseQuestionMarks(count: values[0].count))) AND day BETWEEN ? AND ?

@@ -127,6 +127,7 @@ extension TriageStore {
         migrator.registerMigration("v14-levels-aliases") { db in try migrateToV14(db) }
         migrator.registerMigration("v15-key-urls") { db in try migrateToV15(db) }
         migrator.registerMigration("v16-payloads") { db in try migrateToV16(db) }
+        migrator.registerMigration("v17-facets") { db in try migrateToV17(db) }
         return migrator
     }
 

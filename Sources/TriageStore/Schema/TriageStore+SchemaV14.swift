@@ -29,6 +29,9 @@ extension TriageStore {
     /// The columns of `event_row` as schema 10 made them.
     static let eventRowColumnsV10 = eventRowColumnsV8 + ["project_term"]
 
+    /// The columns of `event_row` as schema 14 made them.
+    static let eventRowColumnsV14 = eventRowColumnsV10 + ["level_term"]
+
     /// v14: each event's level (Sentry's `fatal`, `error`, `warning`, `info`, `debug`): a text in
     /// `term`, named by `event_row.level_term`, read as the `event` view's last column (`level:` in
     /// queries); and the aliases of the issues the grouping before this schema made.
@@ -36,7 +39,7 @@ extension TriageStore {
         try db.execute(sql: """
             ALTER TABLE event_row ADD COLUMN level_term INTEGER;
             DROP VIEW event;
-            \(eventView);
+            \(eventView(of: eventRowColumnsV14));
             \(aliasTable(text: "TEXT", integer: "INTEGER"))
             \(formerGroupingMark);
             PRAGMA user_version = 14;

@@ -7,8 +7,8 @@ extension TriageStore {
     /// The app version stays text (it is short, and `event_by_version` reads it), and so do the
     /// event id, user and session (nearly one per event or per few events: interning them would
     /// store each twice).
-    /// Since schema 10 also the project, since 14 the level (`termColumnsV8` are those the v8 migrations name).
-    static let termColumns = termColumnsV8 + ["project", "level"]
+    /// Since schema 10 also the project, since 14 the level, since 17 the context facets (`termColumnsV8` are those the v8 migrations name).
+    static let termColumns = termColumnsV8 + ["project", "level", "facets"]
 
     /// The term columns of schema 8, which its migrations made (they stay as they were released).
     static let termColumnsV8 = [
@@ -17,8 +17,9 @@ extension TriageStore {
     ]
 
     /// The columns of `event_row` in order: as `event`'s, with each term column's id in place of its text.
-    /// Schema 10 adds `project_term` at the end (`migrateToV10`), 14 `level_term` (`migrateToV14`).
-    static let eventRowColumns = eventRowColumnsV10 + ["level_term"]
+    /// Schema 10 adds `project_term` at the end (`migrateToV10`), 14 `level_term` (`migrateToV14`),
+    /// 17 `facets_term` (`migrateToV17`).
+    static let eventRowColumns = eventRowColumnsV14 + ["facets_term"]
 
     /// The columns of `event_row` as schema 8 made it.
     static let eventRowColumnsV8 = [

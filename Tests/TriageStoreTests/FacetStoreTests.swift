@@ -1,0 +1,158 @@
+import SampleData
+import TestSupport
+import Testing
+import TriageModel
+@testable import TriageStore
+
+/// A backend's facets (server, runtime, transaction, logger, every tag) against a naive count
+/// over the events as they were sent: the detail's facets, queries by facet, `check`.
+@Suite struct FacetStoreTests {
+    struct Sent {
+        var type: String, millis: Int64, user: String
+        var server: String?, runtime: String?, transaction: String?, logger: String?
+        var tags: [(String, String)]
+    }
+
+    static let now = TemporaryStore.sampleEnd
+
+    /// 1,500 Sentry events of three failures over ten days, from four servers (one event in
+    /// seven names none), two runtimes, three routes, and tags with up to twelve values.
+    static let sent: [Sent] = {
+        var rng = SplitMix(seed: 11)
+        return (0..<1500).map { i in
+            let millis = now.millis - Int64(rng.next() % UInt64(10 * Timestamp.millisPerDay))
+            let server = i % 7 == 0 ? nil : "api-host-\(rng.next() % 4 + 1)"
+            var tags = [("shard", "\(rng.next() % 12)"), ("region", rng.next() % 3 == 0 ? "eu" : "us")]
+            if i % 5 == 0 { tags.append(("feature", "new-checkout")) }
+            return Sent(type: ["KeyError", "ValueError", "TimeoutError"][Int(rng.next() % 3)], millis: millis,
+                        user: "u\(rng.next() % 200)", server: server,
+                        runtime: rng.next() % 4 == 0 ? "CPython 3.12.1" : "CPython 3.11.4",
+                        transaction: ["/checkout", "/cart", "/login"][Int(rng.next() % 3)],
+                        logger: i % 3 == 0 ? "shop.billing" : nil, tags: tags)
+        }
+    }()
+
+    static func line(_ e: Sent, _ i: Int) -> String {
+        var v = "{\"event_id\":\"\(String(format: "%032x", i + 1))\",\"timestamp\":\(Double(e.millis) / 1000),\"platform\":\"python\""
+        v += ",\"exception\":{\"values\":[{\"type\":\"\(e.type)\",\"value\":\"bad\",\"module\":\"shop\"}]}"
+        v += ",\"user\":{\"id\":\"\(e.user)\"}"
+        if let s = e.server { v += ",\"server_name\":\"\(s)\"" }
+        if let r = e.runtime {
+            let parts = r.split(separator: " ")
+            v += ",\"contexts\":{\"runtime\":{\"name\":\"\(parts[0])\",\"version\":\"\(parts[1])\"}}"
+        }
+        if let t = e.transaction { v += ",\"request\":{\"url\":\"https://shop.example\(t)?q=1\",\"method\":\"GET\"}" }
+        if let l = e.logger { v += ",\"logger\":\"\(l)\"" }
+        v += ",\"tags\":{" + e.tags.map { "\"\($0.0)\":\"\($0.1)\"" }.joined(separator: ",") + "}"
+        return v + "}"
+    }
+
+    static let fixture: TemporaryStore = {
+        let f = try! TemporaryStore()
+        try! f.ingest(lines: sent.enumerated().map { line($1, $0) })
+        return f
+    }()
+
+    /// Each facet of an event as errtriage names it.
+    static func facets(_ e: Sent) -> [(String, String)] {
+        var pairs: [(String, String)] = []
+        if let s = e.server { pairs.append(("server", s)) }
+        if let r = e.runtime { pairs.append(("runtime", r)) }
+        if let t = e.transaction { pairs.append(("transaction", t)) }
+        if let l = e.logger { pairs.append(("logger", l)) }
+        return pairs + e.tags.map { ("tag:" + $0.0, $0.1) }
+    }
+
+    func key(of type: String) throws -> String {
+        let list = try Self.fixture.store.issueList(IssueQuery(window: .d30, filter: .all, text: "", top: .max), now: Self.now)
+        return try #require(list.issues.first { $0.chain.links.first?.name?.contains(type) ?? false || $0.chain.fullForm.contains(type) }).key
+    }
+
+    func inWindow(_ window: TimeWindow, _ millis: Int64) -> Bool {
+        let unit = window == .h24 ? Timestamp.millisPerHour : Timestamp.millisPerDay
+        let last = window == .h24 ? Self.now.hour : Self.now.day
+        let first = last - Int64(window == .h24 ? 23 : 6)
+        return millis >= first * unit && millis < (last + 1) * unit
+    }
+
+    @Test(arguments: [TimeWindow.d7, .h24])
+    func theDetailCountsEachFacetAsTheEventsSaidIt(window: TimeWindow) throws {
+        for type in ["KeyError", "ValueError"] {
+            let key = try key(of: type)
+            let detail = try Self.fixture.store.issueDetail(key: key, window: window, now: Self.now)
+            let events = Self.sent.filter { $0.type == type && inWindow(window, $0.millis) }
+            #expect(detail.summary.events == events.count)
+            var expected: [String: [String: Int]] = [:]
+            for e in events { for (f, v) in Self.facets(e) { expected[f, default: [:]][v, default: 0] += 1 } }
+            #expect(detail.facets.map(\.facet) == ["server", "runtime", "transaction", "logger", "tag:feature", "tag:region", "tag:shard"])
+            for f in detail.facets {
+                let values = expected[f.facet] ?? [:]
+                #expect(f.distinctValues == values.count, "\(f.facet)")
+                let top = values.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(TriageStore.facetValueLimit)
+                #expect(f.rows.map(\.value) == top.map(\.key), "\(f.facet)")
+                #expect(f.rows.map(\.count) == top.map(\.value), "\(f.facet)")
+                #expect(f.rows.first.map { abs($0.percent - Double($0.count) * 100 / Double(events.count)) < 0.001 } ?? false)
+                #expect(f.otherEvents == values.values.reduce(0, +) - top.map(\.value).reduce(0, +), "\(f.facet)")
+            }
+            // A backend sends no device, network, orientation or app state: those panes are not shown.
+            #expect(detail.shownDimensions == [.os, .kind].filter { d in detail.breakdown(d).rows.contains { $0.value != "unknown" } })
+            #expect(!detail.shownDimensions.contains(.device) && !detail.shownDimensions.contains(.network))
+        }
+    }
+
+    @Test(arguments: [TimeWindow.d7, .h24])
+    func factsAndTagsRestrictTheCountedEvents(window: TimeWindow) throws {
+        let cases: [(String, (Sent) -> Bool)] = [
+            ("server:api-host-1", { $0.server == "api-host-1" }),
+            ("server:api-host-1|api-host-2", { $0.server == "api-host-1" || $0.server == "api-host-2" }),
+            ("-server:api-host-1", { $0.server != "api-host-1" }),
+            ("runtime:CPython*", { $0.runtime != nil }),
+            ("runtime:\"CPython 3.12.1\"", { $0.runtime == "CPython 3.12.1" }),
+            ("transaction:/checkout", { $0.transaction == "/checkout" }),
+            ("transaction:/c*", { $0.transaction == "/checkout" || $0.transaction == "/cart" }),
+            ("logger:shop.billing", { $0.logger == "shop.billing" }),
+            ("tag:shard=7", { $0.tags.contains { $0 == ("shard", "7") } }),
+            ("tag:shard=1*", { $0.tags.contains { $0.0 == "shard" && $0.1.hasPrefix("1") } }),
+            ("tag:feature=*", { $0.tags.contains { $0.0 == "feature" } }),
+            ("-tag:region=eu", { !$0.tags.contains { $0 == ("region", "eu") } }),
+            ("server:api-host-2 tag:region=us", { $0.server == "api-host-2" && $0.tags.contains { $0 == ("region", "us") } }),
+        ]
+        for (text, keep) in cases {
+            let list = try Self.fixture.store.issueList(IssueQuery(window: window, filter: .all, text: text, top: .max), now: Self.now)
+            var expected: [String: Int] = [:]
+            for e in Self.sent where inWindow(window, e.millis) && keep(e) { expected[e.type, default: 0] += 1 }
+            #expect(list.issues.count == expected.count, "\(text)")
+            for (type, n) in expected {
+                let key = try key(of: type)
+                #expect(list.issues.first { $0.key == key }?.events == n, "\(text) \(window): \(type)")
+            }
+        }
+    }
+
+    @Test func aFacetValueTheStoreDoesNotHoldIsNamed() throws {
+        let list = try Self.fixture.store.issueList(IssueQuery(window: .d7, filter: .all, text: "server:api-host", top: .max), now: Self.now)
+        #expect(list.issues.isEmpty)
+        #expect(list.unmatched == ["no server is \"api-host\"; did you mean server:api-host*?"])
+        let tag = try Self.fixture.store.issueList(IssueQuery(window: .d7, filter: .all, text: "tag:shard=99", top: .max), now: Self.now)
+        #expect(tag.unmatched.first?.hasPrefix("no tag is \"shard=99\"") ?? false)
+        #expect(throws: SearchQueryError.self) { try SearchQuery.parse("tag:shard") }
+    }
+
+    @Test func checkRecountsTheFacetRollupAndTheStepToSchema17CountsStoredTags() throws {
+        let f = try TemporaryStore()
+        try f.ingest(lines: Self.sent.prefix(300).enumerated().map { Self.line($1, $0) })
+        #expect(try f.store.verify().isSound)
+        // The step to schema 17 counts the tags of the events stored before it.
+        let before = try f.store.read { db in try SQLRow.fetchAll(db, sql: "SELECT issue_id, facet, value, day, events FROM issue_day_facet WHERE facet LIKE 'tag:%' ORDER BY 1, 2, 3, 4").map { "\($0)" } }
+        try f.store.write { db in
+            try db.execute(sql: "DELETE FROM issue_day_facet")
+            try TriageStore.countStoredTags(db)
+        }
+        let after = try f.store.read { db in try SQLRow.fetchAll(db, sql: "SELECT issue_id, facet, value, day, events FROM issue_day_facet ORDER BY 1, 2, 3, 4").map { "\($0)" } }
+        #expect(!before.isEmpty && after == before)
+        // A changed count is found.
+        try f.store.write { db in try db.execute(sql: "UPDATE issue_day_facet SET events = events + 1 WHERE facet = 'tag:shard' AND value = '3'") }
+        let check = try f.store.verify()
+        #expect(check.problems.contains { $0.hasPrefix("the facet rollup differs") })
+    }
+}
