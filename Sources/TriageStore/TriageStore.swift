@@ -43,7 +43,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 /// process; a power loss may cost the last transactions, never consistency.
 public final class TriageStore: @unchecked Sendable {
     /// The schema version this build writes; a store with a higher one is refused.
-    public static let schemaVersion = 17
+    public static let schemaVersion = schemaSteps.last!.version
 
     /// How messages name the store: the file's path, or for PostgreSQL `host:port/dbname` (never the password).
     public var target: String { engine.target }

@@ -195,24 +195,6 @@ enum PGSchema {
         """
     }
 
-    /// The steps from each earlier version of this schema to the next: `upgrades[v]` brings a
-    /// store from version `v` to `v + 1`. (PostgreSQL stores begin at version 6.)
-    static let upgrades: [Int: String] = [
-        6: """
-            CREATE TABLE app_version (version TEXT COLLATE "C" PRIMARY KEY);
-            INSERT INTO app_version SELECT DISTINCT app_version FROM event WHERE app_version IS NOT NULL;
-            """,
-        7: narrowEvents,
-        8: "ALTER TABLE chain_link ADD COLUMN origin TEXT COLLATE \"C\";",
-        9: projects,
-        10: TriageStore.retentionTables(text: text),
-        11: TriageStore.longWindowRollups(text: text, rowless: "") + TriageStore.longWindowRollupsOfOldRows(month: month(ofDay:)),
-        12: TriageStore.complaintCodeByComplaint + ";",
-        13: levelsAndAliases + TriageStore.formerGroupingMark + ";",
-        14: TriageStore.keyURLColumn(text: text) + ";",
-        15: payloads,
-        16: facets,
-    ]
 
     /// Schema 17 (SQLite's `migrateToV17`): the events' context facets and the facet rollup.
     static var facets: String {
@@ -360,10 +342,11 @@ extension TriageStore {
                     try session.connection.transaction {
                         try session.takeWriterLock()
                         var at = try version() ?? found
-                        while at < schemaVersion, let step = PGSchema.upgrades[at] {
-                            try session.run(step, [])
-                            if at == 16 { try TriageStore.countStoredTags(session.database) }
-                            at += 1
+                        for step in schemaSteps where step.version > at {
+                            guard let sql = step.postgres else { throw StoreError("\(session.target) holds schema \(at), older than any PostgreSQL store") }
+                            try session.run(sql, [])
+                            try step.after?(session.database)
+                            at = step.version
                             try session.run("UPDATE meta SET value = \(at) WHERE key = 'schema'", [])
                         }
                     }

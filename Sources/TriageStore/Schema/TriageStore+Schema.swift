@@ -2,133 +2,129 @@ import GRDB
 import TriageModel
 
 extension TriageStore {
-    /// The versioned migrations. Each one is final once released: change the schema with a new one.
+    /// SQLite's migrations: each step of `schemaSteps` under its name. Each one is final once
+    /// released: change the schema with a new step.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
-                INSERT INTO meta VALUES ('revision', 0);
-
-                CREATE TABLE issue (
-                    id INTEGER PRIMARY KEY,
-                    key TEXT NOT NULL UNIQUE,
-                    chain TEXT NOT NULL,
-                    first_seen INTEGER NOT NULL,
-                    last_seen INTEGER NOT NULL,
-                    first_version TEXT,
-                    last_version TEXT,
-                    events INTEGER NOT NULL DEFAULT 0,
-                    status TEXT NOT NULL DEFAULT 'open',
-                    resolved_version TEXT,
-                    resolved_at INTEGER,
-                    muted_until INTEGER,
-                    mute_until_events INTEGER,
-                    mute_until_users INTEGER,
-                    tracker_url TEXT
-                );
-                CREATE TABLE chain_link (
-                    issue_id INTEGER NOT NULL REFERENCES issue(id),
-                    position INTEGER NOT NULL,
-                    domain TEXT,
-                    short TEXT NOT NULL,
-                    code INTEGER NOT NULL,
-                    name TEXT,
-                    PRIMARY KEY (issue_id, position)
-                ) WITHOUT ROWID;
-                CREATE TABLE event (
-                    id INTEGER PRIMARY KEY,
-                    event_id TEXT NOT NULL UNIQUE,
-                    issue_id INTEGER NOT NULL REFERENCES issue(id),
-                    ts INTEGER NOT NULL,
-                    app_version TEXT, app_build TEXT, platform TEXT, os_name TEXT, os_version TEXT,
-                    device_model TEXT, network TEXT, orientation TEXT, app_state TEXT,
-                    free_ram INTEGER, free_disk INTEGER, jailbroken INTEGER,
-                    user_id TEXT, session_id TEXT, environment TEXT, message TEXT,
-                    custom_keys TEXT,
-                    source TEXT NOT NULL
-                );
-                CREATE INDEX event_by_issue_time ON event(issue_id, ts);
-                CREATE TABLE complaint (
-                    id INTEGER PRIMARY KEY,
-                    complaint_id TEXT NOT NULL UNIQUE,
-                    ts INTEGER NOT NULL,
-                    channel TEXT, category TEXT, subject TEXT,
-                    text TEXT NOT NULL,
-                    user_id TEXT,
-                    codes TEXT NOT NULL
-                );
-                CREATE TABLE complaint_code (
-                    key TEXT NOT NULL,
-                    complaint_id INTEGER NOT NULL REFERENCES complaint(id),
-                    PRIMARY KEY (key, complaint_id)
-                ) WITHOUT ROWID;
-                CREATE TABLE status_change (
-                    id INTEGER PRIMARY KEY,
-                    issue_id INTEGER NOT NULL REFERENCES issue(id),
-                    from_status TEXT, to_status TEXT NOT NULL,
-                    version TEXT, at INTEGER NOT NULL, by TEXT NOT NULL, note TEXT
-                );
-                CREATE INDEX status_change_by_issue ON status_change(issue_id, at);
-                CREATE TABLE note (
-                    id INTEGER PRIMARY KEY,
-                    issue_id INTEGER NOT NULL REFERENCES issue(id),
-                    at INTEGER NOT NULL, by TEXT NOT NULL, text TEXT NOT NULL
-                );
-                CREATE INDEX note_by_issue ON note(issue_id, at);
-                CREATE TABLE meeting (
-                    id INTEGER PRIMARY KEY,
-                    started_at INTEGER NOT NULL,
-                    by TEXT NOT NULL
-                );
-                CREATE TABLE code_dictionary (
-                    short TEXT NOT NULL, code INTEGER NOT NULL,
-                    domain TEXT NOT NULL, name TEXT NOT NULL,
-                    PRIMARY KEY (short, code)
-                ) WITHOUT ROWID;
-
-                -- Rollups, kept at ingest: every dashboard query reads these, never a scan of events.
-                CREATE TABLE issue_day (
-                    issue_id INTEGER NOT NULL, day INTEGER NOT NULL,
-                    events INTEGER NOT NULL DEFAULT 0, complaints INTEGER NOT NULL DEFAULT 0,
-                    PRIMARY KEY (issue_id, day)
-                ) WITHOUT ROWID;
-                CREATE INDEX issue_day_by_day ON issue_day(day);
-                CREATE TABLE issue_hour (
-                    issue_id INTEGER NOT NULL, hour INTEGER NOT NULL,
-                    events INTEGER NOT NULL DEFAULT 0, complaints INTEGER NOT NULL DEFAULT 0,
-                    PRIMARY KEY (issue_id, hour)
-                ) WITHOUT ROWID;
-                CREATE INDEX issue_hour_by_hour ON issue_hour(hour);
-                CREATE TABLE issue_day_user (
-                    issue_id INTEGER NOT NULL, day INTEGER NOT NULL, user_id TEXT NOT NULL,
-                    PRIMARY KEY (issue_id, day, user_id)
-                ) WITHOUT ROWID;
-                CREATE TABLE issue_day_dim (
-                    issue_id INTEGER NOT NULL, dim TEXT NOT NULL, value TEXT NOT NULL, day INTEGER NOT NULL,
-                    events INTEGER NOT NULL DEFAULT 0,
-                    PRIMARY KEY (issue_id, dim, value, day)
-                ) WITHOUT ROWID;
-                PRAGMA user_version = 1;
-                """)
+        for step in schemaSteps {
+            migrator.registerMigration(step.name) { db in
+                try step.sqlite(db)
+                if let after = step.after {
+                    try after(SQLDatabase(GRDBConnection(db), writes: RowByRowWrites()))
+                    try db.execute(sql: "PRAGMA user_version = \(step.version)")
+                }
+            }
         }
-        migrator.registerMigration("v2") { db in try migrateToV2(db) }
-        migrator.registerMigration("v3") { db in try migrateToV3(db) }
-        migrator.registerMigration("v4-views-owners") { db in try migrateToV4(db) }
-        migrator.registerMigration("v5-releases") { db in try migrateToV5(db) }
-        migrator.registerMigration("v6-merge-groups") { db in try migrateToV6(db) }
-        migrator.registerMigration("v7-versions") { db in try migrateToV7(db) }
-        migrator.registerMigration("v8-narrow-events") { db in try migrateToV8(db) }
-        migrator.registerMigration("v9-code-origin") { db in try migrateToV9(db) }
-        migrator.registerMigration("v10-projects") { db in try migrateToV10(db) }
-        migrator.registerMigration("v11-retention") { db in try migrateToV11(db) }
-        migrator.registerMigration("v12-months") { db in try migrateToV12(db) }
-        migrator.registerMigration("v13-citations-by-complaint") { db in try migrateToV13(db) }
-        migrator.registerMigration("v14-levels-aliases") { db in try migrateToV14(db) }
-        migrator.registerMigration("v15-key-urls") { db in try migrateToV15(db) }
-        migrator.registerMigration("v16-payloads") { db in try migrateToV16(db) }
-        migrator.registerMigration("v17-facets") { db in try migrateToV17(db) }
         return migrator
+    }
+
+    /// v1: the first schema (SQLite only: PostgreSQL stores begin at 6, made at once).
+    static func migrateToV1(_ db: GRDB.Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+            INSERT INTO meta VALUES ('revision', 0);
+
+            CREATE TABLE issue (
+                id INTEGER PRIMARY KEY,
+                key TEXT NOT NULL UNIQUE,
+                chain TEXT NOT NULL,
+                first_seen INTEGER NOT NULL,
+                last_seen INTEGER NOT NULL,
+                first_version TEXT,
+                last_version TEXT,
+                events INTEGER NOT NULL DEFAULT 0,
+                status TEXT NOT NULL DEFAULT 'open',
+                resolved_version TEXT,
+                resolved_at INTEGER,
+                muted_until INTEGER,
+                mute_until_events INTEGER,
+                mute_until_users INTEGER,
+                tracker_url TEXT
+            );
+            CREATE TABLE chain_link (
+                issue_id INTEGER NOT NULL REFERENCES issue(id),
+                position INTEGER NOT NULL,
+                domain TEXT,
+                short TEXT NOT NULL,
+                code INTEGER NOT NULL,
+                name TEXT,
+                PRIMARY KEY (issue_id, position)
+            ) WITHOUT ROWID;
+            CREATE TABLE event (
+                id INTEGER PRIMARY KEY,
+                event_id TEXT NOT NULL UNIQUE,
+                issue_id INTEGER NOT NULL REFERENCES issue(id),
+                ts INTEGER NOT NULL,
+                app_version TEXT, app_build TEXT, platform TEXT, os_name TEXT, os_version TEXT,
+                device_model TEXT, network TEXT, orientation TEXT, app_state TEXT,
+                free_ram INTEGER, free_disk INTEGER, jailbroken INTEGER,
+                user_id TEXT, session_id TEXT, environment TEXT, message TEXT,
+                custom_keys TEXT,
+                source TEXT NOT NULL
+            );
+            CREATE INDEX event_by_issue_time ON event(issue_id, ts);
+            CREATE TABLE complaint (
+                id INTEGER PRIMARY KEY,
+                complaint_id TEXT NOT NULL UNIQUE,
+                ts INTEGER NOT NULL,
+                channel TEXT, category TEXT, subject TEXT,
+                text TEXT NOT NULL,
+                user_id TEXT,
+                codes TEXT NOT NULL
+            );
+            CREATE TABLE complaint_code (
+                key TEXT NOT NULL,
+                complaint_id INTEGER NOT NULL REFERENCES complaint(id),
+                PRIMARY KEY (key, complaint_id)
+            ) WITHOUT ROWID;
+            CREATE TABLE status_change (
+                id INTEGER PRIMARY KEY,
+                issue_id INTEGER NOT NULL REFERENCES issue(id),
+                from_status TEXT, to_status TEXT NOT NULL,
+                version TEXT, at INTEGER NOT NULL, by TEXT NOT NULL, note TEXT
+            );
+            CREATE INDEX status_change_by_issue ON status_change(issue_id, at);
+            CREATE TABLE note (
+                id INTEGER PRIMARY KEY,
+                issue_id INTEGER NOT NULL REFERENCES issue(id),
+                at INTEGER NOT NULL, by TEXT NOT NULL, text TEXT NOT NULL
+            );
+            CREATE INDEX note_by_issue ON note(issue_id, at);
+            CREATE TABLE meeting (
+                id INTEGER PRIMARY KEY,
+                started_at INTEGER NOT NULL,
+                by TEXT NOT NULL
+            );
+            CREATE TABLE code_dictionary (
+                short TEXT NOT NULL, code INTEGER NOT NULL,
+                domain TEXT NOT NULL, name TEXT NOT NULL,
+                PRIMARY KEY (short, code)
+            ) WITHOUT ROWID;
+
+            -- Rollups, kept at ingest: every dashboard query reads these, never a scan of events.
+            CREATE TABLE issue_day (
+                issue_id INTEGER NOT NULL, day INTEGER NOT NULL,
+                events INTEGER NOT NULL DEFAULT 0, complaints INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (issue_id, day)
+            ) WITHOUT ROWID;
+            CREATE INDEX issue_day_by_day ON issue_day(day);
+            CREATE TABLE issue_hour (
+                issue_id INTEGER NOT NULL, hour INTEGER NOT NULL,
+                events INTEGER NOT NULL DEFAULT 0, complaints INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (issue_id, hour)
+            ) WITHOUT ROWID;
+            CREATE INDEX issue_hour_by_hour ON issue_hour(hour);
+            CREATE TABLE issue_day_user (
+                issue_id INTEGER NOT NULL, day INTEGER NOT NULL, user_id TEXT NOT NULL,
+                PRIMARY KEY (issue_id, day, user_id)
+            ) WITHOUT ROWID;
+            CREATE TABLE issue_day_dim (
+                issue_id INTEGER NOT NULL, dim TEXT NOT NULL, value TEXT NOT NULL, day INTEGER NOT NULL,
+                events INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (issue_id, dim, value, day)
+            ) WITHOUT ROWID;
+            PRAGMA user_version = 1;
+            """)
     }
 
     /// SQL for the bucket of `size` that a column's value falls in, floored as `Timestamp` does

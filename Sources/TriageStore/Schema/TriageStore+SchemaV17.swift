@@ -20,7 +20,7 @@ extension TriageStore {
 
     /// v17: each event's context facets (a text in `term`, named by `event_row.facets_term`, read
     /// as the `event` view's last column) and the facet rollup, with the tags of the events stored
-    /// before (`countStoredTags`; those events have no context facets: they were not kept).
+    /// before (`countStoredTags`, the step's `after`; those events have no context facets: they were not kept).
     static func migrateToV17(_ db: GRDB.Database) throws {
         try db.execute(sql: """
             ALTER TABLE event_row ADD COLUMN facets_term INTEGER;
@@ -28,8 +28,6 @@ extension TriageStore {
             \(eventView);
             \(facetRollup(text: "TEXT", integer: "INTEGER"))
             """)
-        try countStoredTags(SQLDatabase(GRDBConnection(db), writes: RowByRowWrites()))
-        try db.execute(sql: "PRAGMA user_version = 17")
     }
 
     /// The facet rollup of the events already stored: their tags (custom keys), per issue and day,
