@@ -28,9 +28,9 @@ import TriageModel
             let row = try SQLRow.fetchOne(db, sql: "SELECT COUNT(*), COUNT(DISTINCT e.user_id) \(scope)", arguments: args)!
             var series = [Int](repeating: 0, count: b.count)
             for r in try SQLRow.fetchAll(db, sql: "SELECT e.ts / \(unit), COUNT(*) \(scope) GROUP BY 1", arguments: args) {
-                series[Int((r[0] as Int64) - b.range.lowerBound)] = r[1]
+                series[Int(((try r.decode(0)) as Int64) - b.range.lowerBound)] = try r.decode(1)
             }
-            return (row[0], row[1], series)
+            return ((try row.decode(0)), (try row.decode(1)), series)
         }
     }
 

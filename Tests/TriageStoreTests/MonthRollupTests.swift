@@ -24,15 +24,15 @@ import TriageModel
         try store.read { db in
             var users: [[Int64]: Set<String>] = [:]
             for row in try SQLRow.fetchAll(db, sql: "SELECT issue_id, ts, user_id FROM event WHERE user_id IS NOT NULL") {
-                let month = Timestamp.monthStart(ofDay: Timestamp(millis: row[1]).day)
-                users[[row[0], month], default: []].insert(row[2])
+                let month = Timestamp.monthStart(ofDay: Timestamp(millis: (try row.decode(1))).day)
+                users[[(try row.decode(0)), month], default: []].insert((try row.decode(2)))
             }
             return users
         }
     }
 
     static func rows(_ store: TriageStore, _ sql: String) throws -> [[Int64]] {
-        try store.read { db in try SQLRow.fetchAll(db, sql: sql).map { row in (0..<row.count).map { row[$0] as Int64 } } }
+        try store.read { db in try SQLRow.fetchAll(db, sql: sql).map { row in try (0..<row.count).map { (try row.decode($0)) as Int64 } } }
     }
 
     static func monthRows(_ store: TriageStore) throws -> [[Int64]] {
@@ -42,7 +42,7 @@ import TriageModel
     static func monthUserRows(_ store: TriageStore) throws -> [String] {
         try store.read { db in
             try SQLRow.fetchAll(db, sql: "SELECT issue_id, month, user_id FROM issue_month_user ORDER BY 1, 2, 3").map {
-                "\($0[0] as Int64) \($0[1] as Int64) \($0[2] as String)"
+                "\((try $0.decode(0)) as Int64) \((try $0.decode(1)) as Int64) \((try $0.decode(2)) as String)"
             }
         }
     }
@@ -69,7 +69,7 @@ import TriageModel
         var seen: [String: (months: Set<Int64>, last: Int64)] = [:]
         try f.store.read { db in
             for row in try SQLRow.fetchAll(db, sql: "SELECT issue_id, user_id, ts FROM event WHERE user_id IS NOT NULL") {
-                let pair = "\(row[0] as Int64) \(row[1] as String)", ts: Int64 = row[2]
+                let pair = "\((try row.decode(0)) as Int64) \((try row.decode(1)) as String)", ts: Int64 = try row.decode(2)
                 seen[pair, default: ([], .min)].months.insert(Timestamp.monthStart(ofDay: Timestamp(millis: ts).day))
                 seen[pair]!.last = max(seen[pair]!.last, ts)
             }
@@ -90,7 +90,7 @@ import TriageModel
         let keys = try f.store.issueList(IssueQuery(window: .all, filter: .all, top: 100), now: Self.now).issues.map(\.key)
         let naive = try Self.naiveMonthUsers(f.store)
         let ids = Dictionary(uniqueKeysWithValues: try f.store.read { db in
-            try SQLRow.fetchAll(db, sql: "SELECT key, id FROM issue").map { ($0[0] as String, $0[1] as Int64) }
+            try SQLRow.fetchAll(db, sql: "SELECT key, id FROM issue").map { ((try $0.decode(0)) as String, (try $0.decode(1)) as Int64) }
         })
         let before = try keys.map { try f.store.history(key: $0) }
         for history in before {
@@ -132,13 +132,13 @@ import TriageModel
                         SELECT i.key, COUNT(*), COUNT(DISTINCT e.user_id) FROM event e JOIN issue i ON i.id = e.issue_id
                         WHERE e.ts BETWEEN ? AND ? GROUP BY i.key
                         """, arguments: range) {
-                        naive[row[0]] = [row[1], row[2], 0]
+                        naive[(try row.decode(0))] = [(try row.decode(1)), (try row.decode(2)), 0]
                     }
                     for row in try SQLRow.fetchAll(db, sql: """
                         SELECT k.key, COUNT(*) FROM complaint_code k JOIN complaint c ON c.id = k.complaint_id
                         JOIN issue i ON i.key = k.key WHERE c.ts BETWEEN ? AND ? GROUP BY k.key
                         """, arguments: range) {
-                        naive[row[0], default: [0, 0, 0]][2] = row[1]
+                        naive[(try row.decode(0)), default: [0, 0, 0]][2] = try row.decode(1)
                     }
                     #expect(Set(list.issues.map(\.key)) == Set(naive.keys), "\(window.rawValue) to \(end)")
                     for issue in list.issues {
@@ -150,7 +150,7 @@ import TriageModel
                     #expect(list.totals.complaints == naive.values.reduce(0) { $0 + $1[2] })
                     var daily = [Int](repeating: 0, count: buckets.count)
                     for row in try SQLRow.fetchAll(db, sql: "SELECT ts FROM event WHERE ts BETWEEN ? AND ?", arguments: range) {
-                        daily[Int(Timestamp(millis: row[0]).day - buckets.range.lowerBound)] += 1
+                        daily[Int(Timestamp(millis: (try row.decode(0))).day - buckets.range.lowerBound)] += 1
                     }
                     #expect(list.totals.series == daily, "\(window.rawValue) to \(end)")
                 }

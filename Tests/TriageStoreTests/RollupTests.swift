@@ -8,11 +8,11 @@ import TriageModel
         let f = try TemporaryStore()
         try f.ingest(lines: TemporaryStore.sampleLines(events: 3_000), batch: 317)
         try f.store.read { db in
-            let naiveDays = try SQLRow.fetchAll(db, sql: "SELECT issue_id, ts / 86400000 AS d, COUNT(*) FROM event GROUP BY issue_id, d ORDER BY 1, 2").map { [$0[0], $0[1], $0[2]] as [Int64] }
-            let rolledDays = try SQLRow.fetchAll(db, sql: "SELECT issue_id, day, events FROM issue_day WHERE events > 0 ORDER BY 1, 2").map { [$0[0], $0[1], $0[2]] as [Int64] }
+            let naiveDays = try SQLRow.fetchAll(db, sql: "SELECT issue_id, ts / 86400000 AS d, COUNT(*) FROM event GROUP BY issue_id, d ORDER BY 1, 2").map { [(try $0.decode(0)), (try $0.decode(1)), (try $0.decode(2))] as [Int64] }
+            let rolledDays = try SQLRow.fetchAll(db, sql: "SELECT issue_id, day, events FROM issue_day WHERE events > 0 ORDER BY 1, 2").map { [(try $0.decode(0)), (try $0.decode(1)), (try $0.decode(2))] as [Int64] }
             #expect(naiveDays == rolledDays)
-            let naiveHours = try SQLRow.fetchAll(db, sql: "SELECT issue_id, ts / 3600000 AS h, COUNT(*) FROM event GROUP BY issue_id, h ORDER BY 1, 2").map { [$0[0], $0[1], $0[2]] as [Int64] }
-            let rolledHours = try SQLRow.fetchAll(db, sql: "SELECT issue_id, hour, events FROM issue_hour WHERE events > 0 ORDER BY 1, 2").map { [$0[0], $0[1], $0[2]] as [Int64] }
+            let naiveHours = try SQLRow.fetchAll(db, sql: "SELECT issue_id, ts / 3600000 AS h, COUNT(*) FROM event GROUP BY issue_id, h ORDER BY 1, 2").map { [(try $0.decode(0)), (try $0.decode(1)), (try $0.decode(2))] as [Int64] }
+            let rolledHours = try SQLRow.fetchAll(db, sql: "SELECT issue_id, hour, events FROM issue_hour WHERE events > 0 ORDER BY 1, 2").map { [(try $0.decode(0)), (try $0.decode(1)), (try $0.decode(2))] as [Int64] }
             #expect(naiveHours == rolledHours)
             let issueTotals = try Int.fetchOne(db, sql: "SELECT SUM(events) FROM issue")
             #expect(issueTotals == 3_000)
@@ -27,10 +27,10 @@ import TriageModel
                 let expr = TriageStore.expression(dimension)
                 let naive = try SQLRow.fetchAll(db, sql: """
                     SELECT issue_id, COALESCE(\(expr), 'unknown') AS v, COUNT(*) FROM event GROUP BY issue_id, v ORDER BY 1, 2
-                    """).map { "\($0[0] as Int64) \($0[1] as String) \($0[2] as Int64)" }
+                    """).map { "\((try $0.decode(0)) as Int64) \((try $0.decode(1)) as String) \((try $0.decode(2)) as Int64)" }
                 let rolled = try SQLRow.fetchAll(db, sql: """
                     SELECT issue_id, value, SUM(events) FROM issue_day_dim WHERE dim = ? GROUP BY issue_id, value ORDER BY 1, 2
-                    """, arguments: [dimension.rawValue]).map { "\($0[0] as Int64) \($0[1] as String) \($0[2] as Int64)" }
+                    """, arguments: [dimension.rawValue]).map { "\((try $0.decode(0)) as Int64) \((try $0.decode(1)) as String) \((try $0.decode(2)) as Int64)" }
                 #expect(naive == rolled, "dimension \(dimension.rawValue)")
             }
         }
@@ -93,9 +93,9 @@ import TriageModel
         try f.store.read { db in
             let naive = try SQLRow.fetchAll(db, sql: """
                 SELECT i.id, COUNT(*) FROM complaint_code k JOIN issue i ON i.key = k.key GROUP BY i.id ORDER BY 1
-                """).map { [$0[0], $0[1]] as [Int64] }
+                """).map { [(try $0.decode(0)), (try $0.decode(1))] as [Int64] }
             let rolled = try SQLRow.fetchAll(db, sql: "SELECT issue_id, SUM(complaints) FROM issue_day GROUP BY issue_id HAVING SUM(complaints) > 0 ORDER BY 1")
-                .map { [$0[0], $0[1]] as [Int64] }
+                .map { [(try $0.decode(0)), (try $0.decode(1))] as [Int64] }
             #expect(naive == rolled)
             #expect(!naive.isEmpty)
         }

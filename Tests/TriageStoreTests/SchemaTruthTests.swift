@@ -72,7 +72,7 @@ import Testing
                     EXISTS (SELECT 1 FROM pragma_index_list(m.name) l
                             WHERE (SELECT name FROM pragma_index_info(l.name) WHERE seqno = 0) = k."from")
                 FROM sqlite_master m, pragma_foreign_key_list(m.name) k WHERE m.type = 'table'
-                """).map { (child: "\($0[0] as String).\($0[1] as String)", parent: $0[2] as String, indexed: ($0[3] as Int64) == 1) }
+                """).map { (child: "\((try $0.decode(0)) as String).\((try $0.decode(1)) as String)", parent: (try $0.decode(2)) as String, indexed: ((try $0.decode(3)) as Int64) == 1) }
         }
         let store = try TriageStore(path: try PostgresCluster.database())
         let postgres = try store.read { db in
@@ -82,7 +82,7 @@ import Testing
                         THEN 1 ELSE 0 END::bigint
                 FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
                 WHERE c.contype = 'f' AND c.connamespace = current_schema()::regnamespace
-                """).map { (child: $0[0] as String, parent: $0[1] as String, indexed: ($0[2] as Int64) == 1) }
+                """).map { (child: (try $0.decode(0)) as String, parent: (try $0.decode(1)) as String, indexed: ((try $0.decode(2)) as Int64) == 1) }
         }
         for (engine, keys) in [("SQLite", sqlite), ("PostgreSQL", postgres)] {
             let deleted = keys.filter { Self.parentsDeleted.contains($0.parent) }

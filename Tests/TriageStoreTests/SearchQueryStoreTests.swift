@@ -22,10 +22,10 @@ import TriageModel
             SELECT i.key, e.ts, e.user_id, e.device_model, e.os_name, e.os_version, e.network, e.orientation,
                    e.app_state, e.environment, e.kind, e.app_version FROM event e JOIN issue i ON i.id = e.issue_id
             """).map { r in
-            let name: String? = r[4], version: String? = r[5]
-            return Event(key: r[0], millis: r[1], user: r[2], device: r[3],
-                         os: [name, version].compactMap { $0 }.joined(separator: " "), network: r[6],
-                         orientation: r[7], state: r[8], env: r[9], kind: r[10], version: r[11])
+            let name: String? = (try r.decode(4)), version: String? = try r.decode(5)
+            return Event(key: (try r.decode(0)), millis: (try r.decode(1)), user: (try r.decode(2)), device: (try r.decode(3)),
+                         os: [name, version].compactMap { $0 }.joined(separator: " "), network: (try r.decode(6)),
+                         orientation: (try r.decode(7)), state: (try r.decode(8)), env: (try r.decode(9)), kind: (try r.decode(10)), version: (try r.decode(11)))
         }
     }
 

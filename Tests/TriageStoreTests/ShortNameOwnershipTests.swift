@@ -20,7 +20,7 @@ import TriageModel
     func keys(_ f: TemporaryStore) throws -> [String: String] {
         try f.store.read { db in
             Dictionary(try SQLRow.fetchAll(db, sql: "SELECT l.domain, i.key FROM issue i JOIN chain_link l ON l.issue_id = i.id ORDER BY i.id")
-                .map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { $1 })
+                .map { ((try $0.decode(0)) as String, (try $0.decode(1)) as String) }, uniquingKeysWith: { $1 })
         }
     }
 

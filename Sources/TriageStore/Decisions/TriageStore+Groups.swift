@@ -150,7 +150,7 @@ extension TriageStore {
             SELECT i.key FROM issue i LEFT JOIN issue h ON h.id = i.group_id
             WHERE i.group_id IS NOT NULL AND (h.id IS NULL OR h.group_id IS NOT NULL OR h.id = i.id)
             """) {
-            problem("issue \(row[0] as String) is merged into an issue that is missing or is itself a member")
+            problem("issue \((try row.decode(0)) as String) is merged into an issue that is missing or is itself a member")
         }
         for row in try SQLRow.fetchAll(db, sql: """
             SELECT h.key, r.events, COALESCE(e.n, 0), u.users, COALESCE(e.users, 0)
@@ -164,7 +164,7 @@ extension TriageStore {
             WHERE h.id IN (SELECT group_id FROM issue WHERE group_id IS NOT NULL)
               AND (r.events != COALESCE(e.n, 0) OR u.users != COALESCE(e.users, 0))
             """, arguments: [day, hour, h]) {
-            problem("group \(row[0] as String) sums \(row[1] as Int) events and \(row[3] as Int) users, its members' events hold \(row[2] as Int) and \(row[4] as Int)")
+            problem("group \((try row.decode(0)) as String) sums \((try row.decode(1)) as Int) events and \((try row.decode(3)) as Int) users, its members' events hold \((try row.decode(2)) as Int) and \((try row.decode(4)) as Int)")
         }
     }
 }

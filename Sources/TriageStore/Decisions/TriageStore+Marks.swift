@@ -10,11 +10,11 @@ extension TriageStore {
     static func apply(_ db: SQLDatabase, key: String, mark: IssueMark, by: String, at: Timestamp, note: String?) throws -> MarkReceipt {
         guard let row = try SQLRow.fetchOne(db, sql: "SELECT id, status, resolved_version, tracker_url, assignee FROM issue WHERE key = ?",
                                          arguments: [try headKey(db, key)]) else { throw StoreError.unknownKey(key) }
-        let issueID: Int64 = row[0]
-        let previous = IssueStatus(rawValue: row[1]) ?? .open
-        var receipt = MarkReceipt(key: key, mark: mark, previousStatus: previous, previousVersion: row[2],
-                                  previousTracker: row[3], noteID: nil)
-        receipt.previousAssignee = row[4]
+        let issueID: Int64 = try row.decode(0)
+        let previous = IssueStatus(rawValue: (try row.decode(1))) ?? .open
+        var receipt = MarkReceipt(key: key, mark: mark, previousStatus: previous, previousVersion: (try row.decode(2)),
+                                  previousTracker: (try row.decode(3)), noteID: nil)
+        receipt.previousAssignee = try row.decode(4)
         switch mark {
         case .status(let status, let version):
             receipt.previousBy = try String.fetchOne(db, sql: """
@@ -63,10 +63,10 @@ extension TriageStore {
             SELECT event_id, ts, app_version, app_build FROM event WHERE issue_id = ? AND ts > ? ORDER BY ts, id
             """, arguments: [issueID, resolvedAt.millis])
         for r in rows {
-            let version: String? = r[2]
-            let time = Timestamp(millis: r[1])
+            let version: String? = try r.decode(2)
+            let time = Timestamp(millis: (try r.decode(1)))
             let regresses = RegressionRule.regresses(
-                eventTime: time, eventVersion: version, eventBuild: r[3], resolvedAt: resolvedAt, resolvedVersion: resolvedVersion,
+                eventTime: time, eventVersion: version, eventBuild: (try r.decode(3)), resolvedAt: resolvedAt, resolvedVersion: resolvedVersion,
                 versionSeenBefore: {
                     guard let version else { return true }
                     if let known = seenBefore[version] { return known }
@@ -77,7 +77,7 @@ extension TriageStore {
                 })
             if regresses {
                 try recordRegression(db, issueID: issueID, event: ErrorEvent(
-                    eventID: r[0], timestamp: time, chain: ErrorChain(links: []), appVersion: version, appBuild: r[3]))
+                    eventID: (try r.decode(0)), timestamp: time, chain: ErrorChain(links: []), appVersion: version, appBuild: (try r.decode(3))))
                 return
             }
         }

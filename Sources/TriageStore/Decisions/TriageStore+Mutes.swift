@@ -48,13 +48,13 @@ extension TriageStore {
             SELECT id, key, muted_until, mute_until_events, mute_until_users, \(groupEvents) FROM issue
             WHERE status = 'muted' AND (muted_until IS NOT NULL OR mute_until_events IS NOT NULL OR mute_until_users IS NOT NULL)
             """) {
-            let id: Int64 = row[0]
-            if let until = row[2] as Int64?, now.millis >= until {
-                result.append((id, row[1], "the date \(Timestamp(millis: until).minuteText) UTC has come"))
-            } else if let target = row[3] as Int?, (row[5] as Int) >= target {
-                result.append((id, row[1], "\(target) events reached"))
-            } else if let target = row[4] as Int?, try allTimeUsers(db, issueID: id) >= target {
-                result.append((id, row[1], "\(target) users reached"))
+            let id: Int64 = try row.decode(0)
+            if let until = (try row.decode(2)) as Int64?, now.millis >= until {
+                result.append((id, (try row.decode(1)), "the date \(Timestamp(millis: until).minuteText) UTC has come"))
+            } else if let target = (try row.decode(3)) as Int?, ((try row.decode(5)) as Int) >= target {
+                result.append((id, (try row.decode(1)), "\(target) events reached"))
+            } else if let target = (try row.decode(4)) as Int?, try allTimeUsers(db, issueID: id) >= target {
+                result.append((id, (try row.decode(1)), "\(target) users reached"))
             }
         }
         return result

@@ -35,7 +35,7 @@ extension TriageStore {
 
     static func ownerRules(_ db: SQLDatabase) throws -> [OwnerRule] {
         try SQLRow.fetchAll(db, sql: "SELECT id, query, owner FROM owner_rule ORDER BY id").map {
-            OwnerRule(number: $0[0], query: $0[1], owner: $0[2])
+            OwnerRule(number: (try $0.decode(0)), query: (try $0.decode(1)), owner: (try $0.decode(2)))
         }
     }
 
@@ -56,7 +56,7 @@ extension TriageStore {
             let rules = try TriageStore.ownerRules(db)
             var changed = 0
             for row in try SQLRow.fetchAll(db, sql: "SELECT id, key, owner FROM issue") {
-                let id: Int64 = row[0], key: String = row[1], current: String? = row[2]
+                let id: Int64 = (try row.decode(0)), key: String = (try row.decode(1)), current: String? = try row.decode(2)
                 let owner = OwnerRule.firstMatch(rules, chain: try TriageStore.chain(db, issueID: id), key: key)?.owner
                 guard owner != current else { continue }
                 try TriageStore.setOwner(db, issueID: id, owner: owner)

@@ -19,9 +19,9 @@ extension TriageStore {
                                              arguments: [try TriageStore.headKey(db, receipt.key)]) else {
                 throw StoreError.unknownKey(receipt.key)
             }
-            let issueID: Int64 = row[0]
-            let status = IssueStatus(rawValue: row[1]) ?? .open
-            let tracker: String? = row[2], assignee: String? = row[3]
+            let issueID: Int64 = try row.decode(0)
+            let status = IssueStatus(rawValue: (try row.decode(1))) ?? .open
+            let tracker: String? = (try row.decode(2)), assignee: String? = try row.decode(3)
             if let why = try TriageStore.overwritten(db, receipt, issueID: issueID, status: status, tracker: tracker,
                                                      assignee: assignee, by: by) {
                 return .overwritten(why)
@@ -51,7 +51,7 @@ extension TriageStore {
             if let other = try SQLRow.fetchOne(db, sql: """
                 SELECT "by", to_status FROM status_change WHERE issue_id = ? AND id > ? AND "by" <> ? ORDER BY id DESC LIMIT 1
                 """, arguments: [issueID, changeID, by]) {
-                return "\(other[0] as String) marked it \(other[1] as String) since"
+                return "\((try other.decode(0)) as String) marked it \((try other.decode(1)) as String) since"
             }
             return status == set ? nil : "you marked it \(status.rawValue) since"
         case .note:

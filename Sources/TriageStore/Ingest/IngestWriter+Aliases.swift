@@ -14,7 +14,7 @@ extension IngestWriter {
     func loadAliases(_ db: SQLDatabase) throws {
         aliases = [:]
         for row in try SQLRow.fetchAll(db, sql: "SELECT a.key, i.key FROM issue_alias a JOIN issue i ON i.id = a.issue_id") {
-            aliases[row[0]] = row[1]
+            aliases[(try row.decode(0))] = try row.decode(1)
         }
         formerLastIssue = try TriageStore.meta(db, TriageStore.formerGroupingKey) ?? 0
     }

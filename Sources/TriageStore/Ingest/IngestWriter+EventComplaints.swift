@@ -73,8 +73,8 @@ extension IngestWriter {
                 ORDER BY e.id
                 """, arguments: [group.first!.value - IngestWriter.lookBehind, group.last!.value + IngestWriter.lookAhead]
                                 + SQLArguments(group.map(\.key))) {
-                let id: String = row[0]
-                if found[id] == nil { found[id] = row[1] }
+                let id: String = try row.decode(0)
+                if found[id] == nil { found[id] = (try row.decode(1)) }
             }
             start = end
         }
@@ -102,7 +102,7 @@ extension IngestWriter {
         for row in try SQLRow.fetchAll(db, sql: """
             SELECT c.id, c.ts, c.codes FROM complaint_code k JOIN complaint c ON c.id = k.complaint_id WHERE k.key = ?
             """, arguments: [waiting]) {
-            let complaintID: Int64 = row[0], ts: Int64 = row[1], codes: String = row[2]
+            let complaintID: Int64 = (try row.decode(0)), ts: Int64 = (try row.decode(1)), codes: String = try row.decode(2)
             let inserted = try SQLRow.fetchOne(db, sql: """
                 INSERT INTO complaint_code (key, complaint_id, ts) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING complaint_id
                 """, arguments: [key, complaintID, ts])

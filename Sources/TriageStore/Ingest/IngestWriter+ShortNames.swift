@@ -14,10 +14,10 @@ struct ShortNameOwners {
 
     init(_ db: SQLDatabase) throws {
         for row in try SQLRow.fetchAll(db, sql: "SELECT domain, short, explicit FROM domain_short") {
-            let domain: String = row[0], short: String = row[1]
+            let domain: String = (try row.decode(0)), short: String = try row.decode(1)
             shortByDomain[domain] = short
             domainByShort[short] = domain
-            if row[2] as Bool { explicit.insert(short) }
+            if (try row.decode(2)) as Bool { explicit.insert(short) }
         }
         used = Set(try String.fetchAll(db, sql: "SELECT DISTINCT short FROM chain_link"))
     }

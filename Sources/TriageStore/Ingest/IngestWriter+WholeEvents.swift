@@ -119,8 +119,8 @@ extension IngestWriter {
                 SELECT issue_id, ts, event_id, release, environment, roles FROM event_payload
                 WHERE issue_id IN (\(marks)) AND (roles & \(KeptRoles.passedOn.rawValue)) <> 0
                 """, arguments: SQLArguments(slice)) {
-                holders[row[0], default: []].append(Holder(ts: row[1], eventID: row[2], release: row[3], environment: row[4],
-                                                           roles: KeptRoles(rawValue: row[5])))
+                holders[(try row.decode(0)), default: []].append(Holder(ts: (try row.decode(1)), eventID: (try row.decode(2)), release: (try row.decode(3)), environment: (try row.decode(4)),
+                                                           roles: KeptRoles(rawValue: (try row.decode(5)))))
             }
             if case .perDay = rule {
                 let days = Set(slice.flatMap { byIssue[$0]!.map(\.day) })
@@ -130,7 +130,7 @@ extension IngestWriter {
                       AND (roles & \(KeptRoles.dayQuota.rawValue)) <> 0
                     GROUP BY issue_id, day
                     """, arguments: SQLArguments(slice) + SQLArguments(Array(days))) {
-                    dayCounts[row[0], default: [:]][row[1]] = row[2]
+                    dayCounts[(try row.decode(0)), default: [:]][(try row.decode(1))] = try row.decode(2)
                 }
             }
         }

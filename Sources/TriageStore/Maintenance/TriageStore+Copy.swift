@@ -40,12 +40,12 @@ extension TriageStore {
                 }
                 // Each issue's group, now that every issue is there.
                 for row in try SQLRow.fetchAll(source, sql: "SELECT id, group_id FROM issue WHERE group_id IS NOT NULL") {
-                    try db.execute(sql: "UPDATE issue SET group_id = ? WHERE id = ?", arguments: [row[1] as Int64, row[0] as Int64])
+                    try db.execute(sql: "UPDATE issue SET group_id = ? WHERE id = ?", arguments: [(try row.decode(1)) as Int64, (try row.decode(0)) as Int64])
                 }
                 for row in try SQLRow.fetchAll(source, sql: "SELECT key, value FROM meta WHERE key NOT IN ('revision', 'schema')") {
                     try db.execute(sql: """
                         INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value
-                        """, arguments: [row[0] as String, row[1] as Int64])
+                        """, arguments: [(try row.decode(0)) as String, (try row.decode(1)) as Int64])
                 }
                 try db.writes.finishCopy(db)
                 return counts

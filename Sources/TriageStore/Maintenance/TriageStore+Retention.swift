@@ -243,7 +243,7 @@ struct PrunedFigures {
             """, arguments: [lo, cut, lo, cut]).map(\.values)
         versionUsers = try SQLRow.fetchAll(db, sql: """
             SELECT DISTINCT app_version, user_id FROM event_row WHERE \(range) AND user_id IS NOT NULL
-            """, arguments: [lo, cut]).map { ($0[0], $0[1]) }
+            """, arguments: [lo, cut]).map { ((try $0.decode(0)), (try $0.decode(1))) }
     }
 
     func insert(_ db: SQLDatabase) throws {

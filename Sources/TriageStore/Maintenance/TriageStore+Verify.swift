@@ -72,7 +72,8 @@ extension TriageStore {
             // once its days are found equal to them); the months before the horizon from `issue_day`,
             // whose days there are what the events left.
             let span = try SQLRow.fetchOne(db, sql: "SELECT MIN(day), MAX(day) FROM issue_day")
-            let months = TriageStore.monthTable(days: (span?[0] as Int64?).flatMap { lo in (span?[1] as Int64?).map { lo...$0 } })
+            let lo: Int64? = try span?.decode(0), hi: Int64? = try span?.decode(1)
+            let months = TriageStore.monthTable(days: lo.flatMap { lo in hi.map { lo...$0 } })
             func inMonth(_ column: String, _ unit: String) -> String {
                 "JOIN \(months) m ON \(column) >= m.first_\(unit) AND \(column) < m.end_\(unit)"
             }

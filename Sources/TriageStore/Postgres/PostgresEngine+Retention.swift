@@ -8,7 +8,7 @@ extension PostgresEngine {
             try SQLRow.fetchAll(db, sql: """
                 SELECT c.relname, pg_get_expr(c.relpartbound, c.oid) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
                 WHERE i.inhparent = 'event_row'::regclass
-                """).map { (name: $0[0] as String, bound: $0[1] as String) }
+                """).map { (name: (try $0.decode(0)) as String, bound: (try $0.decode(1)) as String) }
         }
         var total = 0
         for partition in partitions {
@@ -52,7 +52,7 @@ extension PostgresEngine {
                 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
                 LEFT JOIN pg_inherits i ON i.inhrelid = c.oid LEFT JOIN pg_class p ON p.oid = i.inhparent
                 WHERE n.nspname = current_schema() AND c.relkind = 'r' GROUP BY 1 ORDER BY 2 DESC, 1
-                """).map { ($0[0], $0[1]) }
+                """).map { ((try $0.decode(0)), (try $0.decode(1))) }
         }
     }
 

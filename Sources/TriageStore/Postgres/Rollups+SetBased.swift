@@ -21,7 +21,7 @@ extension Rollups {
             SELECT u.issue_id, u.user_id, u.last_hour FROM issue_user_stage s
             JOIN issue_user u ON u.issue_id = s.issue_id AND u.user_id = s.user_id
             """) {
-            held[UserKey(issue: row[0], user: row[1])] = row[2]
+            held[UserKey(issue: (try row.decode(0)), user: (try row.decode(1)))] = try row.decode(2)
         }
         for (key, hour) in userHours {
             let old = held[key]
@@ -38,7 +38,7 @@ extension Rollups {
         for row in try SQLRow.fetchAll(db, sql: """
             SELECT u.user_id, u.last_hour FROM user_seen_stage s JOIN user_seen u ON u.user_id = s.user_id
             """) {
-            seen[row[0]] = row[1]
+            seen[(try row.decode(0))] = try row.decode(1)
         }
         var totals = TotalMoves()
         for (user, hour) in totalUserHours {
@@ -87,7 +87,7 @@ extension Rollups {
             for row in try SQLRow.fetchAll(db, sql: """
                 WITH added AS (\(insert) RETURNING issue_id, month) SELECT issue_id, month, COUNT(*) FROM added GROUP BY 1, 2
                 """) {
-                months.gained[DayKey(issue: row[0], bucket: row[1]), default: 0] += row[2] as Int
+                months.gained[DayKey(issue: (try row.decode(0)), bucket: (try row.decode(1))), default: 0] += (try row.decode(2)) as Int
             }
         }
         try stage("issue_month_stage", like: "issue_month", monthSums().map {

@@ -15,7 +15,7 @@ extension TriageStore {
     static func chain(_ db: SQLDatabase, issueID: Int64) throws -> ErrorChain {
         let rows = try SQLRow.fetchAll(db, sql: "SELECT domain, short, code, name, origin FROM chain_link WHERE issue_id = ? ORDER BY position",
                                     arguments: [issueID])
-        return ErrorChain(links: rows.map { ChainLink(domain: $0[0], short: $0[1], code: $0[2], name: $0[3], origin: origin($0[4])) })
+        return ErrorChain(links: try rows.map { ChainLink(domain: (try $0.decode(0)), short: (try $0.decode(1)), code: (try $0.decode(2)), name: (try $0.decode(3)), origin: origin((try $0.decode(4)))) })
     }
 
     /// Reads every chain of a set of issues in one query.
@@ -26,7 +26,7 @@ extension TriageStore {
         for row in try SQLRow.fetchAll(db, sql: """
             SELECT issue_id, domain, short, code, name, origin FROM chain_link WHERE issue_id IN (\(marks)) ORDER BY issue_id, position
             """, arguments: SQLArguments(issueIDs)) {
-            result[row[0], default: []].append(ChainLink(domain: row[1], short: row[2], code: row[3], name: row[4], origin: origin(row[5])))
+            result[(try row.decode(0)), default: []].append(ChainLink(domain: (try row.decode(1)), short: (try row.decode(2)), code: (try row.decode(3)), name: (try row.decode(4)), origin: origin((try row.decode(5)))))
         }
         return result.mapValues { ErrorChain(links: $0) }
     }
@@ -46,7 +46,7 @@ extension TriageStore {
                 let row = try SQLRow.fetchOne(db, sql: "SELECT domain, name FROM code_dictionary WHERE short = ? AND code = ?",
                                            arguments: [code.short, code.code])
                 let origin = links.count == codes.count ? links[position].origin : nil
-                return (code, row.map { FullForm.Name(domain: $0[0], name: $0[1]) }, origin)
+                return (code, try row.map { FullForm.Name(domain: (try $0.decode(0)), name: (try $0.decode(1))) }, origin)
             }
         }
     }

@@ -12,10 +12,10 @@ extension TriageStore {
                 WHERE c.linked = 0 AND c.ts BETWEEN ? AND ?
                 ORDER BY c.ts DESC, c.id DESC
                 """, arguments: [buckets.millis.lowerBound, buckets.millis.upperBound]) {
-                let category: String = row[0]
+                let category: String = try row.decode(0)
                 var group = groups[category, default: (0, [])]
                 group.count += 1
-                let text: String = row[1]
+                let text: String = try row.decode(1)
                 if group.samples.count < samples, !group.samples.contains(text) { group.samples.append(text) }
                 groups[category] = group
             }

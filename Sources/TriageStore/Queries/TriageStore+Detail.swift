@@ -119,8 +119,8 @@ extension TriageStore {
         for row in try SQLRow.fetchAll(db, sql: """
             SELECT dim, value, SUM(events) FROM issue_day_dim WHERE \(issues) AND day BETWEEN ? AND ? GROUP BY dim, value
             """, arguments: SQLArguments(ids) + [days.lowerBound, days.upperBound]) {
-            guard let dimension = Dimension(rawValue: row[0]) else { continue }
-            counts[dimension, default: [:]][row[1], default: 0] += row[2]
+            guard let dimension = Dimension(rawValue: (try row.decode(0))) else { continue }
+            counts[dimension, default: [:]][(try row.decode(1)), default: 0] += try row.decode(2)
         }
         return counts
     }
@@ -133,8 +133,8 @@ extension TriageStore {
         for row in try SQLRow.fetchAll(db, sql: dimensionCombinations(keys: [], where: "\(issueMatch(ids)) AND ts BETWEEN ? AND ?"),
                                     arguments: SQLArguments(ids) + [hours.lowerBound * Timestamp.millisPerHour,
                                                                           (hours.upperBound + 1) * Timestamp.millisPerHour - 1]) {
-            let n: Int = row[dimensions.count]
-            for (i, dimension) in dimensions.enumerated() { counts[dimension, default: [:]][row[i], default: 0] += n }
+            let n: Int = try row.decode(dimensions.count)
+            for (i, dimension) in dimensions.enumerated() { counts[dimension, default: [:]][(try row.decode(i)), default: 0] += n }
         }
         return counts
     }
@@ -148,7 +148,7 @@ extension TriageStore {
         return try SQLRow.fetchAll(db, sql: """
             SELECT \(eventColumns), issue_id FROM event WHERE \(issues) AND ts <= ? ORDER BY ts DESC, id DESC LIMIT ?
             """, arguments: SQLArguments(ids) + [until, TriageStore.recentLimit]).map {
-            event(from: $0, chain: byID[$0[eventColumnCount]] ?? summary.chain)
+            try event(from: $0, chain: byID[(try $0.decode(eventColumnCount))] ?? summary.chain)
         }
     }
 
@@ -163,13 +163,13 @@ extension TriageStore {
     static let eventColumnCount = 24
 
     /// An event as stored; columns in the order of `eventColumns`.
-    static func event(from r: SQLRow, chain: ErrorChain) -> ErrorEvent {
-        var e = ErrorEvent(eventID: r[0], timestamp: Timestamp(millis: r[1]), chain: chain, appVersion: r[2], appBuild: r[3],
-                   platform: r[4], osName: r[5], osVersion: r[6], deviceModel: r[7], network: r[8], orientation: r[9],
-                   appState: r[10], freeRAM: r[11], freeDisk: r[12], jailbroken: r[13], userID: r[14], sessionID: r[15],
-                   environment: r[16], message: r[17], customKeys: CustomKeys.decode(r[18]), source: r[19],
-                   kind: (r[20] as String?).flatMap(EventKind.init(rawValue:)), project: r[21], level: r[22])
-        e.facets = CustomKeys.decode(r[23])
+    static func event(from r: SQLRow, chain: ErrorChain) throws(StoreError) -> ErrorEvent {
+        var e = ErrorEvent(eventID: (try r.decode(0)), timestamp: Timestamp(millis: (try r.decode(1))), chain: chain, appVersion: (try r.decode(2)), appBuild: (try r.decode(3)),
+                   platform: (try r.decode(4)), osName: (try r.decode(5)), osVersion: (try r.decode(6)), deviceModel: (try r.decode(7)), network: (try r.decode(8)), orientation: (try r.decode(9)),
+                   appState: (try r.decode(10)), freeRAM: (try r.decode(11)), freeDisk: (try r.decode(12)), jailbroken: (try r.decode(13)), userID: (try r.decode(14)), sessionID: (try r.decode(15)),
+                   environment: (try r.decode(16)), message: (try r.decode(17)), customKeys: CustomKeys.decode((try r.decode(18))), source: (try r.decode(19)),
+                   kind: ((try r.decode(20)) as String?).flatMap(EventKind.init(rawValue:)), project: (try r.decode(21)), level: (try r.decode(22)))
+        e.facets = CustomKeys.decode((try r.decode(23)))
         return e
     }
 
@@ -185,8 +185,8 @@ extension TriageStore {
                            ORDER BY ts DESC, complaint_id DESC LIMIT ?)
             ORDER BY c.ts DESC, c.id DESC LIMIT ?
             """, arguments: SQLArguments(keys) + [limit * keys.count, limit]).map { r in
-            Complaint(complaintID: r[0], timestamp: Timestamp(millis: r[1]), channel: r[2], category: r[3], subject: r[4],
-                      text: r[5], userID: r[6], codes: (r[7] as String).split(separator: " ").map(String.init))
+            Complaint(complaintID: (try r.decode(0)), timestamp: Timestamp(millis: (try r.decode(1))), channel: (try r.decode(2)), category: (try r.decode(3)), subject: (try r.decode(4)),
+                      text: (try r.decode(5)), userID: (try r.decode(6)), codes: ((try r.decode(7)) as String).split(separator: " ").map(String.init))
         }
     }
 }

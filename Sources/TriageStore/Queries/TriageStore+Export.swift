@@ -29,7 +29,7 @@ extension TriageStore {
             }
             let rows = try SQLRow.fetchCursor(db, sql: sql + " ORDER BY ts, id", arguments: arguments)
             while let row = try rows.next() {
-                let issueID: Int64 = row[TriageStore.eventColumnCount]
+                let issueID: Int64 = try row.decode(TriageStore.eventColumnCount)
                 if chains[issueID] == nil { chains[issueID] = try TriageStore.chain(db, issueID: issueID) }
                 try each(TriageStore.event(from: row, chain: chains[issueID]!))
             }

@@ -24,9 +24,9 @@ extension TriageStore {
             let top = Array(candidates.prefix(max(0, query.top)))
             let summaries = try TriageStore.summaries(db, top, buckets: buckets, now: now, series: restricted?.series)
             let store = try SQLRow.fetchOne(db, sql: "SELECT COALESCE(SUM(events), 0), MAX(last_seen) FROM issue")
-            let latest: Int64? = store?[1]
+            let latest: Int64? = try store?.decode(1)
             var list = IssueList(query: query, now: now, seriesStart: buckets.seriesStart, totals: totals,
-                                 issues: summaries, storeEvents: store?[0] ?? 0, latestEvent: latest.map(Timestamp.init(millis:)))
+                                 issues: summaries, storeEvents: (try store?.decode(0)) ?? 0, latestEvent: latest.map(Timestamp.init(millis:)))
             list.unmatched = try TriageStore.unmatched(db, search.dimensionTerms)
             list.rawEventsSince = buckets.rawSince.map(Timestamp.init(millis:))
             list.approximateUsers = buckets.usersFromPrunedEvents(restricted: restricted != nil || candidates.contains { !$0.group.isEmpty })
@@ -408,10 +408,10 @@ extension TriageStore {
     static func intakeRejections(_ db: SQLDatabase) throws -> IntakeRejections? {
         let rows = try SQLRow.fetchAll(db, sql: "SELECT key, value FROM meta WHERE key = ? OR key LIKE ?",
                                     arguments: [IntakeRejections.atKey, IntakeRejections.keyPrefix + "%"])
-        guard let at = rows.first(where: { ($0[0] as String) == IntakeRejections.atKey }).map({ Timestamp(millis: $0[1]) }) else { return nil }
+        guard let at = try rows.first(where: { ((try $0.decode(0)) as String) == IntakeRejections.atKey }).map({ Timestamp(millis: (try $0.decode(1))) }) else { return nil }
         var counts: [String: Int] = [:]
-        for row in rows where (row[0] as String).hasPrefix(IntakeRejections.keyPrefix) {
-            counts[String((row[0] as String).dropFirst(IntakeRejections.keyPrefix.count))] = Int(row[1] as Int64)
+        for row in rows where ((try row.decode(0)) as String).hasPrefix(IntakeRejections.keyPrefix) {
+            counts[String(((try row.decode(0)) as String).dropFirst(IntakeRejections.keyPrefix.count))] = Int((try row.decode(1)) as Int64)
         }
         return IntakeRejections(at: at, byReason: counts)
     }

@@ -41,7 +41,7 @@ extension TriageStore {
     static func notesByIssue(_ db: SQLDatabase) throws -> [Int64: [String]] {
         var notes: [Int64: [String]] = [:]
         for row in try SQLRow.fetchAll(db, sql: "SELECT issue_id, text FROM note") {
-            notes[row[0], default: []].append(row[1])
+            notes[(try row.decode(0)), default: []].append((try row.decode(1)))
         }
         return notes
     }
@@ -174,16 +174,16 @@ extension TriageStore {
                 """, arguments: [buckets.millis.lowerBound, buckets.millis.upperBound] + arguments)
         }
         for row in rows {
-            guard let i = index[row[0]] else { continue }
-            let bucket: Int64 = row[1], n: Int = row[2]
+            guard let i = index[(try row.decode(0))] else { continue }
+            let bucket: Int64 = (try row.decode(1)), n: Int = try row.decode(2)
             candidates[i].events += n
-            series[row[0], default: [Int](repeating: 0, count: buckets.count)][Int(bucket - buckets.range.lowerBound)] = n
+            series[(try row.decode(0)), default: [Int](repeating: 0, count: buckets.count)][Int(bucket - buckets.range.lowerBound)] = n
         }
         for row in try SQLRow.fetchAll(db, sql: """
             SELECT issue_id, COUNT(DISTINCT user_id) FROM event WHERE ts BETWEEN ? AND ? AND \(condition) GROUP BY issue_id
             """, arguments: [buckets.millis.lowerBound, buckets.millis.upperBound] + arguments) {
-            guard let i = index[row[0]] else { continue }
-            candidates[i].users = row[1]
+            guard let i = index[(try row.decode(0))] else { continue }
+            candidates[i].users = try row.decode(1)
         }
         return Restriction(condition: condition, arguments: arguments, series: series)
     }

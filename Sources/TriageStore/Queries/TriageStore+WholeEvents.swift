@@ -33,9 +33,9 @@ public struct KeptEvent: Hashable, Sendable {
 extension TriageStore {
     static let keptColumns = "p.event_id, i.key, p.ts, p.source, p.release, p.environment, p.roles, p.bytes"
 
-    static func kept(_ row: SQLRow) -> KeptEvent {
-        KeptEvent(eventID: row[0], issueKey: row[1], timestamp: Timestamp(millis: row[2]), source: row[3], release: row[4],
-                  environment: row[5], roles: KeptRoles(rawValue: row[6]), bytes: row[7])
+    static func kept(_ row: SQLRow) throws(StoreError) -> KeptEvent {
+        KeptEvent(eventID: (try row.decode(0)), issueKey: (try row.decode(1)), timestamp: Timestamp(millis: (try row.decode(2))), source: (try row.decode(3)), release: (try row.decode(4)),
+                  environment: (try row.decode(5)), roles: KeptRoles(rawValue: (try row.decode(6))), bytes: (try row.decode(7)))
     }
 
     /// The kept event with this id (the latest, should two issues hold one id), with its payload;
@@ -46,8 +46,8 @@ extension TriageStore {
                 SELECT \(TriageStore.keptColumns), p.payload FROM event_payload p JOIN issue i ON i.id = p.issue_id
                 WHERE p.event_id = ? ORDER BY p.ts DESC LIMIT 1
                 """, arguments: [id]) else { return nil }
-            var event = TriageStore.kept(row)
-            let compressed: [UInt8] = row[8]
+            var event = try TriageStore.kept(row)
+            let compressed: [UInt8] = try row.decode(8)
             guard let payload = PayloadCodec.decompress(compressed, size: event.bytes) else {
                 throw StoreError("the kept payload of event \(id) does not decompress: the store is damaged (errtriage check)")
             }
@@ -73,7 +73,7 @@ extension TriageStore {
             let row = try SQLRow.fetchOne(db, sql: """
                 SELECT COUNT(*), COALESCE(SUM(bytes), 0), COALESCE(SUM(LENGTH(payload)), 0) FROM event_payload
                 """)!
-            return (row[0], row[1], row[2])
+            return ((try row.decode(0)), (try row.decode(1)), (try row.decode(2)))
         }
     }
 }
@@ -98,8 +98,8 @@ extension TriageStore {
             }
             let cursor = try SQLRow.fetchCursor(db, sql: sql + " ORDER BY p.ts, p.event_id", arguments: arguments)
             while let row = try cursor.next() {
-                var event = TriageStore.kept(row)
-                guard let payload = PayloadCodec.decompress(row[8], size: event.bytes) else {
+                var event = try TriageStore.kept(row)
+                guard let payload = PayloadCodec.decompress((try row.decode(8)), size: event.bytes) else {
                     throw StoreError("the kept payload of event \(event.eventID) does not decompress: the store is damaged (errtriage check)")
                 }
                 event.payload = payload

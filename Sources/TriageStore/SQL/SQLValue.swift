@@ -192,21 +192,6 @@ struct SQLRow {
         guard let index = columns.index(of: name) else { throw StoreError("the store's result has no column named \(name)") }
         return try decode(index)
     }
-
-    /// Reads by position that crash on a value of another type: the older reads, being replaced by
-    /// `decode` and `init(row:)` (`RowDecodable`).
-    subscript<T: SQLConvertible>(_ index: Int) -> T {
-        let value = values[index]
-        guard let converted = T.from(value) else {
-            fatalError("column \(index) (\(columns.names[index])) holds \(value), not \(T.self)")
-        }
-        return converted
-    }
-
-    subscript<T: SQLConvertible>(_ name: String) -> T {
-        guard let index = columns.index(of: name) else { fatalError("no column named \(name) in \(columns.names)") }
-        return self[index]
-    }
 }
 
 /// A result shape read from one row, each column by `SQLRow.decode`: a value of another type is a

@@ -67,7 +67,7 @@ extension SQLiteEngine {
             try SQLRow.fetchAll(db, sql: """
                 SELECT m.tbl_name, SUM(d.pgsize) FROM dbstat d JOIN sqlite_master m ON m.name = d.name
                 WHERE m.tbl_name NOT LIKE 'sqlite_%' AND m.tbl_name NOT LIKE 'grdb_%' GROUP BY 1 ORDER BY 2 DESC, 1
-                """).map { ($0[0], $0[1]) }
+                """).map { ((try $0.decode(0)), (try $0.decode(1))) }
         }
     }
 

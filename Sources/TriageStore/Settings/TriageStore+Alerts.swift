@@ -17,8 +17,8 @@ extension TriageStore {
     public func alerts() throws(StoreError) -> [AlertRule] {
         try read { db in
             try SQLRow.fetchAll(db, sql: "SELECT name, query, measure, threshold, within FROM alert_rule ORDER BY name").map { row in
-                AlertRule(name: row[0], query: row[1], measure: AlertRule.Measure(rawValue: row[2]) ?? .events,
-                          threshold: row[3], within: AlertRule.Span(rawValue: row[4]) ?? .h24)
+                AlertRule(name: (try row.decode(0)), query: (try row.decode(1)), measure: AlertRule.Measure(rawValue: (try row.decode(2))) ?? .events,
+                          threshold: (try row.decode(3)), within: AlertRule.Span(rawValue: (try row.decode(4))) ?? .h24)
             }
         }
     }
@@ -59,8 +59,8 @@ extension TriageStore {
             let marks = try SQLRow.fetchOne(db, sql: """
                 SELECT (SELECT value FROM meta WHERE key = 'alerts_issue_id'), (SELECT value FROM meta WHERE key = 'alerts_change_id')
                 """)
-            let issueMark: Int64? = marks?[0]
-            let changeMark: Int64? = marks?[1]
+            let issueMark: Int64? = try marks?.decode(0)
+            let changeMark: Int64? = try marks?.decode(1)
             let newKeys = Set(try issueMark.map { mark in
                 try String.fetchAll(db, sql: "SELECT key FROM issue WHERE id > ?", arguments: [mark])
             } ?? String.fetchAll(db, sql: "SELECT key FROM issue WHERE first_seen > ? AND first_seen <= ?",

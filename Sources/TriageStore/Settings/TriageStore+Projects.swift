@@ -85,7 +85,7 @@ extension TriageStore {
                                    UNION SELECT m.id FROM issue m JOIN issue g ON g.id = m.group_id WHERE g.key IN (\(marks)))
                     GROUP BY 1, 2
                     """, arguments: [Dimension.project.rawValue] + SQLArguments(slice) + SQLArguments(slice)) {
-                    names[row[0], default: []].insert(row[1])
+                    names[(try row.decode(0)), default: []].insert((try row.decode(1)))
                 }
             }
             return names.mapValues { $0.sorted() }

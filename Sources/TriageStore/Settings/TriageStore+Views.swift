@@ -17,8 +17,8 @@ extension TriageStore {
     public func savedViews() throws(StoreError) -> [SavedView] {
         try read { db in
             try SQLRow.fetchAll(db, sql: "SELECT name, query, rank_by, time_window FROM saved_view ORDER BY name").map { row in
-                SavedView(name: row[0], query: row[1], mode: (row[2] as String?).flatMap(RankMode.init(rawValue:)),
-                          window: (row[3] as String?).flatMap(TimeWindow.init(rawValue:)))
+                SavedView(name: (try row.decode(0)), query: (try row.decode(1)), mode: ((try row.decode(2)) as String?).flatMap(RankMode.init(rawValue:)),
+                          window: ((try row.decode(3)) as String?).flatMap(TimeWindow.init(rawValue:)))
             }
         }
     }
