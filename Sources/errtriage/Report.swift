@@ -148,7 +148,9 @@ struct Show: ParsableCommand {
             })))
             print(JSONValue.object(json).inertSerialized)
         case .text:
-            print(ReportText.detail(detail, raisedAt: try store.raiseSites(issueKey: detail.summary.key)), terminator: "")
+            let keptWhole = try store.keptEvents(issueKey: detail.summary.key).map(\.eventID)
+            print(ReportText.detail(detail, raisedAt: try store.raiseSites(issueKey: detail.summary.key), keptWhole: keptWhole,
+                                    width: TerminalWidth.of(STDOUT_FILENO) ?? 80), terminator: "")
         }
     }
 }

@@ -54,6 +54,20 @@ import Testing
         // show names where the link was raised, and the title reads `Type: template`.
         let show = try cli.run(["show", key, "--window", "all", "--now", "2030-01-01T00:00:00Z"])
         #expect(show.stdout.contains("    raised at pyshop/catalog.py:11 in setting\n"), "\(show.stdout)")
+        // Recent events under their column names, a backend's empty columns left out; each kept event
+        // marked and followed by the command that opens it, every line within 80 columns.
+        let recent = try #require(show.stdout.components(separatedBy: "\nRecent events").last)
+        #expect(recent.hasPrefix("   ◆ kept whole: the line under it opens it\n    TIME                VERSION      USER         MESSAGE\n"), "\(recent)")
+        #expect(!recent.contains("DEVICE") && !recent.contains("NETWORK"))
+        let keptIDs = kept.compactMap { $0["event_id"] as? String }
+        for id in keptIDs { #expect(recent.contains("\n      errtriage event \(id)\n"), "\(recent)") }
+        let marked = recent.split(separator: "\n").filter { $0.hasPrefix("  ◆ ") }
+        #expect(marked.count == keptIDs.count)
+        // The message is the exception's value, as the SDK sent it (`'theme_dark'`).
+        #expect(marked.allSatisfy { $0.contains(" pyshop@2.0.0 ") && $0.contains(" user-") && $0.hasSuffix("'") }, "\(marked)")
+        #expect(recent.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(recent)")
+        let opened = try cli.run(["event", keptIDs[0]])
+        #expect(opened.status == 0 && opened.stdout.contains("  > pyshop/catalog.py:11 in setting"))
         // Three events of one day and release: every one is kept (the first, the latest, the day's).
         #expect(kept.count == 3)
         #expect((kept.first?["kept_as"] as? [String])?.contains("latest") == true)
