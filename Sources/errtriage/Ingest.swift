@@ -29,10 +29,7 @@ struct Ingest: ParsableCommand {
     var minFree: String?
     @Option(help: "Keep this many days of raw events (90d, 12w, 1y): sets the store's retention, as errtriage retention set does; it is applied after the files, at most once a day (at once when the period is shorter than the last prune's).")
     var retention: RetentionDays?
-    @Option(name: .customLong("keep-whole"), help: "How many events of an issue the store keeps whole beyond its first and latest and each release's and environment's latest: N a day (default 20), all, or none (no payload at all). A store setting: it holds for later ingests and serve.", transform: { text in
-        guard let rule = KeepWhole(text) else { throw ValidationError("--keep-whole takes a number of events a day, all or none, not '\(text)'") }
-        return rule
-    })
+    @Option(name: .customLong("keep-whole"), help: KeepWholeArgument.help, transform: KeepWholeArgument.parse)
     var keepWhole: KeepWhole?
 
     @Argument(help: "Files to read; - reads standard input.")
