@@ -229,11 +229,7 @@ struct Mark: ParsableCommand {
     func run() throws {
         let canonical = key.canonical
         if inVersion != nil, status != .resolved { throw CLIError.usage("--in-version goes with resolved") }
-        var when = try options.nowTimestamp()
-        if let at {
-            guard let t = Timestamp.parse(at) else { throw CLIError.usage("--at '\(at)' is not a time") }
-            when = t
-        }
+        let when = at == nil ? try options.nowTimestamp() : try stamp(at)
         let conditions = [until != nil, events != nil, users != nil].filter { $0 }.count
         if conditions > 0, status != .muted { throw CLIError.usage("--until, --events and --users go with muted") }
         if conditions > 1 { throw CLIError.usage("give one of --until, --events and --users") }
