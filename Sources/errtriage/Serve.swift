@@ -24,7 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
             what was accepted, exits 0. Exit 3 when the store cannot be opened or the address cannot be bound.
             """)
 
-    @OptionGroup var options: StoreLocation
+    @OptionGroup var options: StoreOnlyOptions
 
     @Option(help: "Where to listen, HOST:PORT (port 0 picks a free one, printed).")
     var listen = "127.0.0.1:8000"
