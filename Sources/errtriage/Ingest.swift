@@ -135,7 +135,8 @@ final class RejectsFile {
 
 extension SourceKind: ExpressibleByArgument {}
 
-/// A one-line progress bar on stderr (bytes, events per second, time left), only when stderr is a terminal.
+/// A one-line progress bar on stderr (bytes, events per second, time left), only when stderr is a
+/// terminal, fitted to its width.
 final class ProgressBox {
     private var started: Date?
     private var input = ""
@@ -148,7 +149,9 @@ final class ProgressBox {
             started = Date()
             input = progress.input
         }
-        let line = IngestText.progress(progress, elapsedSeconds: Date().timeIntervalSince(started!))
+        // Asked at each update: the terminal may have been resized.
+        let line = IngestText.progress(progress, elapsedSeconds: Date().timeIntervalSince(started!),
+                                       width: TerminalWidth.of(STDERR_FILENO) ?? 80)
         Stderr.writeControl("\r\u{1B}[K" + line)
         shown = true
     }
