@@ -76,8 +76,10 @@ public enum ReportText {
 
     /// `raisedAt`: where each link was raised, outermost first, as the issue's latest kept event
     /// says (empty where none says; a link whose place is unknown is nil). `keptWhole`: the ids of
-    /// the issue's events kept whole, marked among the recent events, whose lines fit `width`.
-    public static func detail(_ d: IssueDetail, raisedAt: [FrameLocation?] = [], keptWhole: [String] = [], width: Int = 80) -> String {
+    /// the issue's events kept whole (`keptWholeCapped`: the newest of more), marked among the recent
+    /// events, whose lines fit `width`.
+    public static func detail(_ d: IssueDetail, raisedAt: [FrameLocation?] = [], keptWhole: [String] = [], keptWholeCapped: Bool = false,
+                              width: Int = 80) -> String {
         let s = d.summary
         var out = "\(s.key)  \(Format.statusWithSignals(s))\n\(TextSanitizer.sanitize(s.chain.fullForm))\n\n"
         let places = raisedAt.count == s.chain.links.count ? raisedAt : []
@@ -108,7 +110,7 @@ public enum ReportText {
             }
         }
         if !d.recentEvents.isEmpty {
-            out += recentEvents(Array(d.recentEvents.prefix(10)), of: s.key, keptWhole: keptWhole, width: width)
+            out += recentEvents(Array(d.recentEvents.prefix(10)), of: s.key, keptWhole: keptWhole, capped: keptWholeCapped, width: width)
         }
         if !d.complaints.isEmpty {
             out += "\nComplaints\n"
@@ -133,7 +135,7 @@ public enum ReportText {
 
     /// The recent events under a heading row, each message cut to `width`; an event kept whole is
     /// marked `◆` and followed by the command that opens it.
-    static func recentEvents(_ events: [ErrorEvent], of key: String, keptWhole: [String], width: Int) -> String {
+    static func recentEvents(_ events: [ErrorEvent], of key: String, keptWhole: [String], capped: Bool, width: Int) -> String {
         let kept = Set(keptWhole)
         let listedKept = events.filter { kept.contains($0.eventID) }.count
         let unlisted = kept.count - Set(events.map(\.eventID)).intersection(kept).count
@@ -148,8 +150,11 @@ public enum ReportText {
             out += (isKept ? "  ◆ " : "    ") + cells + "\n"
             if isKept { out += "      errtriage event \(TextSanitizer.sanitize(e.eventID))\n" }
         }
-        if unlisted > 0 {
-            out += "  \(unlisted) more kept whole: errtriage show \(TextSanitizer.sanitize(key)) --format json\n"
+        let command = "errtriage show \(TextSanitizer.sanitize(key)) --format json"
+        if capped {
+            out += "  More kept whole: \(command) lists the newest \(kept.count)\n"
+        } else if unlisted > 0 {
+            out += "  \(unlisted) more kept whole: \(command)\n"
         }
         return out
     }

@@ -148,9 +148,11 @@ struct Show: ParsableCommand {
             })))
             print(JSONValue.object(json).inertSerialized)
         case .text:
-            let keptWhole = try store.keptEvents(issueKey: detail.summary.key).map(\.eventID)
-            print(ReportText.detail(detail, raisedAt: try store.raiseSites(issueKey: detail.summary.key), keptWhole: keptWhole,
-                                    width: TerminalWidth.of(STDOUT_FILENO) ?? 80), terminator: "")
+            // As many as the JSON lists; past them, the text says there are more.
+            let listed = 200
+            let keptWhole = try store.keptEvents(issueKey: detail.summary.key, limit: listed + 1).map(\.eventID)
+            print(ReportText.detail(detail, raisedAt: try store.raiseSites(issueKey: detail.summary.key), keptWhole: Array(keptWhole.prefix(listed)),
+                                    keptWholeCapped: keptWhole.count > listed, width: TerminalWidth.of(STDOUT_FILENO) ?? 80), terminator: "")
         }
     }
 }

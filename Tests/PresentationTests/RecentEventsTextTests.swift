@@ -37,6 +37,12 @@ import TriageModel
         #expect(lines[5] == "  2 more kept whole: errtriage show KE1 --format json")
     }
 
+    @Test func moreKeptEventsThanTheJSONListsAreNotCounted() {
+        let events = [Self.backend("a1f0", minute: 1, message: "boom")]
+        let lines = Self.recent(ReportText.detail(Self.detail(events), keptWhole: ["a1f0", "b2e1"], keptWholeCapped: true))
+        #expect(lines[4] == "  More kept whole: errtriage show KE1 --format json lists the newest 2")
+    }
+
     @Test func withNoEventKeptWholeThereIsNoMarkToExplain() {
         let lines = Self.recent(ReportText.detail(Self.detail([Self.backend("a1f0", minute: 1, message: "boom")])))
         #expect(lines[0] == "")
