@@ -24,20 +24,43 @@ public enum IngestText {
     }
 
     /// The progress line: the input (made inert: it is a file's name), events and their rate, and
-    /// a bar with the time left where the input's size is known, else the MiB read.
-    public static func progress(_ progress: IngestProgress, elapsedSeconds: Double) -> String {
+    /// a bar with the time left where the input's size is known, else the MiB read. Fitted to a
+    /// terminal `width` cells wide, less one so that it never wraps: the input's name gives way
+    /// first (its start elided, the file's own name kept), then the bar, then the line is cut.
+    public static func progress(_ progress: IngestProgress, elapsedSeconds: Double, width: Int = .max) -> String {
         let elapsed = max(0.001, elapsedSeconds)
         let rate = Int(Double(progress.events) / elapsed)
-        var line = "\(TextSanitizer.inert(progress.input)): \(progress.events) events, \(rate)/s"
+        var name = TextSanitizer.sanitize(progress.input)
+        let counts = ": \(progress.events) events, \(rate)/s"
+        var bar = ""
+        let figures: String
         if let total = progress.totalBytes, total > 0 {
             let fraction = min(1, Double(progress.bytesRead) / Double(total))
             let filled = Int(fraction * 24)
             let left = fraction > 0 ? Int(elapsed / fraction - elapsed) : 0
-            line += " [" + String(repeating: "#", count: filled) + String(repeating: ".", count: 24 - filled) + "] "
-                + "\(Int(fraction * 100))%, \(left)s left"
+            bar = " [" + String(repeating: "#", count: filled) + String(repeating: ".", count: 24 - filled) + "]"
+            figures = " \(Int(fraction * 100))%, \(left)s left"
         } else {
-            line += ", \(progress.bytesRead >> 20) MiB read"
+            figures = ", \(progress.bytesRead >> 20) MiB read"
         }
-        return line
+        let room = width == .max ? Int.max : max(1, width - 1)
+        func cells(_ text: String) -> Int { TextSanitizer.width(text) }
+        let shortestName = 12
+        if cells(name) + cells(counts + bar + figures) > room {
+            name = elidingStart(name, to: max(shortestName, room - cells(counts + bar + figures)))
+        }
+        if cells(name) + cells(counts + bar + figures) > room { bar = "" }
+        if cells(name) + cells(counts + figures) > room {
+            name = elidingStart(name, to: max(1, room - cells(counts + figures)))
+        }
+        return Format.cells(name + counts + bar + figures, room).text
+    }
+
+    /// The text in at most `width` cells, its start given way to `…` so that its end (a file's own name) stays.
+    static func elidingStart(_ text: String, to width: Int) -> String {
+        guard TextSanitizer.width(text) > width else { return text }
+        var kept = Substring(text)
+        while !kept.isEmpty, TextSanitizer.width(String(kept)) > width - 1 { kept = kept.dropFirst() }
+        return "…" + kept
     }
 }

@@ -75,8 +75,11 @@ public enum ReportText {
     }
 
     /// `raisedAt`: where each link was raised, outermost first, as the issue's latest kept event
-    /// says (empty where none says; a link whose place is unknown is nil).
-    public static func detail(_ d: IssueDetail, raisedAt: [FrameLocation?] = []) -> String {
+    /// says (empty where none says; a link whose place is unknown is nil). `keptWhole`: the ids of
+    /// the issue's events kept whole (`keptWholeCapped`: the newest of more), marked among the recent
+    /// events, whose lines fit `width`.
+    public static func detail(_ d: IssueDetail, raisedAt: [FrameLocation?] = [], keptWhole: [String] = [], keptWholeCapped: Bool = false,
+                              width: Int = 80) -> String {
         let s = d.summary
         var out = "\(s.key)  \(Format.statusWithSignals(s))\n\(TextSanitizer.sanitize(s.chain.fullForm))\n\n"
         let places = raisedAt.count == s.chain.links.count ? raisedAt : []
@@ -114,11 +117,7 @@ public enum ReportText {
             if let others = f.othersText { out += "  (\(others))\n" }
         }
         if !d.recentEvents.isEmpty {
-            out += "\nRecent events\n"
-            for e in d.recentEvents.prefix(10) {
-                let fields = [e.appVersion, e.deviceModel, e.osLabel, e.network, e.userID].map { TextSanitizer.sanitize($0 ?? "-") }
-                out += "  \(e.timestamp.secondText)  " + fields.joined(separator: "  ") + "\n"
-            }
+            out += recentEvents(Array(d.recentEvents.prefix(10)), of: s.key, keptWhole: keptWhole, capped: keptWholeCapped, width: width)
         }
         if !d.complaints.isEmpty {
             out += "\nComplaints\n"
@@ -137,6 +136,32 @@ public enum ReportText {
                 let note = h.note.map { " — \(TextSanitizer.sanitize($0))" } ?? ""
                 out += "  \(h.at.minuteText)  \(TextSanitizer.sanitize(h.by)): \(h.from?.rawValue ?? "-") → \(h.to.rawValue)\(version)\(note)\n"
             }
+        }
+        return out
+    }
+
+    /// The recent events under a heading row, each message cut to `width`; an event kept whole is
+    /// marked `◆` and followed by the command that opens it.
+    static func recentEvents(_ events: [ErrorEvent], of key: String, keptWhole: [String], capped: Bool, width: Int) -> String {
+        let kept = Set(keptWhole)
+        let listedKept = events.filter { kept.contains($0.eventID) }.count
+        let unlisted = kept.count - Set(events.map(\.eventID)).intersection(kept).count
+        var out = "\nRecent events" + (listedKept > 0 ? "   ◆ kept whole: the line under it opens it" : "") + "\n"
+        let indent = 4
+        let columns = EventColumns.fitted(events, width: width - indent)
+        let room = max(8, width - indent - EventColumns.taken(columns))
+        out += String(repeating: " ", count: indent) + columns.map { Format.fit($0.heading, $0.width) + " " }.joined() + "MESSAGE\n"
+        for e in events {
+            let isKept = kept.contains(e.eventID)
+            let cells = columns.map { Format.fit($0.text(e), $0.width) + " " }.joined() + Format.cells(e.message ?? "-", room).text
+            out += (isKept ? "  ◆ " : "    ") + cells + "\n"
+            if isKept { out += "      errtriage event \(TextSanitizer.sanitize(e.eventID))\n" }
+        }
+        let command = "errtriage show \(TextSanitizer.sanitize(key)) --format json"
+        if capped {
+            out += "  More kept whole: \(command) lists the newest \(kept.count)\n"
+        } else if unlisted > 0 {
+            out += "  \(unlisted) more kept whole: \(command)\n"
         }
         return out
     }

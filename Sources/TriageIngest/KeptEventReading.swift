@@ -11,10 +11,10 @@ extension TriageStore {
         return (kept, EventDetailReader.read(kept.payload, source: kept.source, eventID: kept.eventID, timestamp: kept.timestamp))
     }
 
-    /// Where each link of an issue was raised, outermost first, as its latest kept event says (empty when none is kept).
+    /// Where each link of an issue was raised, outermost first, as its latest kept event says (empty
+    /// when none is kept): that event read and decompressed once.
     public func raiseSites(issueKey: String) throws(StoreError) -> [FrameLocation?] {
-        guard let latest = try keptEvents(issueKey: issueKey, limit: 1).first,
-              let read = try keptEventDetail(id: latest.eventID) else { return [] }
-        return read.detail.raiseSites
+        guard let latest = try latestKeptEvent(issueKey: issueKey) else { return [] }
+        return EventDetailReader.read(latest.payload, source: latest.source, eventID: latest.eventID, timestamp: latest.timestamp).raiseSites
     }
 }

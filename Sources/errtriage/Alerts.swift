@@ -16,7 +16,7 @@ struct AlertCommand: ParsableCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add an alert (replacing one of the same name).")
 
-        @OptionGroup var options: StoreLocation
+        @OptionGroup var options: StoreOnlyOptions
 
         @Argument(help: "The alert's name.")
         var name: String
@@ -61,7 +61,7 @@ struct AlertCommand: ParsableCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove an alert.")
 
-        @OptionGroup var options: StoreLocation
+        @OptionGroup var options: StoreOnlyOptions
 
         @Argument(help: "The alert's name.")
         var name: String

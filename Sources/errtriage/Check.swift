@@ -13,7 +13,7 @@ struct Check: ParsableCommand {
             its own line) or when the store cannot be opened.
             """)
 
-    @OptionGroup var options: StoreLocation
+    @OptionGroup var options: StoreOnlyOptions
 
     func run() throws {
         // An older schema (a store of an older errtriage, or one whose creation was killed between

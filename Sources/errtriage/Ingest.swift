@@ -29,10 +29,7 @@ struct Ingest: ParsableCommand {
     var minFree: String?
     @Option(help: "Keep this many days of raw events (90d, 12w, 1y): sets the store's retention, as errtriage retention set does; it is applied after the files, at most once a day (at once when the period is shorter than the last prune's).")
     var retention: RetentionDays?
-    @Option(name: .customLong("keep-whole"), help: "How many events of an issue the store keeps whole beyond its first and latest and each release's and environment's latest: N a day (default 20), all, or none (no payload at all). A store setting: it holds for later ingests and serve.", transform: { text in
-        guard let rule = KeepWhole(text) else { throw ValidationError("--keep-whole takes a number of events a day, all or none, not '\(text)'") }
-        return rule
-    })
+    @Option(name: .customLong("keep-whole"), help: KeepWholeArgument.help, transform: KeepWholeArgument.parse)
     var keepWhole: KeepWhole?
 
     @Argument(help: "Files to read; - reads standard input.")
@@ -138,7 +135,8 @@ final class RejectsFile {
 
 extension SourceKind: ExpressibleByArgument {}
 
-/// A one-line progress bar on stderr (bytes, events per second, time left), only when stderr is a terminal.
+/// A one-line progress bar on stderr (bytes, events per second, time left), only when stderr is a
+/// terminal, fitted to its width.
 final class ProgressBox {
     private var started: Date?
     private var input = ""
@@ -151,7 +149,9 @@ final class ProgressBox {
             started = Date()
             input = progress.input
         }
-        let line = IngestText.progress(progress, elapsedSeconds: Date().timeIntervalSince(started!))
+        // Asked at each update: the terminal may have been resized.
+        let line = IngestText.progress(progress, elapsedSeconds: Date().timeIntervalSince(started!),
+                                       width: TerminalWidth.of(STDERR_FILENO) ?? 80)
         Stderr.writeControl("\r\u{1B}[K" + line)
         shown = true
     }

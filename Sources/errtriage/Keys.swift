@@ -34,7 +34,7 @@ struct KeyCommand: ParsableCommand {
             abstract: "Add a key to a project (made when new) and print its DSN.",
             discussion: "The key is 32 hex digits from the system's secure random source. A project name is letters, digits, '.', '_' and '-'.")
 
-        @OptionGroup var location: StoreLocation
+        @OptionGroup var location: StoreOnlyOptions
 
         @Argument(help: "The project's name (ios, android, web …).")
         var name: String
@@ -59,7 +59,7 @@ struct KeyCommand: ParsableCommand {
 
         enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 
-        @OptionGroup var location: StoreLocation
+        @OptionGroup var location: StoreOnlyOptions
 
         @Option(help: "text or json.")
         var format: Format = .text
@@ -83,7 +83,7 @@ struct KeyCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Revoke a key, or every key of a project; revoked keys are kept and refused by serve.")
 
-        @OptionGroup var location: StoreLocation
+        @OptionGroup var location: StoreOnlyOptions
 
         @Argument(help: "A key, or a project's name to revoke all of its keys.")
         var keyOrProject: String

@@ -15,7 +15,7 @@ struct OwnerCommand: ParsableCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a rule after the others.")
 
-        @OptionGroup var options: StoreLocation
+        @OptionGroup var options: StoreOnlyOptions
 
         @Argument(help: "A query over the chain, e.g. 'domain:TolokaBackendError'.")
         var query: String
@@ -46,7 +46,7 @@ struct OwnerCommand: ParsableCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove rule number N (as owner list numbers them).")
 
-        @OptionGroup var options: StoreLocation
+        @OptionGroup var options: StoreOnlyOptions
 
         @Argument(help: "The rule's number.")
         var number: Int64
@@ -62,7 +62,7 @@ struct OwnerCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Apply the rules to every stored issue: the first matching rule's owner (and assignee where nobody is).")
 
-        @OptionGroup var options: StoreLocation
+        @OptionGroup var options: StoreOnlyOptions
 
         func run() throws {
             let changed = try options.open(for: .writing).applyOwnerRules()

@@ -66,7 +66,7 @@ struct RetentionCommand: ParsableCommand {
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Keep this many days of raw events (90d, 12w, 1y); applied by the next ingest.")
-        @OptionGroup var options: StoreLocation
+        @OptionGroup var options: StoreOnlyOptions
         @Argument(help: "The period: 90d, 12w or 1y.") var period: RetentionDays
         func run() throws {
             let store = try options.open(for: .deciding)
@@ -77,7 +77,7 @@ struct RetentionCommand: ParsableCommand {
 
     struct Off: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Keep raw events for ever (what was pruned stays pruned).")
-        @OptionGroup var options: StoreLocation
+        @OptionGroup var options: StoreOnlyOptions
         func run() throws {
             let store = try options.open(for: .deciding)
             try store.setRetention(keepDays: nil)

@@ -148,7 +148,11 @@ struct Show: ParsableCommand {
             })))
             print(JSONValue.object(json).inertSerialized)
         case .text:
-            print(ReportText.detail(detail, raisedAt: try store.raiseSites(issueKey: detail.summary.key)), terminator: "")
+            // As many as the JSON lists; past them, the text says there are more.
+            let listed = 200
+            let keptWhole = try store.keptEvents(issueKey: detail.summary.key, limit: listed + 1).map(\.eventID)
+            print(ReportText.detail(detail, raisedAt: try store.raiseSites(issueKey: detail.summary.key), keptWhole: Array(keptWhole.prefix(listed)),
+                                    keptWholeCapped: keptWhole.count > listed, width: TerminalWidth.of(STDOUT_FILENO) ?? 80), terminator: "")
         }
     }
 }
@@ -227,11 +231,7 @@ struct Mark: ParsableCommand {
     func run() throws {
         let canonical = key.canonical
         if inVersion != nil, status != .resolved { throw CLIError.usage("--in-version goes with resolved") }
-        var when = try options.nowTimestamp()
-        if let at {
-            guard let t = Timestamp.parse(at) else { throw CLIError.usage("--at '\(at)' is not a time") }
-            when = t
-        }
+        let when = at == nil ? try options.nowTimestamp() : try stamp(at)
         let conditions = [until != nil, events != nil, users != nil].filter { $0 }.count
         if conditions > 0, status != .muted { throw CLIError.usage("--until, --events and --users go with muted") }
         if conditions > 1 { throw CLIError.usage("give one of --until, --events and --users") }

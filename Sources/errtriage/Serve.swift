@@ -19,11 +19,12 @@ struct ServeCommand: AsyncParsableCommand {
             /api/ID/store/ (Sentry), /api/ID/elk (ELK-style JSON, key as ?token=KEY), /api/ID/events (native NDJSON); \
             GET /healthz and /metrics (Prometheus). A request is answered 200 only once what it carried is committed. \
             Logs a line a minute and one per fault on standard error. Applies the store's retention (--retention, or \
-            errtriage retention set) once a day, and answers 503 while the disk is below --min-free. SIGTERM or SIGINT: stops accepting, commits \
+            errtriage retention set) once a day, and answers 503 while the disk is below --min-free. Keeps a sample of \
+            events whole, as the store's setting says (--keep-whole; errtriage event ID shows one). SIGTERM or SIGINT: stops accepting, commits \
             what was accepted, exits 0. Exit 3 when the store cannot be opened or the address cannot be bound.
             """)
 
-    @OptionGroup var options: StoreLocation
+    @OptionGroup var options: StoreOnlyOptions
 
     @Option(help: "Where to listen, HOST:PORT (port 0 picks a free one, printed).")
     var listen = "127.0.0.1:8000"
@@ -51,6 +52,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Keep this many days of raw events (90d, 12w, 1y): sets the store's retention, as errtriage retention set does, which the server applies at start when due and then at most once a day.")
     var retention: RetentionDays?
+
+    @Option(name: .customLong("keep-whole"), help: KeepWholeArgument.help, transform: KeepWholeArgument.parse)
+    var keepWhole: KeepWhole?
 
     @Option(name: .customLong("log-every"), help: "Seconds between the log's summary lines.")
     var logEvery: Double = 60
@@ -91,7 +95,11 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxInFlightBytes = Int(clamping: inFlight)
         configuration.minFreeBytes = try freeSpaceFloor(minFree)
         let location = options.storePath
-        if let retention { try options.open(for: .writing).setRetention(keepDays: retention.days) }
+        if retention != nil || keepWhole != nil {
+            let store = try options.open(for: .writing)
+            if let retention { try store.setRetention(keepDays: retention.days) }
+            if let keepWhole { try store.setKeepWhole(keepWhole) }
+        }
         let serve = Serve(location: location, configuration: configuration,
                           alerts: .init(command: onAlert, webhook: webhookURL), logIntervalSeconds: logEvery,
                           log: { ServeLog.line($0) })

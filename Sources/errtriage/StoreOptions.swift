@@ -60,7 +60,7 @@ struct StoreOptions: ParsableArguments {
 
 /// Where the store is, for commands to which "now" means nothing (`key`, `serve`, `check`, adding
 /// and removing alerts, owners and views, setting retention): `--store` alone.
-struct StoreLocation: ParsableArguments {
+struct StoreOnlyOptions: ParsableArguments {
     @Option(help: "The store: an SQLite file, or a postgres:// URI for a team store (default: $ERRTRIAGE_STORE, else ./errtriage.sqlite).")
     var store: String?
 

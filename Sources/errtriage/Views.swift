@@ -52,7 +52,7 @@ struct ViewCommand: ParsableCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a saved view.")
 
-        @OptionGroup var options: StoreLocation
+        @OptionGroup var options: StoreOnlyOptions
 
         @Argument(help: "The view's name.")
         var name: String

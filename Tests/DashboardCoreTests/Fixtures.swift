@@ -87,6 +87,15 @@ enum Fixtures {
                    sessionID: "s-\(900 + n)", environment: "production", message: message, customKeys: custom)
     }
 
+    /// A Python service's events through a Sentry SDK: a release, a user and a message; no device, OS or network.
+    static let backendEvents: [ErrorEvent] = [
+        ("4e6d11f2", 3, "user-4", "'sku-17'"), ("9a0c7b21", 8, "user-2", "invalid literal for int() with base 10: 'twelve' (in parse_amount, billing)"),
+        ("c3d2e1f0", 20, "user-4", "'sku-9'"),
+    ].map { id, minutesAgo, user, message in
+        ErrorEvent(eventID: id, timestamp: now.adding(millis: Int64(-minutesAgo * 60_000)), chain: loginChain, appVersion: "pyshop@2.0.0",
+                   platform: "python", userID: user, environment: "production", message: message, source: "sentry")
+    }
+
     static let loginDetail: IssueDetail = {
         var detail = loginDetailToday
         detail.life = loginLife

@@ -90,6 +90,20 @@ import TriageModel
         expectSnapshot(render(Fixtures.detailState(Self.standard, pane: .events), size: Self.standard), "detail-events-80x24")
     }
 
+    /// A backend's events (no device, OS or network): those columns are left out and the user and
+    /// the message take their room, at 80 columns and at 160.
+    @Test func aBackendsEventsPaneLeavesOutTheColumnsNoEventFills() {
+        for size in [Self.standard, Self.large] {
+            var state = Fixtures.detailState(size, pane: .events)
+            state.detail.loaded?.recentEvents = Fixtures.backendEvents
+            expectSnapshot(render(state, size: size), "detail-events-backend-\(size.cols)x\(size.rows)")
+        }
+    }
+
+    @Test func eventsPaneAt160x48() {
+        expectSnapshot(render(Fixtures.detailState(Self.large, pane: .events), size: Self.large), "detail-events-160x48")
+    }
+
     @Test func eventFieldsAt80x24() {
         var state = Fixtures.detailState(Self.standard, pane: .events)
         _ = reduce(&state, .key(.enter))

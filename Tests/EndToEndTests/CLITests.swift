@@ -138,6 +138,19 @@ import Testing
         #expect(history?.first?["version"] as? String == "1.13")
     }
 
+    /// `--at` stamps the change; a time it cannot read is refused, as `key add --at` refuses it, and nothing is marked.
+    @Test func markStampsTheChangeAtAndRefusesATimeItCannotRead() throws {
+        let cli = try ingested()
+        let bad = try cli.run(["mark", "US14-LO43-AP7-NE8", "resolved", "--at", "yesterday"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr == "errtriage: --at 'yesterday' is not a time (use ISO 8601, e.g. 2026-10-04T22:33:00Z)\n", "\(bad.stderr)")
+        let show = { try cli.run(["show", "US14-LO43-AP7-NE8", "--now", CLITests.now, "--format", "json"]).json }
+        #expect((try show()["history"] as? [[String: Any]])?.isEmpty == true)
+        #expect(try cli.run(["mark", "US14-LO43-AP7-NE8", "muted", "--at", "2026-10-04T21:00:00Z"]).status == 0)
+        let history = try show()["history"] as? [[String: Any]]
+        #expect(history?.first?["at"] as? String == "2026-10-04T21:00:00Z", "\(String(describing: history))")
+    }
+
     @Test func decodeNamesKnownLinksAndSaysUnknownForOthers() throws {
         let cli = try ingested()
         let result = try cli.run(["decode", "US14-LO43-TA103"])

@@ -33,7 +33,9 @@ import TriageStore
         try generated.replacingOccurrences(of: #","kind":"[a-z-]+""#, with: "", options: .regularExpression)
             .write(toFile: events, atomically: true, encoding: .utf8)
         let desk = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/desk.ndjson").path
-        #expect(try cli.run(["ingest", events, desk]).status == 0)
+        // The v1 store keeps no event whole (payloads came with schema 16): neither does this one,
+        // or show would mark the events it keeps.
+        #expect(try cli.run(["ingest", "--keep-whole", "none", events, desk]).status == 0)
         #expect(try cli.run(["mark", "US14-LO43-AP7-NE8", "resolved", "--now", "2026-11-19T10:00:00Z",
                              "--by", "maria", "--note", "fixed"]).status == 0)
         #expect(try cli.run(["mark", "IN500-TA202-TB30-HT400-NE29", "muted", "--users", "5", "--now", "2026-11-19T11:00:00Z",

@@ -54,6 +54,20 @@ import Testing
         // show names where the link was raised, and the title reads `Type: template`.
         let show = try cli.run(["show", key, "--window", "all", "--now", "2030-01-01T00:00:00Z"])
         #expect(show.stdout.contains("    raised at pyshop/catalog.py:11 in setting\n"), "\(show.stdout)")
+        // Recent events under their column names, a backend's empty columns left out; each kept event
+        // marked and followed by the command that opens it, every line within 80 columns.
+        let recent = try #require(show.stdout.components(separatedBy: "\nRecent events").last)
+        #expect(recent.hasPrefix("   ◆ kept whole: the line under it opens it\n    TIME                VERSION      USER         MESSAGE\n"), "\(recent)")
+        #expect(!recent.contains("DEVICE") && !recent.contains("NETWORK"))
+        let keptIDs = kept.compactMap { $0["event_id"] as? String }
+        for id in keptIDs { #expect(recent.contains("\n      errtriage event \(id)\n"), "\(recent)") }
+        let marked = recent.split(separator: "\n").filter { $0.hasPrefix("  ◆ ") }
+        #expect(marked.count == keptIDs.count)
+        // The message is the exception's value, as the SDK sent it (`'theme_dark'`).
+        #expect(marked.allSatisfy { $0.contains(" pyshop@2.0.0 ") && $0.contains(" user-") && $0.hasSuffix("'") }, "\(marked)")
+        #expect(recent.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(recent)")
+        let opened = try cli.run(["event", keptIDs[0]])
+        #expect(opened.status == 0 && opened.stdout.contains("  > pyshop/catalog.py:11 in setting"))
         // Three events of one day and release: every one is kept (the first, the latest, the day's).
         #expect(kept.count == 3)
         #expect((kept.first?["kept_as"] as? [String])?.contains("latest") == true)
@@ -99,5 +113,43 @@ import Testing
         let (_, kept, event) = try Self.keyErrorEvent(cli, sent: sent)
         #expect(kept.count == 3, "\(server.log)")
         try Self.checkDetail(event, sent: sent)
+    }
+
+    /// `serve --keep-whole` sets the store's sample as `ingest --keep-whole` does: by default the
+    /// server keeps an event whole; with `none` it keeps no payload, and the setting holds for the
+    /// next run that names none. Events posted with curl, read back through the CLI.
+    @Test func serveKeepsWholeWhatItsOptionSays() throws {
+        let cli = try CLI()
+        let now = "2030-01-01T00:00:00Z"
+        /// Posts one envelope with curl to a server started with `arguments`, then stops it; the event's issue key.
+        func post(_ id: String, chain: Int, arguments: [String]) throws -> String {
+            let server = try ServeTests.Server(cli, arguments: arguments)
+            defer { #expect(server.stop().status == 0) }
+            let (key, project, _) = try server.addKey("app-\(chain)")
+            let body = try cli.file("\(id).envelope", String(decoding: ServeTests.envelope(id, chain: chain), as: UTF8.self))
+            let posted = try tool("curl", "-sS", "-w", "\n%{http_code}", "-X", "POST", "--data-binary", "@\(body)",
+                                  "-H", "X-Sentry-Auth: Sentry sentry_version=7, sentry_key=\(key)", "\(server.base)/api/\(project)/envelope/")
+            #expect(posted.stdout.hasSuffix("\n200"), "\(posted.stdout)\(posted.stderr)\(server.log)")
+            let report = try cli.run(["report", "--window", "all", "--now", now, "--query", "project:app-\(chain)", "--format", "json"]).json
+            return try #require((report["issues"] as? [[String: Any]])?.first?["key"] as? String, "\(report)")
+        }
+        func kept(_ key: String) throws -> [String] {
+            let show = try cli.run(["show", key, "--window", "all", "--now", now, "--format", "json"])
+            return try #require(show.json["kept_events"] as? [[String: Any]]).compactMap { $0["event_id"] as? String }
+        }
+        let byDefault = "11111111111111111111111111111111", none = "22222222222222222222222222222222", after = "33333333333333333333333333333333"
+        #expect(try kept(try post(byDefault, chain: 0, arguments: [])) == [byDefault])
+        #expect(try cli.run(["event", byDefault]).stdout.contains("NetworkError"))
+        #expect(try kept(try post(none, chain: 1, arguments: ["--keep-whole", "none"])) == [])
+        #expect(try kept(try post(after, chain: 2, arguments: [])) == [], "the store's setting holds for the next run")
+        for id in [none, after] {
+            let missing = try cli.run(["event", id])
+            #expect(missing.status == 1 && missing.stderr.contains("no event \(id) is kept whole"))
+        }
+        #expect(try ServeTests.storedIDs(cli) == [byDefault, none, after], "every event is counted, kept whole or not")
+        let export = try cli.run(["export", "--whole", "--window", "all", "--now", now])
+        #expect(export.stdout.split(separator: "\n").count == 1 && export.stdout.contains(byDefault), "\(export.stdout)")
+        let bad = try cli.run(["serve", "--keep-whole", "some"])
+        #expect(bad.status == 1 && bad.stderr.contains("--keep-whole takes a number of events a day, all or none, not 'some'"), "\(bad.stderr)")
     }
 }

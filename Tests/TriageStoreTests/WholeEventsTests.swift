@@ -74,6 +74,19 @@ import TriageModel
         #expect(try f.store.keptEvent(id: "no-such-event") == nil)
     }
 
+    /// What the raise sites are read from: the issue's newest kept event and its payload, in one
+    /// read; another issue's newer event is not it.
+    @Test func theLatestKeptEventOfAnIssueComesWithItsPayload() throws {
+        let f = try TemporaryStore()
+        try f.ingest(lines: Self.twoDays + [TemporaryStore.event("other", "2026-10-05T10:00:00Z", codes: "US14-NE8", version: "1.1")])
+        let latest = try #require(try f.store.latestKeptEvent(issueKey: "US14-LO43-AP7-NE8"))
+        #expect(latest.eventID == "b5" && latest.issueKey == "US14-LO43-AP7-NE8")
+        #expect(latest.payload == Array(Self.twoDays[9].utf8))
+        #expect(latest.roles.names == ["latest", "latest of release", "day sample"])
+        #expect(try f.store.latestKeptEvent(issueKey: "US14-NE8")?.eventID == "other")
+        #expect(try f.store.latestKeptEvent(issueKey: "NE1") == nil)
+    }
+
     @Test func pruningTakesKeptPayloadsWithTheirEvents() throws {
         let f = try TemporaryStore()
         try f.store.setKeepWhole(.all)

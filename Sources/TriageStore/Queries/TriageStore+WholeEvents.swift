@@ -33,9 +33,23 @@ public struct KeptEvent: Hashable, Sendable {
 extension TriageStore {
     static let keptColumns = "p.event_id, i.key, p.ts, p.source, p.release, p.environment, p.roles, p.bytes"
 
+    /// The ids of the issue keyed by the first argument and of the issues merged into it (keyed by the second: the same key).
+    static let issueAndMembers = "SELECT id FROM issue WHERE key = ? UNION SELECT m.id FROM issue m JOIN issue h ON h.id = m.group_id WHERE h.key = ?"
+
     static func kept(_ row: SQLRow) throws(StoreError) -> KeptEvent {
-        KeptEvent(eventID: (try row.decode(0)), issueKey: (try row.decode(1)), timestamp: Timestamp(millis: (try row.decode(2))), source: (try row.decode(3)), release: (try row.decode(4)),
-                  environment: (try row.decode(5)), roles: KeptRoles(rawValue: (try row.decode(6))), bytes: (try row.decode(7)))
+        KeptEvent(eventID: try row.decode(0), issueKey: try row.decode(1), timestamp: Timestamp(millis: try row.decode(2)),
+                  source: try row.decode(3), release: try row.decode(4), environment: try row.decode(5),
+                  roles: KeptRoles(rawValue: try row.decode(6)), bytes: try row.decode(7))
+    }
+
+    /// A row of `keptColumns` and the compressed payload after them, decompressed.
+    static func keptWithPayload(_ row: SQLRow) throws -> KeptEvent {
+        var event = try kept(row)
+        guard let payload = PayloadCodec.decompress(try row.decode(8), size: event.bytes) else {
+            throw StoreError("the kept payload of event \(event.eventID) does not decompress: the store is damaged (errtriage check)")
+        }
+        event.payload = payload
+        return event
     }
 
     /// The kept event with this id (the latest, should two issues hold one id), with its payload;
@@ -46,13 +60,20 @@ extension TriageStore {
                 SELECT \(TriageStore.keptColumns), p.payload FROM event_payload p JOIN issue i ON i.id = p.issue_id
                 WHERE p.event_id = ? ORDER BY p.ts DESC LIMIT 1
                 """, arguments: [id]) else { return nil }
-            var event = try TriageStore.kept(row)
-            let compressed: [UInt8] = try row.decode(8)
-            guard let payload = PayloadCodec.decompress(compressed, size: event.bytes) else {
-                throw StoreError("the kept payload of event \(id) does not decompress: the store is damaged (errtriage check)")
-            }
-            event.payload = payload
-            return event
+            return try TriageStore.keptWithPayload(row)
+        }
+    }
+
+    /// The newest event of an issue (and of the issues merged into it) kept whole, with its payload,
+    /// in one read; nil when none is kept.
+    public func latestKeptEvent(issueKey: String) throws(StoreError) -> KeptEvent? {
+        try read { db in
+            guard let row = try SQLRow.fetchOne(db, sql: """
+                SELECT \(TriageStore.keptColumns), p.payload FROM event_payload p JOIN issue i ON i.id = p.issue_id
+                WHERE p.issue_id IN (\(TriageStore.issueAndMembers))
+                ORDER BY p.ts DESC, p.event_id DESC LIMIT 1
+                """, arguments: [issueKey, issueKey]) else { return nil }
+            return try TriageStore.keptWithPayload(row)
         }
     }
 
@@ -61,7 +82,7 @@ extension TriageStore {
         try read { db in
             try SQLRow.fetchAll(db, sql: """
                 SELECT \(TriageStore.keptColumns) FROM event_payload p JOIN issue i ON i.id = p.issue_id
-                WHERE p.issue_id IN (SELECT id FROM issue WHERE key = ? UNION SELECT m.id FROM issue m JOIN issue h ON h.id = m.group_id WHERE h.key = ?)
+                WHERE p.issue_id IN (\(TriageStore.issueAndMembers))
                 ORDER BY p.ts DESC, p.event_id DESC LIMIT ?
                 """, arguments: [issueKey, issueKey, limit]).map(TriageStore.kept)
         }
@@ -98,12 +119,7 @@ extension TriageStore {
             }
             let cursor = try SQLRow.fetchCursor(db, sql: sql + " ORDER BY p.ts, p.event_id", arguments: arguments)
             while let row = try cursor.next() {
-                var event = try TriageStore.kept(row)
-                guard let payload = PayloadCodec.decompress((try row.decode(8)), size: event.bytes) else {
-                    throw StoreError("the kept payload of event \(event.eventID) does not decompress: the store is damaged (errtriage check)")
-                }
-                event.payload = payload
-                try each(event)
+                try each(try TriageStore.keptWithPayload(row))
             }
         }
     }
