@@ -22,6 +22,8 @@ public final class ChildProcess {
         public var seconds: Double
         /// Peak resident memory in KiB.
         public var maxRSSKiB: Int
+        /// CPU seconds it used, user and system.
+        public var cpuSeconds: Double = 0
     }
 
     /// Where a child's standard output and error go.
@@ -168,7 +170,8 @@ public final class ChildProcess {
             err = String(decoding: FileManager.default.contents(atPath: scratch + ".err") ?? Data(), as: UTF8.self)
         }
         ChildProcess.remove(scratch)
-        return Result(status: code, stdout: out, stderr: err, seconds: seconds, maxRSSKiB: Int(usage.ru_maxrss))
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        return Result(status: code, stdout: out, stderr: err, seconds: seconds, maxRSSKiB: Int(usage.ru_maxrss), cpuSeconds: cpu)
     }
 
     private static func remove(_ scratch: String) {

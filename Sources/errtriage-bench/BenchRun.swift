@@ -53,6 +53,7 @@ struct BenchRun {
         }
         try measureCrashlyticsIngest()
         try measurePipe()
+        try measureWholeEvents()
         rows.append(BenchRow(what: "peak memory of those ingests", value: "\(ingestRSS >> 10) MB RSS", baseline: "-",
                              ratio: "-", goal: "<= 100 MB", holds: ingestRSS >> 10 <= 100))
         details["ingest_max_rss_mb"] = Double(ingestRSS) / 1024

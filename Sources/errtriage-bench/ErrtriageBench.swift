@@ -32,6 +32,8 @@ struct ErrtriageBench: ParsableCommand {
 
     @Flag(help: "Measure only the lists and the detail, on the store an earlier run left in --dir (for trying a change to a query).")
     var queriesOnly = false
+    @Flag(help: "Measure only the whole events' goals (issue 37): the store and the ingest with the default sample against none, and errtriage event ID.")
+    var wholeOnly = false
     @Flag(help: "With --queries-only: skip the naive baselines (each takes tens of seconds at 10M events).")
     var noNaive = false
 
@@ -96,6 +98,10 @@ struct ErrtriageBench: ParsableCommand {
                                         kills: serveKills, connections: serveConnections, clientThreads: serveClientThreads)
             if queriesOnly {
                 try bench.measureQueriesOnly()
+            } else if wholeOnly {
+                BenchRun.note("generating \(events) events in day order")
+                try bench.generate(.day)
+                try bench.measureWholeEvents()
             } else if serveHostileOnly {
                 try bench.measureHostile(envelopes: ServeEnvelopes(chains: bench.serve.chains), settings: bench.serve)
             } else if serveOnly {
