@@ -59,6 +59,17 @@ extension BenchRun {
                              ratio: Self.times(sqliteRate / 50) + " Telebugs", goal: wrkRate == nil ? ">= 5,000 events/s" : "-",
                              holds: wrkRate == nil ? sqliteRate >= 5_000 : nil))
 
+        // Whole events (issue 37): the same intake with no event kept whole, against the default sample above.
+        let noneLabel = "SQLite without whole events"
+        let noneRate = try measureIntakeWrk(store: "\(folder)/serve-sqlite-wrk-none.sqlite", label: noneLabel, key: "sqlite-wrk-none",
+                                            envelopes: envelopes, settings: settings, options: ["--keep-whole", "none"])
+            ?? measureIntake(store: "\(folder)/serve-sqlite-none.sqlite", label: noneLabel, key: "sqlite-none", envelopes: envelopes,
+                             settings: settings, options: ["--keep-whole", "none"])
+        let keptRate = wrkRate ?? sqliteRate
+        rows.append(BenchRow(what: "serve: intake into SQLite with the default sample of whole events\(wrkRate == nil ? "" : " (wrk)")",
+                             value: String(format: "%.0f events/s", keptRate), baseline: String(format: "--keep-whole none %.0f events/s", noneRate),
+                             ratio: Self.times(keptRate / noneRate), goal: ">= 0.90x", holds: keptRate / noneRate >= 0.90))
+
         // The ack latency at a fixed rate, and the server's peak memory under it.
         try measureLatency(store: "\(folder)/serve-latency.sqlite", envelopes: envelopes, settings: settings)
 
@@ -175,9 +186,9 @@ extension BenchRun {
     /// The closed loop for warm-up + `seconds` on a fresh store; acknowledged events per second
     /// over the measured window.
     mutating func measureIntake(store: String, label: String, key name: String, envelopes: ServeEnvelopes,
-                                settings: ServeSettings) throws -> Double {
+                                settings: ServeSettings, options: [String] = []) throws -> Double {
         let (key, projectID) = try addKey(store: store, name: name)
-        let server = try ServeProcess(errtriage: errtriage, store: store, log: "\(folder)/serve-\(name).log")
+        let server = try ServeProcess(errtriage: errtriage, store: store, log: "\(folder)/serve-\(name).log", options: options)
         defer { server.stop() }
         BenchRun.note("serve \(label): \(settings.connections) connections, closed loop, \(Self.seconds(settings.warmup)) warm-up + \(Self.seconds(settings.seconds)) (port \(server.port))")
         let load = ServeLoad(target: .init(port: server.port, projectID: projectID, key: key), envelopes: envelopes,
@@ -220,13 +231,13 @@ extension BenchRun {
     /// second as wrk timed them. Every acknowledged event must be in the store afterwards. nil
     /// (and a note) where wrk is not installed.
     mutating func measureIntakeWrk(store: String, label: String, key name: String, envelopes: ServeEnvelopes,
-                                   settings: ServeSettings) throws -> Double? {
+                                   settings: ServeSettings, options: [String] = []) throws -> Double? {
         let (key, projectID) = try addKey(store: store, name: name)
         guard let wrk = ServeWrk(envelopes: envelopes, key: key, folder: folder) else {
             BenchRun.note("serve \(label): wrk is not installed (make setup installs it): intake measured through our own generator only")
             return nil
         }
-        let server = try ServeProcess(errtriage: errtriage, store: store, log: "\(folder)/serve-\(name).log")
+        let server = try ServeProcess(errtriage: errtriage, store: store, log: "\(folder)/serve-\(name).log", options: options)
         defer { server.stop() }
         BenchRun.note("serve \(label) (wrk): \(settings.connections) connections on \(settings.clientThreads) threads, closed loop, \(Self.seconds(settings.warmup)) warm-up + \(Self.seconds(settings.seconds)) (port \(server.port))")
         let warm = try wrk.run(0, port: server.port, projectID: projectID, seconds: settings.warmup, connections: settings.connections,

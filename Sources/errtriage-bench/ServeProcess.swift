@@ -14,12 +14,12 @@ final class ServeProcess {
     let logPath: String
     var pid: pid_t { process.pid }
 
-    init(errtriage: String, store: String, log: String) throws {
+    init(errtriage: String, store: String, log: String, options: [String] = []) throws {
         logPath = log
         try? FileManager.default.removeItem(atPath: log)
         // exec: the shell's pid becomes the server's, so its /proc entry and the kill are the server's.
         let command = "exec \(Self.quote(errtriage)) serve --store \(Self.quote(store)) --listen 127.0.0.1:0 --rate-limit off "
-            + "--log-every 3600 2>>\(Self.quote(log))"
+            + "--log-every 3600 \(options.map(Self.quote).joined(separator: " ")) 2>>\(Self.quote(log))"
         let child = try ChildProcess(["/bin/sh", "-c", command], output: .discard)
         Self.killAtExit(server: child.pid, marker: store)
         let started = ChildProcess.clock()

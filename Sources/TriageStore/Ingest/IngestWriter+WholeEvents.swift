@@ -124,12 +124,15 @@ extension IngestWriter {
             }
             if case .perDay = rule {
                 let days = Set(slice.flatMap { byIssue[$0]!.map(\.day) })
+                // The days' time range too, so that each issue's payloads are read from the key's
+                // range of those days, not all of them (an issue keeps up to 20 a day for months).
+                let from = days.min()! * Timestamp.millisPerDay, to = (days.max()! + 1) * Timestamp.millisPerDay - 1
                 for row in try SQLRow.fetchAll(db, sql: """
                     SELECT issue_id, day, COUNT(*) FROM event_payload
-                    WHERE issue_id IN (\(marks)) AND day IN (\(databaseQuestionMarks(count: days.count)))
+                    WHERE issue_id IN (\(marks)) AND ts BETWEEN ? AND ? AND day IN (\(databaseQuestionMarks(count: days.count)))
                       AND (roles & \(KeptRoles.dayQuota.rawValue)) <> 0
                     GROUP BY issue_id, day
-                    """, arguments: SQLArguments(slice) + SQLArguments(Array(days))) {
+                    """, arguments: SQLArguments(slice) + [from, to] + SQLArguments(Array(days))) {
                     dayCounts[(try row.decode(0)), default: [:]][(try row.decode(1))] = try row.decode(2)
                 }
             }

@@ -10,9 +10,15 @@ enum PayloadCodec {
     /// The payload compressed, with the dictionary of `source` where there is one.
     static func compress(_ bytes: [UInt8], source: String? = nil) -> [UInt8] {
         var stream = z_stream()
-        guard deflateInit_(&stream, 6, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return compressPlain(bytes) }
+        let dictionary = source.flatMap(PayloadDictionary.forSource)
+        // A window just large enough for the dictionary and the payload, and a hash table to
+        // match, so that a payload of a few hundred bytes does not allocate and clear zlib's
+        // 256 KiB of defaults; the output is the same deflate any reader inflates.
+        let (window, memory) = streamSize(covering: (dictionary?.count ?? 0) + bytes.count)
+        guard deflateInit2_(&stream, 6, Z_DEFLATED, window, memory, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                            Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return compressPlain(bytes) }
         defer { deflateEnd(&stream) }
-        if let dictionary = source.flatMap(PayloadDictionary.forSource) {
+        if let dictionary {
             let set = dictionary.withUnsafeBufferPointer { d in deflateSetDictionary(&stream, d.baseAddress, uInt(d.count)) }
             guard set == Z_OK else { return compressPlain(bytes) }
         }
@@ -30,6 +36,12 @@ enum PayloadCodec {
         guard code == Z_STREAM_END else { return compressPlain(bytes) }
         out.removeLast(out.count - Int(stream.total_out))
         return out
+    }
+
+    /// zlib's window bits (9…15) for a window that holds `bytes`, and its memory level (2…8).
+    static func streamSize(covering bytes: Int) -> (windowBits: Int32, memLevel: Int32) {
+        let bits = Int32(max(9, min(15, Int.bitWidth - max(1, bytes - 1).leadingZeroBitCount)))
+        return (bits, max(2, min(8, bits - 7)))
     }
 
     /// Without a dictionary (what payloads kept before dictionaries were).

@@ -203,6 +203,7 @@ enum PGSchema {
         DROP VIEW IF EXISTS event;
         \(TriageStore.eventView);
         \(TriageStore.facetRollup(text: text, integer: "BIGINT"))
+        \(TriageStore.payloadHoldersIndex);
         """
     }
 

@@ -18,8 +18,16 @@ extension TriageStore {
         """
     }
 
+    /// The kept payloads that hold a role a newer event may take (first, latest, latest of a
+    /// release or environment): a few per issue, which each ingest batch reads for its issues —
+    /// without scanning the hundreds a day's quota keeps. Its condition is the reading's, word for word.
+    static let payloadHoldersIndex = """
+        CREATE INDEX event_payload_holders ON event_payload(issue_id) WHERE (roles & \(KeptRoles.passedOn.rawValue)) <> 0
+        """
+
     /// v17: each event's context facets (a text in `term`, named by `event_row.facets_term`, read
-    /// as the `event` view's last column) and the facet rollup, with the tags of the events stored
+    /// as the `event` view's last column), the facet rollup and the index of the payloads holding
+    /// roles (`payloadHoldersIndex`), with the tags of the events stored
     /// before (`countStoredTags`, the step's `after`; those events have no context facets: they were not kept).
     static func migrateToV17(_ db: GRDB.Database) throws {
         try db.execute(sql: """
@@ -27,6 +35,7 @@ extension TriageStore {
             DROP VIEW event;
             \(eventView);
             \(facetRollup(text: "TEXT", integer: "INTEGER"))
+            \(payloadHoldersIndex);
             """)
     }
 
