@@ -40,13 +40,19 @@ public enum EventFacets {
 
     /// Each (facet, value) the event is counted under, at most once per facet.
     public static func pairs(of event: ErrorEvent) -> [(facet: String, value: String)] {
+        pairs(customKeys: event.customKeys, facets: event.facets)
+    }
+
+    /// Each (facet, value) of an event's context facets and custom keys, as `pairs(of:)` counts them.
+    public static func pairs(customKeys: [(key: String, value: String)], facets: [(key: String, value: String)])
+        -> [(facet: String, value: String)] {
         var result: [(facet: String, value: String)] = []
         var seen = Set<String>()
-        for (key, value) in event.facets where !value.isEmpty && seen.insert(key).inserted {
+        for (key, value) in facets where !value.isEmpty && seen.insert(key).inserted {
             result.append((key, cut(value)))
         }
         var tags = 0
-        for (key, value) in event.customKeys where tags < maxTags && !ownKeys.contains(key) && !key.isEmpty
+        for (key, value) in customKeys where tags < maxTags && !ownKeys.contains(key) && !key.isEmpty
             && key.utf8.count <= maxKeyLength && !value.isEmpty {
             guard seen.insert(tagFacet(key)).inserted else { continue }
             result.append((tagFacet(key), cut(value)))

@@ -23,19 +23,25 @@ enum PayloadCodec {
             guard set == Z_OK else { return compressPlain(bytes) }
         }
         var out = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))))
-        var input = bytes
-        let code = input.withUnsafeMutableBufferPointer { i in
-            out.withUnsafeMutableBufferPointer { o -> Int32 in
-                stream.next_in = i.baseAddress
-                stream.avail_in = uInt(i.count)
-                stream.next_out = o.baseAddress
-                stream.avail_out = uInt(o.count)
-                return deflate(&stream, Z_FINISH)
-            }
-        }
+        let code = run(&stream, from: bytes, into: &out) { deflate(&$0, Z_FINISH) }
         guard code == Z_STREAM_END else { return compressPlain(bytes) }
         out.removeLast(out.count - Int(stream.total_out))
         return out
+    }
+
+    /// Points the stream at all of `input` and `output` (without copying the input) and runs
+    /// `step` (a deflate or an inflate) while the pointers hold.
+    private static func run(_ stream: inout z_stream, from input: [UInt8], into output: inout [UInt8],
+                            _ step: (inout z_stream) -> Int32) -> Int32 {
+        input.withUnsafeBufferPointer { i in
+            output.withUnsafeMutableBufferPointer { o in
+                stream.next_in = UnsafeMutablePointer(mutating: i.baseAddress)
+                stream.avail_in = uInt(i.count)
+                stream.next_out = o.baseAddress
+                stream.avail_out = uInt(o.count)
+                return step(&stream)
+            }
+        }
     }
 
     /// zlib's window bits (9…15) for a window that holds `bytes`, and its memory level (2…8).
@@ -63,24 +69,14 @@ enum PayloadCodec {
         guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
         defer { inflateEnd(&stream) }
         var out = [UInt8](repeating: 0, count: max(size, 1))
-        var input = bytes
-        let done = input.withUnsafeMutableBufferPointer { i in
-            out.withUnsafeMutableBufferPointer { o -> Bool in
-                stream.next_in = i.baseAddress
-                stream.avail_in = uInt(i.count)
-                stream.next_out = o.baseAddress
-                stream.avail_out = uInt(o.count)
-                var code = inflate(&stream, Z_FINISH)
-                if code == Z_NEED_DICT {
-                    guard let dictionary = PayloadDictionary.withAdler(UInt32(stream.adler)) else { return false }
-                    let set = dictionary.withUnsafeBufferPointer { d in inflateSetDictionary(&stream, d.baseAddress, uInt(d.count)) }
-                    guard set == Z_OK else { return false }
-                    code = inflate(&stream, Z_FINISH)
-                }
-                return code == Z_STREAM_END
-            }
+        let code = run(&stream, from: bytes, into: &out) { stream in
+            let code = inflate(&stream, Z_FINISH)
+            guard code == Z_NEED_DICT else { return code }
+            guard let dictionary = PayloadDictionary.withAdler(UInt32(stream.adler)) else { return Z_NEED_DICT }
+            let set = dictionary.withUnsafeBufferPointer { d in inflateSetDictionary(&stream, d.baseAddress, uInt(d.count)) }
+            return set == Z_OK ? inflate(&stream, Z_FINISH) : set
         }
-        guard done, Int(stream.total_out) == size else { return nil }
+        guard code == Z_STREAM_END, Int(stream.total_out) == size else { return nil }
         out.removeLast(out.count - size)
         return out
     }

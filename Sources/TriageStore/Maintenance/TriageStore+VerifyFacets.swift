@@ -6,24 +6,14 @@ extension TriageStore {
     /// once and counted here as ingest counts it (`EventFacets.pairs`), since SQL cannot.
     static func verifyFacets(_ db: SQLDatabase, since horizon: Int64?, problem: (String) -> Void) throws {
         let h = horizon ?? Int64.min, hDay = horizon.map { $0 / Timestamp.millisPerDay } ?? Int64.min
-        var texts: [Int64: String] = [:]
-        func text(_ id: Int64?) throws -> String? {
-            guard let id else { return nil }
-            if let t = texts[id] { return t }
-            let t = try String.fetchOne(db, sql: "SELECT value FROM term WHERE id = ?", arguments: [id])
-            texts[id] = t
-            return t
-        }
+        var stored = StoredFacets()
         var recount: [Rollups.FacetKey: Int] = [:]
         for row in try SQLRow.fetchAll(db, sql: """
             SELECT issue_id, \(floorBucket("ts", Timestamp.millisPerDay)), custom_keys_term, facets_term, COUNT(*) FROM event_row
             WHERE ts >= ? AND (custom_keys_term IS NOT NULL OR facets_term IS NOT NULL) GROUP BY 1, 2, 3, 4
             """, arguments: [h]) {
-            let event = ErrorEvent(eventID: "", timestamp: Timestamp(millis: 0), chain: ErrorChain(links: []),
-                                   customKeys: CustomKeys.decode(try text(try row.decode(2))),
-                                   facets: CustomKeys.decode(try text(try row.decode(3))))
             let issue: Int64 = try row.decode(0), day: Int64 = try row.decode(1), n: Int = try row.decode(4)
-            for pair in EventFacets.pairs(of: event) {
+            for pair in try stored.pairs(db, customKeys: try row.decode(2), facets: try row.decode(3)) {
                 recount[Rollups.FacetKey(issue: issue, facet: pair.facet, value: pair.value, day: day), default: 0] += n
             }
         }

@@ -9,23 +9,14 @@ extension TriageStore {
     static func facets(_ db: SQLDatabase, issueIDs ids: [Int64], buckets: Buckets, total: Int) throws -> [FacetBreakdown] {
         var counts: [String: [String: Int]] = [:]
         if buckets.hourly {
-            var texts: [Int64: [(key: String, value: String)]] = [:]
-            func pairs(_ id: Int64?) throws -> [(key: String, value: String)] {
-                guard let id else { return [] }
-                if let known = texts[id] { return known }
-                let decoded = CustomKeys.decode(try String.fetchOne(db, sql: "SELECT value FROM term WHERE id = ?", arguments: [id]))
-                texts[id] = decoded
-                return decoded
-            }
+            var stored = StoredFacets()
             for row in try SQLRow.fetchAll(db, sql: """
                 SELECT custom_keys_term, facets_term, COUNT(*) FROM event_row
                 WHERE \(issueMatch(ids)) AND ts BETWEEN ? AND ? AND (custom_keys_term IS NOT NULL OR facets_term IS NOT NULL)
                 GROUP BY 1, 2
                 """, arguments: SQLArguments(ids) + [buckets.millis.lowerBound, buckets.millis.upperBound]) {
-                let event = ErrorEvent(eventID: "", timestamp: Timestamp(millis: 0), chain: ErrorChain(links: []),
-                                       customKeys: try pairs(try row.decode(0)), facets: try pairs(try row.decode(1)))
                 let n: Int = try row.decode(2)
-                for pair in EventFacets.pairs(of: event) { counts[pair.facet, default: [:]][pair.value, default: 0] += n }
+                for pair in try stored.pairs(db, customKeys: try row.decode(0), facets: try row.decode(1)) { counts[pair.facet, default: [:]][pair.value, default: 0] += n }
             }
         } else {
             for row in try SQLRow.fetchAll(db, sql: """
@@ -57,6 +48,24 @@ extension TriageStore {
             return FacetBreakdown(facet: name, rows: rows, otherEvents: values.dropFirst(facetValueLimit).reduce(0) { $0 + $1.value },
                                   distinctValues: values.count)
         }
+    }
+}
+
+/// The facet pairs of stored events by the term ids of their two texts (custom keys, context
+/// facets), each text read and decoded once: events grouped by those ids share them.
+struct StoredFacets {
+    private var texts: [Int64: [(key: String, value: String)]] = [:]
+
+    mutating func pairs(_ db: SQLDatabase, customKeys: Int64?, facets: Int64?) throws -> [(facet: String, value: String)] {
+        EventFacets.pairs(customKeys: try text(db, customKeys), facets: try text(db, facets))
+    }
+
+    private mutating func text(_ db: SQLDatabase, _ id: Int64?) throws -> [(key: String, value: String)] {
+        guard let id else { return [] }
+        if let known = texts[id] { return known }
+        let decoded = CustomKeys.decode(try String.fetchOne(db, sql: "SELECT value FROM term WHERE id = ?", arguments: [id]))
+        texts[id] = decoded
+        return decoded
     }
 }
 

@@ -47,9 +47,7 @@ extension TriageStore {
             SELECT e.issue_id, \(floorBucket("e.ts", Timestamp.millisPerDay)), t.value, COUNT(*)
             FROM event_row e JOIN term t ON t.id = e.custom_keys_term GROUP BY 1, 2, 3
             """) {
-            let keys = CustomKeys.decode(try row.decode(2) as String)
-            let event = ErrorEvent(eventID: "", timestamp: Timestamp(millis: 0), chain: ErrorChain(links: []), customKeys: keys)
-            for pair in EventFacets.pairs(of: event) {
+            for pair in EventFacets.pairs(customKeys: CustomKeys.decode(try row.decode(2) as String), facets: []) {
                 rollups.facets[Rollups.FacetKey(issue: try row.decode(0), facet: pair.facet, value: pair.value, day: try row.decode(1)),
                                default: 0] += try row.decode(3) as Int
             }
