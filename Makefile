@@ -15,7 +15,7 @@ MANUAL := .build/manual/errtriage.1
 
 .PHONY: setup system-packages build release test demo sample-data clean fuzz bench bench-serve bench-app bench-tools install manual docs
 
-## setup: install the system packages (ncursesw, SQLite and its shell, zlib, brotli, tmux, pkg-config,
+## setup: install the system packages (ncursesw, SQLite and its shell, zlib, zstd, brotli, tmux, pkg-config,
 ## PostgreSQL's client library and server, which the team-store tests start, and Go and Ruby with their
 ## Sentry SDKs as Debian packages them, which the SDK tests' services report through) where missing, and the
 ## Python Sentry SDK the SDK tests report through, pinned, into a project-local .venv
@@ -34,14 +34,15 @@ system-packages:
 	  brew list ncurses >/dev/null 2>&1 || brew install ncurses; \
 	  brew list libpq >/dev/null 2>&1 || brew install libpq; \
 	  brew list brotli >/dev/null 2>&1 || brew install brotli; \
+	  brew list zstd >/dev/null 2>&1 || brew install zstd; \
 	  command -v initdb >/dev/null || brew install postgresql@15; \
 	  echo "note: the Go and Ruby SDK tests use Debian's golang-github-getsentry-sentry-go-dev, golang-github-pkg-errors-dev and ruby-sentry-ruby"; \
-	elif ! (pkg-config --exists ncursesw sqlite3 zlib libpq libbrotlidec 2>/dev/null && command -v tmux >/dev/null \
+	elif ! (pkg-config --exists ncursesw sqlite3 zlib libzstd libpq libbrotlidec 2>/dev/null && command -v tmux >/dev/null \
 	        && command -v sqlite3 >/dev/null && [ -x "$$(pg_config --bindir 2>/dev/null)/initdb" ] \
 	        && python3 -c 'import venv, ensurepip' 2>/dev/null && command -v go >/dev/null \
 	        && [ -d /usr/share/gocode/src/github.com/getsentry/sentry-go ] && [ -d /usr/share/gocode/src/github.com/pkg/errors ] \
 	        && ruby -e 'require "sentry-ruby"' 2>/dev/null); then \
-	  echo "installing system packages: libncurses-dev libsqlite3-dev sqlite3 zlib1g-dev libbrotli-dev tmux pkg-config libpq-dev postgresql python3-venv" \
+	  echo "installing system packages: libncurses-dev libsqlite3-dev sqlite3 zlib1g-dev libzstd-dev libbrotli-dev tmux pkg-config libpq-dev postgresql python3-venv" \
 	       "golang-go golang-github-getsentry-sentry-go-dev golang-github-pkg-errors-dev ruby ruby-sentry-ruby"; \
 	  $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libncurses-dev libsqlite3-dev sqlite3 zlib1g-dev libbrotli-dev \

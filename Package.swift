@@ -48,6 +48,8 @@ let package = Package(
         // The SQLite store: migrations, ingest with rollups, every query the app asks.
         .target(name: "TriageStore", dependencies: [
             "TriageModel", "CZlib",
+            // Kept payloads: zstd with a dictionary trained on the store's own first payloads of each source.
+            "CZstd",
             .product(name: "GRDB", package: "GRDB.swift"),
             // SQLite's C API, for the few statements ingest runs per event (see BoundStatement).
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -69,6 +71,8 @@ let package = Package(
         // PostgreSQL's client library, for the team store.
         .systemLibrary(name: "CLibpq", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd",
+                       providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // Brotli's decoder, for request bodies sent with `Content-Encoding: br`.

@@ -132,9 +132,13 @@ public final class GroupCommitter: @unchecked Sendable {
     }
 
     private func run() {
-        while let group = nextGroup() {
-            commit(group)
+        while let next = nextGroup(quietAfter: writer?.hasPendingSample == true ? Self.quietFlush : nil) {
+            switch next {
+            case .group(let group): commit(group)
+            case .quiet: flushSample()
+            }
         }
+        flushSample()
         store = nil
         writer = nil
         condition.lock()
@@ -143,12 +147,31 @@ public final class GroupCommitter: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// What the writer thread does next.
+    private enum Next {
+        case group([Pending])
+        /// Nothing came for `quietFlush`: the sample's waiting roles are written.
+        case quiet
+    }
+
+    /// How long the queue stays empty before the sample's waiting roles (each issue's latest event, …)
+    /// are written; with traffic they are written once an interval (`roleInterval`) with a commit.
+    static let quietFlush: TimeInterval = 2
+    /// How often a busy server writes the roles' candidates, in nanoseconds.
+    static let roleInterval: UInt64 = 10_000_000_000
+
     /// Waits for work; takes the queue's head up to `maxRecords` (always one submission at least).
     /// A short queue waits up to `linger` for company first: a commit's fixed cost is then shared
-    /// by the callers of a moderate rate too, for a wait far below the commit's own.
-    private func nextGroup() -> [Pending]? {
+    /// by the callers of a moderate rate too, for a wait far below the commit's own. Nil once closed
+    /// and drained; `.quiet` when `quietAfter` passes with nothing queued.
+    private func nextGroup(quietAfter: TimeInterval?) -> Next? {
         condition.lock()
         defer { condition.unlock() }
+        if let quietAfter {
+            let until = Date(timeIntervalSinceNow: quietAfter)
+            while queue.isEmpty && !closing && condition.wait(until: until) {}
+            if queue.isEmpty && !closing { return .quiet }
+        }
         while queue.isEmpty && !closing { condition.wait() }
         guard !queue.isEmpty else { return nil }
         if linger > 0 && queue.count < Self.lingerBelow && !closing {
@@ -165,7 +188,17 @@ public final class GroupCommitter: @unchecked Sendable {
         let group = Array(queue.prefix(count))
         queue.removeFirst(count)
         queuedRecords -= records
-        return group
+        return .group(group)
+    }
+
+    /// Writes the sample's waiting roles; a failure leaves them for the next commit to retry.
+    private func flushSample() {
+        guard let writer, writer.hasPendingSample else { return }
+        do {
+            try writer.flushSample()
+        } catch {
+            onFailure(error)
+        }
     }
 
     private func commit(_ group: [Pending]) {
@@ -212,7 +245,9 @@ public final class GroupCommitter: @unchecked Sendable {
         }
         let store = try open()
         try beforeCommit?(store)
-        writer = try IngestWriter(store: store)
+        let writer = try IngestWriter(store: store)
+        writer.roleFlushNanoseconds = Self.roleInterval
+        self.writer = writer
         self.store = store
     }
 

@@ -33,6 +33,9 @@ public final class IngestPipeline {
     public static let batchSize = 2_000
     public static let eventsPerTransaction = 50_000
     public static let transactionMillis: UInt64 = 1_000
+    /// How often a long ingest writes the sample's roles (each issue's latest event, …), in
+    /// nanoseconds; they are written at the end of each input too.
+    static let roleInterval: UInt64 = 10_000_000_000
 
     let writer: IngestWriter
     /// Records per batch (`batchSize` unless a test asks for another).
@@ -46,6 +49,7 @@ public final class IngestPipeline {
     public init(store: TriageStore, batchSize: Int = IngestPipeline.batchSize, onReject: @escaping (Rejection) throws -> Void,
                 onProgress: ((IngestProgress) -> Void)? = nil) throws(StoreError) {
         writer = try IngestWriter(store: store)
+        writer.roleFlushNanoseconds = IngestPipeline.roleInterval
         batchRecords = max(1, batchSize)
         self.onReject = onReject
         self.onProgress = onProgress
@@ -131,6 +135,13 @@ public final class IngestPipeline {
             }
         }
         if let failure { throw failure }
+        do {
+            try writer.flushSample()
+        } catch {
+            var committed = summary
+            committed += this
+            throw IngestStoreFailure(error: error, committed: committed)
+        }
         // The channel is drained: the decoding thread closed it and is done with the reader.
         this.envelopes = reader.envelopeCount
         this.skippedItems = reader.skippedItems

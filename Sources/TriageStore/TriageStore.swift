@@ -51,6 +51,8 @@ public final class TriageStore: @unchecked Sendable {
     let engine: any StoreEngine
     /// Where the store lives, resolved once from the location it was opened at.
     let place: any StoreLocation
+    /// The zstd dictionaries kept payloads are compressed with, each digested once.
+    let dictionaries = PayloadDictionaries()
 
     /// Whether the store is a team store on PostgreSQL rather than an SQLite file.
     public var isTeamStore: Bool { place.isTeamStore }

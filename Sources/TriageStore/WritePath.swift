@@ -35,9 +35,9 @@ struct ComplaintCode {
     var ts: Int64
 }
 
-/// Whether an event row was new to the store: known at once, or once the batch's rows are written (`finish`).
+/// Whether an event row was new to the store (and its row's id): known at once, or once the batch's rows are written (`finish`).
 enum EventRowOutcome {
-    case new
+    case new(Int64)
     case duplicate
     case staged
 }
@@ -46,8 +46,8 @@ enum EventRowOutcome {
 protocol EventRows {
     /// Writes (or stages) an event's row in its issue, with the ids of its texts.
     mutating func add(_ event: ErrorEvent, issueID: Int64, terms: ArraySlice<Int64?>) throws -> EventRowOutcome
-    /// Writes the staged rows; the keys of those that were new.
-    mutating func finish() throws -> Set<IngestWriter.EventKey>
+    /// Writes the staged rows; the keys of those that were new, with their rows' ids.
+    mutating func finish() throws -> [IngestWriter.EventKey: Int64]
 }
 
 extension IngestWriter {

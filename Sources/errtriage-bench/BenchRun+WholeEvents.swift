@@ -26,7 +26,7 @@ extension BenchRun {
             }
         }
         let kept = wholeStore("default", round: 1)
-        let counted = try ChildProcess.run(["sqlite3", kept, "SELECT COUNT(*), COALESCE(SUM(bytes), 0), COALESCE(SUM(LENGTH(payload)), 0) FROM event_payload;"])
+        let counted = try ChildProcess.run(["sqlite3", kept, "SELECT COUNT(*), COALESCE(SUM(bytes), 0), COALESCE(SUM(LENGTH(payload)), 0) FROM kept_payload;"])
         let parts = counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|").compactMap { Int64($0) }
         let (keptEvents, rawBytes, storedBytes) = parts.count == 3 ? (parts[0], parts[1], parts[2]) : (0, 0, 0)
 
@@ -51,7 +51,7 @@ extension BenchRun {
         BenchRun.note("whole events: \(keptEvents) of \(events) kept (\(String(format: "%.1f", Double(keptEvents) * 100 / Double(max(events, 1))))%), payloads \(Self.megabytes(rawBytes)) stored as \(Self.megabytes(storedBytes))")
 
         // `event ID` of 15 kept events spread over the store, each a whole process (median, and the slowest).
-        let ids = try ChildProcess.run(["sqlite3", kept, "SELECT event_id FROM event_payload ORDER BY ts LIMIT 15 OFFSET \(max(0, keptEvents / 2 - 7));"])
+        let ids = try ChildProcess.run(["sqlite3", kept, "SELECT e.event_id FROM kept_payload p JOIN event_row e ON e.id = p.id ORDER BY p.ts LIMIT 15 OFFSET \(max(0, keptEvents / 2 - 7));"])
             .stdout.split(separator: "\n").map(String.init)
         guard !ids.isEmpty else { throw BenchFailure("the store with whole events keeps none") }
         var times: [Double] = []

@@ -82,7 +82,8 @@ import TriageModel
         let latest = try #require(try f.store.latestKeptEvent(issueKey: "US14-LO43-AP7-NE8"))
         #expect(latest.eventID == "b5" && latest.issueKey == "US14-LO43-AP7-NE8")
         #expect(latest.payload == Array(Self.twoDays[9].utf8))
-        #expect(latest.roles.names == ["latest", "latest of release", "day sample"])
+        // The day's fifth event: not in the day sample (1st, 2nd, 4th…), kept for its roles.
+        #expect(latest.roles.names == ["latest", "latest of release"])
         #expect(try f.store.latestKeptEvent(issueKey: "US14-NE8")?.eventID == "other")
         #expect(try f.store.latestKeptEvent(issueKey: "NE1") == nil)
     }
@@ -98,6 +99,94 @@ import TriageModel
         #expect(result.payloadsDeleted == 2)
         #expect(try Self.kept(f).keys.sorted() == ["new1"])
         #expect(try f.store.keptEvent(id: "old1") == nil)
+    }
+
+    static func kept(_ f: TemporaryStore, issue: String) throws -> [String: [String]] {
+        Dictionary(uniqueKeysWithValues: try f.store.keptEvents(issueKey: issue, limit: 5_000).map { ($0.eventID, $0.roles.names) })
+    }
+
+    /// A busy day is kept in a few events spread over it: the 1st, 2nd, 4th, 8th… of the issue's day.
+    @Test func aBusyDayIsSampledInAFewEventsSpreadOverIt() throws {
+        let f = try TemporaryStore()
+        let lines = (1...100).map { i in
+            Self.line("e\(i)", String(format: "2026-10-01T%02d:%02d:00Z", i / 60, i % 60), version: "1.0")
+        }
+        try f.ingest(lines: lines)
+        let kept = try Self.kept(f, issue: "US14-LO43-AP7-NE8")
+        #expect(kept.filter { $0.value.contains("day sample") }.keys.sorted()
+                == ["e1", "e16", "e2", "e32", "e4", "e64", "e8"])
+        #expect(kept["e100"] == ["latest", "latest of release"])
+        #expect(kept.count == 8)
+        // The next day starts over.
+        try f.ingest(lines: [Self.line("f1", "2026-10-02T00:00:00Z", version: "1.0")])
+        #expect(try Self.kept(f, issue: "US14-LO43-AP7-NE8")["f1"] == ["latest", "latest of release", "day sample"])
+    }
+
+    /// A new release on every event keeps the latest of the issue's five newest releases, not one per release.
+    @Test func aNewReleaseOnEveryEventKeepsTheLatestOfTheFiveNewestReleases() throws {
+        let f = try TemporaryStore()
+        try f.store.setKeepWhole(.perDay(1))
+        let lines = (1...40).map { i in Self.line("r\(i)", String(format: "2026-10-01T10:%02d:00Z", i), version: "1.\(i)") }
+        try f.ingest(lines: lines, batch: 7)
+        let kept = try Self.kept(f, issue: "US14-LO43-AP7-NE8")
+        let releases = kept.filter { $0.value.contains("latest of release") }.keys.sorted()
+        #expect(releases == ["r36", "r37", "r38", "r39", "r40"])
+        #expect(kept["r1"] == ["first", "day sample"])
+        #expect(kept.count == 6)
+        #expect(try f.store.verify().isSound)
+    }
+
+    /// An issue keeps at most `SampleBounds.perIssueCount` day samples: past it, each new one takes the oldest's place.
+    @Test func anIssuesDaySampleIsBoundedAndSlides() throws {
+        let f = try TemporaryStore()
+        try f.store.setKeepWhole(.perDay(1))
+        let start = Timestamp.parse("2023-01-01T12:00:00Z")!
+        let days = SampleBounds.perIssueCount + 30
+        let lines = (0..<days).map { d in
+            Self.line("d\(d)", Timestamp(millis: start.millis + Int64(d) * Timestamp.millisPerDay).iso8601, version: "1.0")
+        }
+        try f.ingest(lines: lines, batch: 500)
+        let kept = try Self.kept(f, issue: "US14-LO43-AP7-NE8")
+        let sampled = kept.filter { $0.value.contains("day sample") }
+        #expect(sampled.count == SampleBounds.perIssueCount)
+        #expect(kept["d0"] == ["first", "day sample"])
+        #expect(kept["d1"] == nil)
+        #expect(sampled["d\(days - 1)"] != nil)
+        #expect(try f.store.read { db in try Int.fetchOne(db, sql: "SELECT events FROM issue") } == days)
+        #expect(try f.store.verify().isSound)
+    }
+
+    /// The store trains a zstd dictionary on its first payloads of a source and compresses the
+    /// later ones with it; payloads of before and after read back as they came.
+    @Test func theStoreTrainsADictionaryOnItsFirstPayloads() throws {
+        let f = try TemporaryStore()
+        try f.store.setKeepWhole(.all)
+        let lines = TemporaryStore.sampleLines(events: 2_500, issues: 20, days: 5)
+        try f.ingest(lines: lines)
+        let dictionaries = try f.store.read { db in try SQLRow.fetchAll(db, sql: "SELECT id, source FROM payload_dictionary") }
+        #expect(dictionaries.count == 1)
+        let dicts = try f.store.read { db in try Int64.fetchAll(db, sql: "SELECT DISTINCT dict FROM kept_payload ORDER BY dict") }
+        #expect(dicts.count == 2 && dicts[0] == -1 && dicts[1] > 0)
+        let ratio = try f.store.read { db in try Double.fetchOne(db, sql: """
+            SELECT CAST(SUM(LENGTH(payload)) AS REAL) / SUM(bytes) FROM kept_payload WHERE dict > 0
+            """) }
+        #expect(try #require(ratio) < 0.3)
+        let byID = Dictionary(lines.compactMap { line -> (String, String)? in
+            guard let r = line.range(of: #""event_id":""#) else { return nil }
+            let rest = line[r.upperBound...]
+            return (String(rest[..<rest.firstIndex(of: "\"")!]), line)
+        }, uniquingKeysWith: { a, _ in a })
+        for id in try f.store.read({ db in try String.fetchAll(db, sql: """
+            SELECT e.event_id FROM kept_payload p JOIN event_row e ON e.id = p.id WHERE p.dict IN (-1, \(dicts[1])) ORDER BY p.id LIMIT 5
+            """) }) + (try f.store.read { db in try String.fetchAll(db, sql: """
+            SELECT e.event_id FROM kept_payload p JOIN event_row e ON e.id = p.id ORDER BY p.id DESC LIMIT 5
+            """) }) {
+            let event = try #require(try f.store.keptEvent(id: id))
+            #expect(event.payload == Array(byID[id]!.utf8))
+        }
+        // A second ingest into the store reads the trained dictionary rather than training another.
+        try f.ingest(lines: TemporaryStore.sampleLines(events: 300, issues: 20, days: 5, seed: 9))
+        #expect(try f.store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM payload_dictionary") } == 1)
     }
 
     /// A planted secret in a Sentry event's header, extra and query: it is in no byte the store
@@ -121,7 +210,7 @@ import TriageModel
         if TemporaryStore.onPostgres {
             let cluster = try PostgresCluster.shared.get()
             dumped = Array(try Self.run(cluster.tool("pg_dump"), ["--no-owner", "-d", f.path]).utf8)
-            #expect(String(decoding: dumped, as: UTF8.self).contains("event_payload"))
+            #expect(String(decoding: dumped, as: UTF8.self).contains("kept_payload"))
         } else {
             dumped = try [f.path, f.path + "-wal", f.path + "-shm"].flatMap { path -> [UInt8] in
                 FileManager.default.fileExists(atPath: path) ? Array(try Data(contentsOf: URL(fileURLWithPath: path))) : []

@@ -28,6 +28,18 @@ public final class IngestWriter {
     public var minFreeBytes: Int64?
     /// The events of the batch being written that came with their payload (`IngestWriter+WholeEvents`).
     var landed: [Landed] = []
+    /// The whole-event sample between batches (`IngestWriter+WholeEvents`).
+    var sample = SampleState()
+    /// Compresses the kept payloads (one context, reused).
+    let compressor = PayloadZstd.Compressor()
+    /// How often the roles' candidates (an issue's latest event, …) are written, in nanoseconds;
+    /// nil: at every transaction. A pipeline or a server writes them once an interval and when it
+    /// ends (`flushSample`), so that a busy issue's latest payload is written once, not per batch.
+    public var roleFlushNanoseconds: UInt64?
+    /// Dictionaries trained in the transaction under way, forgotten if it rolls back.
+    var trainedInTransaction: [Int64] = []
+    /// The next transaction writes the roles' candidates (`flushSample`).
+    var flushRequested = false
 
     struct IssueState {
         var id: Int64
@@ -133,6 +145,8 @@ public final class IngestWriter {
     /// writes each rollup row once instead of once per batch.
     public func write(batches next: () -> Batch?) throws(StoreError) -> IngestCounts {
         let snapshot = (issues, dictionary, owners, aliases)
+        let sampleSnapshot = sample
+        trainedInTransaction = []
         if let minFreeBytes { try store.checkFreeSpace(floor: minFreeBytes) }
         do {
             return try store.write { db in
@@ -157,11 +171,15 @@ public final class IngestWriter {
                     try add(db, gathered, counts: &counts, rollups: &rollups, partitions: &partitions)
                     try keepWhole(db)
                 }
+                if flushRequested { try flushRoles(db) }
                 try finish(db, rollups: &rollups)
                 return counts
             }
         } catch {
             (issues, dictionary, owners, aliases) = snapshot
+            sample = sampleSnapshot
+            sample.forgetStoreReads()
+            store.dictionaries.forget(trainedInTransaction)
             terms = [:]
             landed = []
             pendingComplaints = []  // the transaction rolled back: forget what it cached
@@ -231,7 +249,10 @@ public final class IngestWriter {
     /// Runs inside the transaction, after its lock is taken.
     private func revalidate(_ db: SQLDatabase) throws {
         let current = try TriageStore.storedRevision(db)
-        if knownRevision != current { try load(db) }
+        if knownRevision != current {
+            try load(db)
+            sample.forgetStoreReads()
+        }
         // The store's write raises the revision once as this transaction commits.
         knownRevision = current + 1
     }
@@ -252,7 +273,7 @@ public final class IngestWriter {
         for (i, raw) in batch.events.enumerated() {
             let (key, chain, issue) = try findIssue(raw, prepared: batch.keys[i], met: &met, db: db, counts: &counts, rollups: &rollups)
             switch try rows.add(raw, issueID: issue.id, terms: termIDs[event: i]) {
-            case .new: try land(raw, in: issue, key: key, chain: chain, db: db, counts: &counts, rollups: &rollups)
+            case .new(let rowID): try land(raw, in: issue, key: key, chain: chain, rowID: rowID, db: db, counts: &counts, rollups: &rollups)
             case .duplicate: counts.duplicates += 1
             case .staged: staged.append((i, key, chain, issue))
             }
@@ -262,18 +283,18 @@ public final class IngestWriter {
             let raw = batch.events[i]
             // An event landed earlier in the batch may have changed its issue since it was found.
             let issue = issues[key] ?? state
-            guard inserted.remove(EventKey(issue: issue.id, ts: raw.timestamp.millis, eventID: raw.eventID)) != nil else {
+            guard let rowID = inserted.removeValue(forKey: EventKey(issue: issue.id, ts: raw.timestamp.millis, eventID: raw.eventID)) else {
                 counts.duplicates += 1
                 continue
             }
-            try land(raw, in: issue, key: key, chain: chain, db: db, counts: &counts, rollups: &rollups)
+            try land(raw, in: issue, key: key, chain: chain, rowID: rowID, db: db, counts: &counts, rollups: &rollups)
         }
         try addComplaints(db, batch.complaints, events: batch.events, counts: &counts, rollups: &rollups)
     }
 
     /// Counts an event that was new to the store: its issue's figures, rollups, chain names, and
     /// the regression it may bring to the issue or its group. Both ingest paths land events here.
-    func land(_ raw: ErrorEvent, in stored: IssueState, key: String, chain: ErrorChain, db: SQLDatabase,
+    func land(_ raw: ErrorEvent, in stored: IssueState, key: String, chain: ErrorChain, rowID: Int64, db: SQLDatabase,
               counts: inout IngestCounts, rollups: inout Rollups) throws {
         var issue = stored
         counts.eventsAdded += 1
@@ -296,8 +317,9 @@ public final class IngestWriter {
         }
         issues[key] = issue
         if let payload = raw.payload {
-            landed.append(Landed(issueID: issue.id, key: key, ts: raw.timestamp.millis, eventID: raw.eventID, source: raw.source,
-                                 release: raw.appVersion, environment: raw.environment, payload: payload))
+            landed.append(Landed(issueID: issue.id, rowID: rowID, ts: raw.timestamp.millis, eventID: raw.eventID, source: raw.source,
+                                 release: raw.appVersion, environment: raw.environment, payload: payload,
+                                 isEarliest: raw.timestamp.millis <= issue.firstSeen.millis))
         }
         if let head = issue.groupID {
             try regressGroup(head, member: issue, event: raw, db: db, counts: &counts, rollups: &rollups)

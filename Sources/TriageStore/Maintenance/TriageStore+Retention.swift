@@ -159,20 +159,34 @@ extension TriageStore {
     /// table's key), `chunk` rows per transaction: those months are closed to ingest, so their
     /// `issue_month.distinct_users` are final.
     /// Deletes the kept payloads of events before `cut` (their events are deleted by the engine),
-    /// `chunk` at a time, through `event_payload_by_time`.
+    /// issue by issue through `kept_payload_by_issue`, `chunk` payloads at most per transaction,
+    /// and the roles that pointed at them.
     func deletePayloads(before cut: Int64, chunk: Int) throws(StoreError) -> Int {
+        // Every issue: a probe of the index each, where a scan for the issues with old payloads reads them all.
+        let issues = try read { db in try Int64.fetchAll(db, sql: "SELECT id FROM issue ORDER BY id") }
         var total = 0
-        while true {
-            let n = try write { db in
+        var start = 0
+        while start < issues.count {
+            var deleted = 0
+            var next = start
+            try write { db in
+                while next < issues.count && deleted < chunk {
+                    try db.execute(sql: """
+                        DELETE FROM kept_payload WHERE id IN (SELECT id FROM kept_payload WHERE issue_id = ? AND ts < ? LIMIT ?)
+                        """, arguments: [issues[next], cut, chunk - deleted])
+                    let n = db.changesCount
+                    deleted += n
+                    if deleted < chunk { next += 1 }
+                }
                 try db.execute(sql: """
-                    DELETE FROM event_payload WHERE (issue_id, ts, event_id) IN
-                        (SELECT issue_id, ts, event_id FROM event_payload WHERE ts < ? LIMIT ?)
-                    """, arguments: [cut, chunk])
-                return db.changesCount
+                    DELETE FROM kept_role WHERE issue_id IN (\(databaseQuestionMarks(count: min(next + 1, issues.count) - start)))
+                      AND payload_id NOT IN (SELECT id FROM kept_payload)
+                    """, arguments: SQLArguments(issues[start..<min(next + 1, issues.count)]))
             }
-            total += n
-            if n < chunk { return total }
+            total += deleted
+            start = next
         }
+        return total
     }
 
     func deleteMonthUsers(before cut: Int64, chunk: Int) throws(StoreError) {

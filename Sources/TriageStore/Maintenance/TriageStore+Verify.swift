@@ -35,6 +35,7 @@ extension TriageStore {
             }
 
             try TriageStore.verifyTerms(db, problem: problem)
+            try TriageStore.verifyKeptPayloads(db, problem: problem)
 
             // After a prune the raw rows begin at the horizon (a month's start): every recount keeps to
             // the buckets from there, and what lies before stays as the prune left it.
@@ -277,5 +278,20 @@ extension TriageStore {
                 problem("issue \(key) is of kind \(stored?.rawValue ?? "none"), its events say \(worst[id]?.rawValue ?? "none")")
             }
         }
+    }
+}
+
+extension TriageStore {
+    /// Every kept payload belongs to a stored event, and every role points at a kept payload.
+    static func verifyKeptPayloads(_ db: SQLDatabase, problem: (String) -> Void) throws {
+        let orphans = try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM kept_payload p
+            WHERE NOT EXISTS (SELECT 1 FROM event_row e WHERE e.issue_id = p.issue_id AND e.ts = p.ts AND e.id = p.id)
+            """) ?? 0
+        if orphans > 0 { problem("\(orphans) kept payloads belong to no stored event") }
+        let dangling = try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM kept_role r WHERE NOT EXISTS (SELECT 1 FROM kept_payload p WHERE p.id = r.payload_id)
+            """) ?? 0
+        if dangling > 0 { problem("\(dangling) roles of kept events point at no kept payload") }
     }
 }

@@ -89,8 +89,8 @@ struct BulkWrites: WritePath {
             return .staged
         }
 
-        mutating func finish() throws -> Set<IngestWriter.EventKey> {
-            guard !rows.isEmpty else { return [] }
+        mutating func finish() throws -> [IngestWriter.EventKey: Int64] {
+            guard !rows.isEmpty else { return [:] }
             let columns = TriageStore.eventInsertColumns
             try session.stage("event_stage", """
                 (n BIGINT, event_id TEXT, issue_id BIGINT, ts BIGINT, app_version TEXT, free_ram BIGINT, free_disk BIGINT,
@@ -100,14 +100,14 @@ struct BulkWrites: WritePath {
             try session.connection.copyIn("COPY event_stage (n, \(columns.joined(separator: ", "))) FROM STDIN") { writer in
                 for row in staged { try writer.row(row) }
             }
-            var inserted = Set<IngestWriter.EventKey>()
+            var inserted: [IngestWriter.EventKey: Int64] = [:]
             for row in try SQLRow.fetchAll(db, sql: """
                 INSERT INTO event_row (\(columns.joined(separator: ", ")))
                 SELECT \(columns.joined(separator: ", ")) FROM event_stage ORDER BY n
                 ON CONFLICT DO NOTHING
-                RETURNING issue_id, ts, event_id
+                RETURNING issue_id, ts, event_id, id
                 """) {
-                inserted.insert(IngestWriter.EventKey(issue: try row.decode(0), ts: try row.decode(1), eventID: try row.decode(2)))
+                inserted[IngestWriter.EventKey(issue: try row.decode(0), ts: try row.decode(1), eventID: try row.decode(2))] = try row.decode(3)
             }
             return inserted
         }

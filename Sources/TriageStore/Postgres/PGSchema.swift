@@ -192,7 +192,13 @@ enum PGSchema {
         \(TriageStore.keyURLColumn(text: text));
         \(payloads)
         \(facets)
+        \(keptPayloads)
         """
+    }
+    /// Schema 18 (SQLite's `migrateToV18`): the events kept whole in lean rows, with the
+    /// payloads of schema 17 moved into them. Not partitioned: a sample, which pruning deletes by issue and time.
+    static var keptPayloads: String {
+        TriageStore.keptPayloadTables(text: text, integer: "BIGINT", blob: "BYTEA") + TriageStore.movePayloadsToV18
     }
 
 

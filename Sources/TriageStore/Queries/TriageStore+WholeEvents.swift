@@ -31,7 +31,16 @@ public struct KeptEvent: Hashable, Sendable {
 }
 
 extension TriageStore {
-    static let keptColumns = "p.event_id, i.key, p.ts, p.source, p.release, p.environment, p.roles, p.bytes"
+    /// A kept event's columns (`kept`), over `keptFrom`: its payload row, its event and its issue.
+    /// Its roles are its own (`sample`) and those that point at it.
+    static let keptColumns = """
+        e.event_id, i.key, p.ts, e.source, e.app_version, e.environment,
+        p.sample + CAST((SELECT COALESCE(SUM(r.role), 0) FROM kept_role r WHERE r.payload_id = p.id) AS BIGINT), p.bytes
+        """
+    /// The payload row joined to its event through the event's own key (`event_by_issue_time` on both engines).
+    static let keptFrom = """
+        kept_payload p JOIN event e ON e.issue_id = p.issue_id AND e.ts = p.ts AND e.id = p.id JOIN issue i ON i.id = p.issue_id
+        """
 
     /// The ids of the issue keyed by the first argument and of the issues merged into it (keyed by the second: the same key).
     static let issueAndMembers = "SELECT id FROM issue WHERE key = ? UNION SELECT m.id FROM issue m JOIN issue h ON h.id = m.group_id WHERE h.key = ?"
@@ -42,10 +51,16 @@ extension TriageStore {
                   roles: KeptRoles(rawValue: try row.decode(6)), bytes: try row.decode(7))
     }
 
-    /// A row of `keptColumns` and the compressed payload after them, decompressed.
-    static func keptWithPayload(_ row: SQLRow) throws -> KeptEvent {
-        var event = try kept(row)
-        guard let payload = PayloadCodec.decompress(try row.decode(8), size: event.bytes) else {
+    /// A row of `keptColumns` and the payload's `dict` and compressed bytes after them, decompressed.
+    func keptWithPayload(_ row: SQLRow, db: SQLDatabase) throws -> KeptEvent {
+        var event = try TriageStore.kept(row)
+        let dict: Int64 = try row.decode(8), stored: [UInt8] = try row.decode(9)
+        let payload: [UInt8]? = switch dict {
+        case 0: PayloadCodec.decompress(stored, size: event.bytes)
+        case -1: PayloadZstd.decompress(stored, size: event.bytes, dictionary: nil)
+        default: PayloadZstd.decompress(stored, size: event.bytes, dictionary: try dictionaries.dictionary(id: dict, db: db))
+        }
+        guard let payload else {
             throw StoreError("the kept payload of event \(event.eventID) does not decompress: the store is damaged (errtriage check)")
         }
         event.payload = payload
@@ -57,10 +72,10 @@ extension TriageStore {
     public func keptEvent(id: String) throws(StoreError) -> KeptEvent? {
         try read { db in
             guard let row = try SQLRow.fetchOne(db, sql: """
-                SELECT \(TriageStore.keptColumns), p.payload FROM event_payload p JOIN issue i ON i.id = p.issue_id
-                WHERE p.event_id = ? ORDER BY p.ts DESC LIMIT 1
-                """, arguments: [id]) else { return nil }
-            return try TriageStore.keptWithPayload(row)
+                SELECT \(TriageStore.keptColumns), p.dict, p.payload FROM \(TriageStore.keptFrom)
+                WHERE p.event_key = ? AND e.event_id = ? ORDER BY p.ts DESC LIMIT 1
+                """, arguments: [KeptEventKey.hash(id), id]) else { return nil }
+            return try keptWithPayload(row, db: db)
         }
     }
 
@@ -69,11 +84,11 @@ extension TriageStore {
     public func latestKeptEvent(issueKey: String) throws(StoreError) -> KeptEvent? {
         try read { db in
             guard let row = try SQLRow.fetchOne(db, sql: """
-                SELECT \(TriageStore.keptColumns), p.payload FROM event_payload p JOIN issue i ON i.id = p.issue_id
+                SELECT \(TriageStore.keptColumns), p.dict, p.payload FROM \(TriageStore.keptFrom)
                 WHERE p.issue_id IN (\(TriageStore.issueAndMembers))
-                ORDER BY p.ts DESC, p.event_id DESC LIMIT 1
+                ORDER BY p.ts DESC, p.id DESC LIMIT 1
                 """, arguments: [issueKey, issueKey]) else { return nil }
-            return try TriageStore.keptWithPayload(row)
+            return try keptWithPayload(row, db: db)
         }
     }
 
@@ -81,9 +96,9 @@ extension TriageStore {
     public func keptEvents(issueKey: String, limit: Int = 200) throws(StoreError) -> [KeptEvent] {
         try read { db in
             try SQLRow.fetchAll(db, sql: """
-                SELECT \(TriageStore.keptColumns) FROM event_payload p JOIN issue i ON i.id = p.issue_id
+                SELECT \(TriageStore.keptColumns) FROM \(TriageStore.keptFrom)
                 WHERE p.issue_id IN (\(TriageStore.issueAndMembers))
-                ORDER BY p.ts DESC, p.event_id DESC LIMIT ?
+                ORDER BY p.ts DESC, p.id DESC LIMIT ?
                 """, arguments: [issueKey, issueKey, limit]).map(TriageStore.kept)
         }
     }
@@ -92,7 +107,7 @@ extension TriageStore {
     public func keptTotals() throws(StoreError) -> (events: Int, bytes: Int64, stored: Int64) {
         try read { db in
             let row = try SQLRow.fetchOne(db, sql: """
-                SELECT COUNT(*), COALESCE(SUM(bytes), 0), COALESCE(SUM(LENGTH(payload)), 0) FROM event_payload
+                SELECT COUNT(*), COALESCE(SUM(bytes), 0), COALESCE(SUM(LENGTH(payload)), 0) FROM kept_payload
                 """)!
             return ((try row.decode(0)), (try row.decode(1)), (try row.decode(2)))
         }
@@ -106,7 +121,7 @@ extension TriageStore {
         try read { db in
             let buckets = try Buckets(db, window: window, now: now)
             var sql = """
-                SELECT \(TriageStore.keptColumns), p.payload FROM event_payload p JOIN issue i ON i.id = p.issue_id
+                SELECT \(TriageStore.keptColumns), p.dict, p.payload FROM \(TriageStore.keptFrom)
                 WHERE p.ts BETWEEN ? AND ?
                 """
             var arguments: SQLArguments = [buckets.millis.lowerBound, buckets.millis.upperBound]
@@ -117,9 +132,9 @@ extension TriageStore {
                 sql += " AND (i.key = ? OR i.group_id = (SELECT id FROM issue WHERE key = ?))"
                 arguments += [key, key]
             }
-            let cursor = try SQLRow.fetchCursor(db, sql: sql + " ORDER BY p.ts, p.event_id", arguments: arguments)
+            let cursor = try SQLRow.fetchCursor(db, sql: sql + " ORDER BY p.ts, e.event_id", arguments: arguments)
             while let row = try cursor.next() {
-                try each(try TriageStore.keptWithPayload(row))
+                try each(try keptWithPayload(row, db: db))
             }
         }
     }

@@ -48,7 +48,7 @@ struct RowByRowWrites: WritePath {
     /// SQLite's ids go on from the highest row by themselves.
     func finishCopy(_ db: SQLDatabase) throws {}
 
-    /// Each event inserted at once; the statement's change count says whether it was new.
+    /// Each event inserted at once; the id it returns says it was new (none: a duplicate).
     struct Events: EventRows {
         let db: SQLDatabase
         var insert: BoundStatement
@@ -58,7 +58,7 @@ struct RowByRowWrites: WritePath {
             let columns = TriageStore.eventInsertColumns
             insert = try BoundStatement(db, sql: """
                 INSERT INTO event_row (\(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))
-                ON CONFLICT DO NOTHING
+                ON CONFLICT DO NOTHING RETURNING id
                 """)
         }
 
@@ -74,10 +74,9 @@ struct RowByRowWrites: WritePath {
             insert.bind(raw.userID)
             insert.bind(raw.sessionID)
             for id in terms { insert.bind(id) }
-            try insert.execute()
-            return db.changesCount > 0 ? .new : .duplicate
+            return try insert.fetchInt64().map(EventRowOutcome.new) ?? .duplicate
         }
 
-        mutating func finish() throws -> Set<IngestWriter.EventKey> { [] }
+        mutating func finish() throws -> [IngestWriter.EventKey: Int64] { [:] }
     }
 }
