@@ -11,5 +11,5 @@ enum KeepWholeArgument {
 
     /// The option's help, the same for both commands.
     static let help = ArgumentHelp(
-        "How many events of an issue the store keeps whole beyond its first and latest and each release's and environment's latest: N a day (default 20), all, or none (no payload at all). A store setting: it holds for later ingests and serve.")
+        "How many events of an issue the store keeps whole beyond its first and latest and each release's and environment's latest: at most N a day (default 20: the 1st, 2nd, 4th, 8th... event of the day), all, or none (no payload at all). A store setting: it holds for later ingests and serve.")
 }

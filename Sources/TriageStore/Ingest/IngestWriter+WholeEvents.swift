@@ -233,6 +233,7 @@ extension IngestWriter {
             sample.pendingBytes = 0
             return
         }
+        try insertPressed(db, waiting: false)
         if !landed.isEmpty {
             try seed(db)
             var pressing: [(Landed, KeptRoles)] = []
@@ -251,7 +252,7 @@ extension IngestWriter {
                 }
                 propose(e, written: own)
             }
-            try insertPayloads(pressing, db: db)
+            try submitPayloads(pressing, db: db)
         }
         let due = roleFlushNanoseconds.map { DispatchTime.now().uptimeNanoseconds - sample.rolesFlushed >= $0 } ?? true
         if due || sample.pendingBytes > SampleBounds.pendingBytes { try flushRoles(db) }
@@ -414,7 +415,7 @@ extension IngestWriter {
             }
             sample.books[issueID] = book
         }
-        try insertPayloads(pressing, db: db)
+        try submitPayloads(pressing, db: db)
         for slice in pointers.slices(of: 200) {
             var arguments = SQLArguments()
             for p in slice { arguments += [p.issue, p.slot.role.rawValue, p.slot.scope, p.rowID] }
@@ -442,37 +443,39 @@ extension IngestWriter {
         }
     }
 
-    /// What a kept event holds in place of a payload whose secrets cannot be found (not one JSON
-    /// value; the importers hand on only JSON, so this is for what they may hand on one day).
-    static let unreadablePayload = Array(#"{"errtriage":"this event's payload was not one JSON value: its secrets could not be found, so it is not kept"}"#.utf8)
-
-    /// Scrubs, compresses and inserts kept payloads (each an event's, under its row's id), training
-    /// a source's dictionary once it has payloads enough.
-    private func insertPayloads(_ kept: [(Landed, KeptRoles)], db: SQLDatabase) throws {
+    /// Hands kept payloads to the press (`PayloadPress`), each with its source's dictionary; they
+    /// are inserted before the transaction commits (`insertPressed`).
+    private func submitPayloads(_ kept: [(Landed, KeptRoles)], db: SQLDatabase) throws {
         guard !kept.isEmpty else { return }
         try loadDictionaries(db)
-        var rows: [SQLValue] = []
-        var count = 0
-        func send() throws {
-            guard count > 0 else { return }
+        press.submit(kept.map { PayloadPress.Job(event: $0.0, roles: $0.1, dictionary: sample.dictionaries[$0.0.source]) })
+    }
+
+    /// Takes the pressed payloads back (all of them, or with `waiting: false` those done so far)
+    /// and inserts them (each an event's, under its row's id); what was pressed without a
+    /// dictionary joins its source's training, and once a source has payloads enough a dictionary
+    /// is trained on them for the payloads after.
+    func insertPressed(_ db: SQLDatabase, waiting: Bool = true) throws {
+        let pressed = waiting ? press.collect() : press.take()
+        guard !pressed.isEmpty else { return }
+        for slice in pressed.slices(of: 100) {
+            var arguments = SQLArguments()
+            for p in slice {
+                let e = p.job.event
+                arguments.values += [.integer(e.rowID), .integer(e.issueID), .integer(e.ts), .integer(KeptEventKey.hash(e.eventID)),
+                                     .integer(p.job.roles.rawValue), .integer(p.job.dictionary?.id ?? -1), .integer(Int64(p.bytes)),
+                                     .blob(p.frame)]
+            }
             try db.execute(sql: """
                 INSERT INTO kept_payload (id, issue_id, ts, event_key, sample, dict, bytes, payload)
-                VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", "))
+                VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?)", count: slice.count).joined(separator: ", "))
                 ON CONFLICT DO NOTHING
-                """, arguments: { var a = SQLArguments(); a.values = rows; return a }())
-            rows.removeAll(keepingCapacity: true)
-            count = 0
+                """, arguments: arguments)
         }
-        for (e, roles) in kept {
-            let clean = PayloadScrubber.scrub(e.payload) ?? IngestWriter.unreadablePayload
-            let dictionary = try dictionary(for: e.source, adding: clean, db: db)
-            let frame = compressor.compress(clean, dictionary: dictionary)
-            rows += [.integer(e.rowID), .integer(e.issueID), .integer(e.ts), .integer(KeptEventKey.hash(e.eventID)),
-                     .integer(roles.rawValue), .integer(dictionary?.id ?? -1), .integer(Int64(clean.count)), .blob(frame)]
-            count += 1
-            if count == 100 { try send() }
+        for p in pressed {
+            guard let clean = p.clean else { continue }
+            try train(p.job.event.source, adding: clean, db: db)
         }
-        try send()
     }
 
     /// The store's dictionaries, read once.
@@ -485,13 +488,12 @@ extension IngestWriter {
         sample.dictionariesLoaded = true
     }
 
-    /// The dictionary a payload of `source` is compressed with: the source's trained one, or none
-    /// while the source has too few payloads to train one on; then `clean` joins the payloads a
-    /// dictionary is trained on, and once they are enough one is trained and stored.
-    private func dictionary(for source: String, adding clean: [UInt8], db: SQLDatabase) throws -> ZstdDictionary? {
-        if let trained = sample.dictionaries[source] { return trained }
+    /// Adds a payload pressed without a dictionary to what its source's dictionary is trained on
+    /// (at first the store's own such payloads of the source); once they are enough, trains the
+    /// dictionary and stores it, and the source's later payloads are compressed with it.
+    private func train(_ source: String, adding clean: [UInt8], db: SQLDatabase) throws {
+        guard sample.dictionaries[source] == nil else { return }
         if sample.trainingLoaded.insert(source).inserted {
-            // The store's own payloads of the source, kept before a dictionary was trained.
             var gathered: [[UInt8]] = []
             for row in try SQLRow.fetchAll(db, sql: """
                 SELECT p.payload, p.bytes FROM kept_payload p
@@ -505,17 +507,16 @@ extension IngestWriter {
         }
         sample.training[source, default: []].append(clean)
         let gathered = sample.training[source]!
-        guard PayloadDictionaries.enoughToTrain(gathered) else { return nil }
+        guard PayloadDictionaries.enoughToTrain(gathered) else { return }
         sample.training[source] = []
-        guard let bytes = PayloadZstd.train(on: gathered, capacity: PayloadDictionaries.capacity) else {
-            // Too alike or too few after all: gather as many again before the next try.
-            return nil
-        }
-        let id = try db.insertID(sql: "INSERT INTO payload_dictionary (id, source, dictionary) VALUES ((SELECT COALESCE(MAX(id), 0) + 1 FROM payload_dictionary), ?, ?)",
-                                 arguments: { var a = SQLArguments(); a.values = [.text(source), .blob(bytes)]; return a }())
-        let trained = try store.dictionaries.remember(id: id, bytes: bytes)
+        // Too alike or too few after all: as many again are gathered before the next try.
+        guard let bytes = PayloadZstd.train(on: gathered, capacity: PayloadDictionaries.capacity) else { return }
+        var arguments = SQLArguments()
+        arguments.values = [.text(source), .blob(bytes)]
+        let id = try db.insertID(sql: """
+            INSERT INTO payload_dictionary (id, source, dictionary) VALUES ((SELECT COALESCE(MAX(id), 0) + 1 FROM payload_dictionary), ?, ?)
+            """, arguments: arguments)
+        sample.dictionaries[source] = try store.dictionaries.remember(id: id, bytes: bytes)
         trainedInTransaction.append(id)
-        sample.dictionaries[source] = trained
-        return trained
     }
 }

@@ -30,8 +30,8 @@ public final class IngestWriter {
     var landed: [Landed] = []
     /// The whole-event sample between batches (`IngestWriter+WholeEvents`).
     var sample = SampleState()
-    /// Compresses the kept payloads (one context, reused).
-    let compressor = PayloadZstd.Compressor()
+    /// Scrubs and compresses the kept payloads beside the writer.
+    let press = PayloadPress()
     /// How often the roles' candidates (an issue's latest event, …) are written, in nanoseconds;
     /// nil: at every transaction. A pipeline or a server writes them once an interval and when it
     /// ends (`flushSample`), so that a busy issue's latest payload is written once, not per batch.
@@ -63,6 +63,8 @@ public final class IngestWriter {
         self.store = store
         try store.read(load)
     }
+
+    deinit { press.stop() }
 
     /// Reads what the writer caches from the store afresh: the code dictionary and the short
     /// names' owners (issues are read as events name them). Good until someone else writes.
@@ -172,11 +174,13 @@ public final class IngestWriter {
                     try keepWhole(db)
                 }
                 if flushRequested { try flushRoles(db) }
+                try insertPressed(db)
                 try finish(db, rollups: &rollups)
                 return counts
             }
         } catch {
             (issues, dictionary, owners, aliases) = snapshot
+            press.discard()
             sample = sampleSnapshot
             sample.forgetStoreReads()
             store.dictionaries.forget(trainedInTransaction)
