@@ -192,6 +192,7 @@ enum PGSchema {
         \(TriageStore.keyURLColumn(text: text));
         \(payloads)
         \(facets)
+        \(TriageStore.projectCodeColumns(text: text))
         """
     }
 
