@@ -87,10 +87,10 @@ public struct CodeOwners: Hashable, Sendable {
         return (owners, used)
     }
 
-    /// Where the owners come from: `.github/CODEOWNERS:4 (/billing/)`, each rule used.
+    /// Where the owners come from: `.github/CODEOWNERS:4 /billing/`, each rule used.
     public func describe(_ used: [Rule]) -> String? {
         guard !used.isEmpty else { return nil }
-        return used.map { "\(file):\($0.line) (\($0.excludes ? "!" : "")\($0.pattern))" }.joined(separator: ", ")
+        return used.map { "\(file):\($0.line) \($0.excludes ? "!" : "")\($0.pattern)" }.joined(separator: ", ")
     }
 
     // MARK: reading lines

@@ -62,7 +62,7 @@ public struct Git: Sendable {
         do {
             child = try ChildProcess(argv, environment: environment, ownProcessGroup: true)
         } catch {
-            return .failure(.missing)
+            return .failure(error.description.contains("No such file") ? .missing : .failed(status: 127, message: error.description))
         }
         let start = ChildProcess.clock()
         let end = min(start + timeout, deadline ?? .infinity)

@@ -15,6 +15,8 @@ extension DetailScreen {
             buffer.write(lines[scroll + i], row: row, col: 1, width: width)
             if state.detail.pane == .events, state.detail.loaded?.recentEvents.isEmpty == false, scroll + i == state.detail.selectedEvent + 1 {
                 buffer.paint(row: row, col: 0, width: buffer.size.cols, style: .selected)
+            } else if lines[scroll + i].first?.style == .selected {
+                buffer.paint(row: row, col: 0, width: buffer.size.cols, style: .selected)
             }
         }
         StatusBar.render(state, row: layout.statusRow, into: &buffer)
@@ -65,7 +67,9 @@ extension DetailScreen {
             return [[Span(state.unicode ? "loading…" : "loading...", .dim)]]
         }
         switch state.detail.pane {
-        case .chain: return ChainLadder.lines(detail, width: width, height: DetailLayout(size: size).bodyHeight, unicode: state.unicode)
+        case .chain:
+            return ChainLadder.lines(detail, width: width, height: DetailLayout(size: size).bodyHeight, unicode: state.unicode,
+                                     code: state.detail.code, codeAsked: state.detail.codeFor != nil, selected: CodeKeys.site(state))
         case .breakdowns: return BreakdownPane.lines(detail, width: width, unicode: state.unicode)
         case .events: return EventsPane.lines(detail, width: width, unicode: state.unicode)
         case .complaints: return ComplaintsPane.lines(detail, width: width, unicode: state.unicode)

@@ -200,7 +200,7 @@ public struct CodeSite: Hashable, Sendable {
     public var suspect: CodeCommit?
     /// The owners CODEOWNERS gives the file (its last matching rule; one per GitLab section).
     public var owners: [String]
-    /// Where they come from: `.github/CODEOWNERS:4 (/billing/)`.
+    /// Where they come from: `.github/CODEOWNERS:4 /billing/`.
     public var ownersRule: String?
     /// The lines around the frame's line, where asked for.
     public var source: SourceExcerpt?
