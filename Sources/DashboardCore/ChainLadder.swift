@@ -36,7 +36,8 @@ enum ChainLadder {
             let indent = String(repeating: " ", count: depth == 0 ? 2 : depth * 3 + 2)
             let text = TextSanitizer.sanitize(place.description, unicode: unicode, maxWidth: max(1, width - indent.count - 2))
             let arrow = unicode ? "← " : "<- "
-            if codeAsked, depth == selected {
+            // The site `e` opens stands out once a checkout answers (without one, `e` says how to name one).
+            if codeAsked, code != nil, code?.problem == nil, depth == selected {
                 lines.append([Span(indent + (unicode ? "▸ " : "> ") + text, .selected)])
             } else {
                 lines.append([Span(indent + arrow + text, .dim)])

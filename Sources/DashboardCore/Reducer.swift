@@ -42,7 +42,7 @@ private func reduceAction(_ state: inout DashboardState, _ action: DashboardActi
         CodeKeys.loaded(answer, &state)
         return []
     case .editorClosed(let problem):
-        if let problem { state.message = StatusMessage(problem, isError: true, ticksLeft: 15) }
+        state.message = problem.map { StatusMessage($0, isError: true, ticksLeft: 15) }
         return []
     case .marked(let receipt):
         return state.confirmMark(receipt)

@@ -43,10 +43,16 @@ public struct CodeSettings: Hashable, Sendable {
     }
 
     /// The settings for an issue whose events came from `projects` (by name): `resolve` with the
-    /// first of those projects `project set` gave a checkout, else the first it said anything of.
+    /// first of those projects `project set` gave a checkout, else the first it said anything of;
+    /// an issue whose events name no project (read from files) takes the store's one project with a
+    /// checkout, where there is exactly one.
     public static func forIssue(projects: [String], stored: [String: CodeSettings], commandLine: CodeSettings,
                                 environmentRepo: String?) -> CodeSettings {
-        let named = projects.compactMap { name in stored[name].map { (name: name, settings: $0) } }
+        var named = projects.compactMap { name in stored[name].map { (name: name, settings: $0) } }
+        if projects.isEmpty {
+            let withCheckout = stored.filter { $0.value.repo != nil }
+            if withCheckout.count == 1, let only = withCheckout.first { named = [(only.key, only.value)] }
+        }
         let project = named.first { $0.settings.repo != nil } ?? named.first { !$0.settings.isEmpty }
         return resolve(commandLine: commandLine, environmentRepo: environmentRepo, project: project)
     }
