@@ -98,7 +98,9 @@ extension EventScreen {
             flush()
             let text = inert(EventDetailText.frameLine(f), unicode: unicode, maxWidth: width - 4)
             if index == selected {
-                lines.append([Span((unicode ? "  ▸ " : "  > ") + text, .selected)])
+                // `e` opens it once the checkout names its file: said beside it.
+                let opens = code?.sites[safe: index]??.absolutePath != nil ? (unicode ? "  ◂ e" : "  <- e") : ""
+                lines.append([Span((unicode ? "  ▸ " : "  > ") + text + opens, .selected)])
             } else if f.inApp == false {
                 lines.append([Span("    " + text, .dim)])
             } else {
