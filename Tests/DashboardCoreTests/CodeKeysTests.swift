@@ -102,6 +102,20 @@ import TriageModel
         expectSnapshot(render(Self.detail(Size(rows: 48, cols: 160)).0, size: Size(rows: 48, cols: 160)), "detail-chain-code-160x48")
     }
 
+    @Test func theMeetingsHeaderSuggestsTheOwnersOfAnItemNobodyOwns() {
+        var state = MeetingReducerTests.meetingState(Size(rows: 24, cols: 120))
+        let key = Fixtures.sync.key
+        var detail = Fixtures.loginDetail
+        detail.summary = Fixtures.sync
+        detail.raiseFrames = RaiseFrames(eventID: "e", release: nil, frames: [Self.raise.frames[0], nil])
+        _ = reduce(&state, .detailLoaded(detail))
+        _ = reduce(&state, .codeLoaded(.issue(key: key, raise: detail.raiseFrames!, CodeFacts(checkout: "/src", sites: [
+            CodeSite(path: "lib/shop/service.rb", line: 30, owners: ["@shop/accounts", "@ana"]), nil,
+        ]))))
+        let header = render(state, size: Size(rows: 24, cols: 120)).lines[0]
+        #expect(header.contains("item 1 of 4 · Regressed · CODEOWNERS @shop/accounts @ana"), "\(header)")
+    }
+
     // MARK: the event screen
 
     /// An event whose app frames came without source (scrubbed, or an SDK that sends none).
