@@ -17,43 +17,6 @@
 #include <ncursesw/curses.h>
 #else
 #include <curses.h>
-extern char **environ;
-
-/* Runs a program with the terminal (the user's editor, while curses is left): its arguments
-   as given, never through a shell, with the dashboard's environment. Meanwhile the dashboard
-   ignores SIGINT and SIGQUIT, as system() does, so a Ctrl-C in the editor ends at most the
-   editor; the child gets the default handlers and an empty signal mask. Returns the wait status,
-   or -errno when it could not start. */
-static inline int errtriage_run_program(char *const argv[]) {
-    struct sigaction ignore, oldint, oldquit;
-    ignore.sa_handler = SIG_IGN;
-    sigemptyset(&ignore.sa_mask);
-    ignore.sa_flags = 0;
-    sigaction(SIGINT, &ignore, &oldint);
-    sigaction(SIGQUIT, &ignore, &oldquit);
-    posix_spawnattr_t attributes;
-    posix_spawnattr_init(&attributes);
-    sigset_t defaults, empty;
-    sigemptyset(&defaults);
-    sigaddset(&defaults, SIGINT);
-    sigaddset(&defaults, SIGQUIT);
-    sigaddset(&defaults, SIGPIPE);
-    sigemptyset(&empty);
-    posix_spawnattr_setsigdefault(&attributes, &defaults);
-    posix_spawnattr_setsigmask(&attributes, &empty);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-    pid_t child;
-    int started = posix_spawnp(&child, argv[0], NULL, &attributes, argv, environ);
-    posix_spawnattr_destroy(&attributes);
-    int status = -started;
-    if (started == 0) {
-        while (waitpid(child, &status, 0) == -1 && errno == EINTR) {}
-    }
-    sigaction(SIGINT, &oldint, NULL);
-    sigaction(SIGQUIT, &oldquit, NULL);
-    return status;
-}
-
 #endif
 
 /* Swift cannot use curses' macros and C globals directly (function-like macros, mutable globals
@@ -103,43 +66,6 @@ static inline mmask_t errtriage_mouse_wheel_down(void) {
     return BUTTON5_PRESSED;
 #else
     return 0;
-extern char **environ;
-
-/* Runs a program with the terminal (the user's editor, while curses is left): its arguments
-   as given, never through a shell, with the dashboard's environment. Meanwhile the dashboard
-   ignores SIGINT and SIGQUIT, as system() does, so a Ctrl-C in the editor ends at most the
-   editor; the child gets the default handlers and an empty signal mask. Returns the wait status,
-   or -errno when it could not start. */
-static inline int errtriage_run_program(char *const argv[]) {
-    struct sigaction ignore, oldint, oldquit;
-    ignore.sa_handler = SIG_IGN;
-    sigemptyset(&ignore.sa_mask);
-    ignore.sa_flags = 0;
-    sigaction(SIGINT, &ignore, &oldint);
-    sigaction(SIGQUIT, &ignore, &oldquit);
-    posix_spawnattr_t attributes;
-    posix_spawnattr_init(&attributes);
-    sigset_t defaults, empty;
-    sigemptyset(&defaults);
-    sigaddset(&defaults, SIGINT);
-    sigaddset(&defaults, SIGQUIT);
-    sigaddset(&defaults, SIGPIPE);
-    sigemptyset(&empty);
-    posix_spawnattr_setsigdefault(&attributes, &defaults);
-    posix_spawnattr_setsigmask(&attributes, &empty);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-    pid_t child;
-    int started = posix_spawnp(&child, argv[0], NULL, &attributes, argv, environ);
-    posix_spawnattr_destroy(&attributes);
-    int status = -started;
-    if (started == 0) {
-        while (waitpid(child, &status, 0) == -1 && errno == EINTR) {}
-    }
-    sigaction(SIGINT, &oldint, NULL);
-    sigaction(SIGQUIT, &oldquit, NULL);
-    return status;
-}
-
 #endif
 }
 

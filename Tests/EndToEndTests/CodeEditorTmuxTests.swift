@@ -23,6 +23,16 @@ import Testing
         return []
     }
 
+    /// Starts the dashboard with `command` and opens the issue `key` (filtered to it, Enter).
+    func open(_ key: String, _ command: String) throws {
+        try start(command, cols: 120, rows: 40)
+        try waitForLoaded("rank: events")
+        try keys("/")
+        try enter("key:\(key)")
+        try waitForLoaded("1 issue")
+        try keys("Enter")
+    }
+
     @Test func eOpensTheRaisingLineInTheEditorAndTheDashboardComesBack() throws {
         let checkout = try CodeCheckoutCLITests.checkout(.python)
         let (cli, grouping) = try CodeCheckoutCLITests.ingest(.python)
@@ -35,14 +45,8 @@ import Testing
         #expect(try ChildProcess.run(["cp", draft, editor]).status == 0)
         chmod(editor, 0o755)
 
-        try start("ERRTRIAGE_STORE='\(cli.store)' USER=tester EDITOR='\(editor)' VISUAL= '\(CLI.binary)' --now data --repo '\(checkout.repo.root)'",
-                  cols: 120, rows: 40)
         defer { stop() }
-        try waitForLoaded("rank: events")
-        try keys("/")
-        try enter("key:\(key)")
-        try waitForLoaded("1 issue")
-        try keys("Enter")
+        try open(key, "ERRTRIAGE_STORE='\(cli.store)' USER=tester EDITOR='\(editor)' VISUAL= '\(CLI.binary)' --now data --repo '\(checkout.repo.root)'")
         var screen = try waitFor("\(checkout.tagged.prefix(7))  2026-09-20  Ben Okafor  Release the shop")
         #expect(screen.contains("▸ pyshop/catalog.py:11 in setting"), "\(screen)")
         #expect(screen.contains("owners @ana  (CODEOWNERS:5 pyshop/catalog.py)"), "\(screen)")
@@ -79,13 +83,8 @@ import Testing
     @Test func withoutACheckoutTheKeySaysHowToNameOne() throws {
         let (cli, grouping) = try CodeCheckoutCLITests.ingest(.python)
         let key = try #require(grouping.key("key-setting"))
-        try start("ERRTRIAGE_STORE='\(cli.store)' ERRTRIAGE_REPO= USER=tester EDITOR=vi '\(CLI.binary)' --now data", cols: 120, rows: 40)
         defer { stop() }
-        try waitForLoaded("rank: events")
-        try keys("/")
-        try enter("key:\(key)")
-        try waitForLoaded("1 issue")
-        try keys("Enter")
+        try open(key, "ERRTRIAGE_STORE='\(cli.store)' ERRTRIAGE_REPO= USER=tester EDITOR=vi '\(CLI.binary)' --now data")
         try waitFor("← pyshop/catalog.py:11 in setting")
         try keys("e")
         try waitFor("No checkout of the code: start with --repo DIR")
