@@ -153,6 +153,14 @@ public final class Checkout: @unchecked Sendable {
         }
     }
 
+    /// Where `line` of `path` at `commit` stands in the working tree (`git diff -U0 COMMIT -- PATH`);
+    /// nil where git cannot tell.
+    public func workingLine(_ path: String, line: Int, since commit: String, deadline: Double? = nil) -> (line: Int, changed: Bool)? {
+        guard case .success(let out) = git.run(["diff", "-U0", "--no-color", "--no-ext-diff", "--no-renames", commit, "--", path],
+                                               in: root, deadline: deadline) else { return nil }
+        return LineShift.map(line, diff: out.stdout)
+    }
+
     /// git's message as errtriage's sentence: a file missing at the revision, a line past its end.
     static func sentence(_ message: String, path: String, line: Int?, revision: String) -> String {
         if let range = message.range(of: "has only ") {

@@ -92,6 +92,12 @@ public final class CodeLookup: @unchecked Sendable {
                 site.absolutePath = checkout.root.hasSuffix("/") ? checkout.root + path : checkout.root + "/" + path
             }
             let path = site.path!
+            // The editor opens the working tree, where edits since the revision may have moved the line.
+            if let line = frame.line, line > 0, let shifted = checkout.workingLine(path, line: line, since: revision.commit, deadline: deadline),
+               shifted.line != line || shifted.changed {
+                site.workingLine = shifted.line
+                site.changedSince = shifted.changed
+            }
             if parts.owners {
                 if let owners {
                     let found = owners.owners(of: path)

@@ -56,8 +56,9 @@ public struct Git: Sendable {
     public func run(_ arguments: [String], in directory: String, deadline: Double? = nil) -> Result<Output, Failure> {
         let argv = [executable, "-C", directory, "--no-pager", "--no-optional-locks",
                     "-c", "core.fsmonitor=false", "-c", "core.quotepath=off", "-c", "color.ui=false"] + arguments
-        let environment = ["GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C", "GIT_PAGER": "cat",
-                           "GIT_CONFIG_NOSYSTEM": "1"]
+        // The user's own configuration stays (safe.directory, say); what could run a program or
+        // write is turned off above and here.
+        let environment = ["GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C", "GIT_PAGER": "cat"]
         let child: ChildProcess
         do {
             child = try ChildProcess(argv, environment: environment, ownProcessGroup: true)

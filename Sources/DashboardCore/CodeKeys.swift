@@ -108,8 +108,17 @@ enum CodeKeys {
             state.message = StatusMessage("\(place ?? "The frame"): \(why).", isError: true, ticksLeft: 15)
             return []
         }
-        state.message = StatusMessage("Opening \(site.place ?? file)…")
-        return [.openEditor(file: file, line: site.line)]
+        let line = site.workingLine ?? site.line
+        var text = "Opening \(site.path ?? file)\(line.map { ":\($0)" } ?? "")"
+        if let revision = code.revision?.name, let at = site.line {
+            if site.changedSince {
+                text += " (line \(at) at \(revision), changed since)"
+            } else if site.workingLine != nil {
+                text += " (line \(at) at \(revision))"
+            }
+        }
+        state.message = StatusMessage(text + "…")
+        return [.openEditor(file: file, line: line)]
     }
 
     /// The checkout's answer, kept by the screen that asked for it while it still shows that.

@@ -212,6 +212,11 @@ public struct CodeSite: Hashable, Sendable {
     public var source: SourceExcerpt?
     /// A sentence for each part that could not be told.
     public var problems: [String]
+    /// Where the line stands in the working tree now, where edits since the revision moved it
+    /// (nil: where it was); what the editor opens.
+    public var workingLine: Int?
+    /// Whether the line itself was changed since the revision.
+    public var changedSince = false
 
     public init(path: String? = nil, absolutePath: String? = nil, line: Int? = nil, via: String? = nil, suspect: CodeCommit? = nil,
                 owners: [String] = [], ownersRule: String? = nil, source: SourceExcerpt? = nil, problems: [String] = []) {

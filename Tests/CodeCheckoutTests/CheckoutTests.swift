@@ -158,6 +158,25 @@ import TriageModel
         #expect(missing.problem?.contains("git is not installed") == true, "\(missing)")
     }
 
+    @Test func theEditorOpensTheLineWhereTheWorkingTreeHasItNow() throws {
+        let r = try Self.make()
+        let lookup = CodeLookup()
+        func site() -> CodeSite? {
+            lookup.raiseSites(RaiseFrames(eventID: "e", release: "shop@2.0.0", frames: [Self.frame(line: 7)]), firstSeen: nil,
+                              settings: Self.settings(r.repo)).sites[0] ?? nil
+        }
+        // Line 7 of v2.0.0 is untouched since: where it was.
+        #expect(site()?.workingLine == nil && site()?.changedSince == false)
+        // Two lines added above it, not even committed: two lines down.
+        let text = try String(contentsOfFile: r.repo.root + "/billing/amounts.py", encoding: .utf8)
+        try r.repo.write("billing/amounts.py", "# one\n# two\n" + text)
+        #expect(site()?.workingLine == 9 && site()?.changedSince == false && site()?.line == 7)
+        // The raising line of v2.0.0 (6) was changed since: it says so.
+        let changed = lookup.raiseSites(RaiseFrames(eventID: "e", release: "shop@2.0.0", frames: [Self.frame()]), firstSeen: nil,
+                                        settings: Self.settings(r.repo)).sites[0] ?? nil
+        #expect(changed?.workingLine == 8 && changed?.changedSince == true)
+    }
+
     @Test func aDeployedPathThroughThePathMap() throws {
         let r = try Self.make()
         let frame = Self.frame("amounts.py", absPath: "/srv/app/amounts.py")

@@ -65,3 +65,33 @@ import TriageModel
         #expect(Blame.parse("fatal: no such path") == nil)
     }
 }
+
+/// A line of the release's file as the working tree has it now.
+@Suite struct LineShiftTests {
+    static let diff = """
+        diff --git a/billing.py b/billing.py
+        --- a/billing.py
+        +++ b/billing.py
+        @@ -2,0 +3,2 @@ import x
+        +import y
+        +import z
+        @@ -10 +12 @@ def parse(text):
+        -    return Decimal(text)
+        +    return Decimal(text.strip())
+        @@ -20,3 +22,0 @@
+        -a
+        -b
+        -c
+        """
+
+    @Test func linesMoveByTheHunksAboveThem() {
+        #expect(LineShift.map(1, diff: Self.diff) == (1, false))
+        #expect(LineShift.map(2, diff: Self.diff) == (2, false))
+        #expect(LineShift.map(3, diff: Self.diff) == (5, false))
+        #expect(LineShift.map(10, diff: Self.diff) == (12, true))
+        #expect(LineShift.map(15, diff: Self.diff) == (17, false))
+        #expect(LineShift.map(21, diff: Self.diff) == (22, true))
+        #expect(LineShift.map(30, diff: Self.diff) == (29, false))
+        #expect(LineShift.map(7, diff: "") == (7, false))
+    }
+}

@@ -73,6 +73,19 @@ import TriageModel
         #expect(CodeKeys.site(state) == 3)
     }
 
+    @Test func eOpensTheLineWhereTheWorkingTreeHasItNow() {
+        var (state, _) = Self.detail(answered: false)
+        var facts = Self.facts
+        facts.sites[0]?.workingLine = 33
+        _ = reduce(&state, .codeLoaded(.issue(key: Self.key, raise: Self.raise, facts)))
+        #expect(reduce(&state, .key(.char("e"))) == [.openEditor(file: "/home/ana/src/shop/lib/shop/service.rb", line: 33)])
+        #expect(state.message?.text == "Opening lib/shop/service.rb:33 (line 30 at v2.1.0)…")
+        facts.sites[0]?.changedSince = true
+        _ = reduce(&state, .codeLoaded(.issue(key: Self.key, raise: Self.raise, facts)))
+        _ = reduce(&state, .key(.char("e")))
+        #expect(state.message?.text == "Opening lib/shop/service.rb:33 (line 30 at v2.1.0, changed since)…")
+    }
+
     @Test func eSaysWhyWhereItCannotOpen() {
         var (waiting, _) = Self.detail(answered: false)
         #expect(reduce(&waiting, .key(.char("e"))) == [])
