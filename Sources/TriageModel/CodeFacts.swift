@@ -158,8 +158,8 @@ public struct CodeRevision: Hashable, Sendable {
         self.note = note
     }
 
-    /// `v2.1.0 (a1b2c3d)`.
-    public var label: String { "\(name) (\(commit.prefix(7)))" }
+    /// `v2.1.0 (a1b2c3d)`; a commit named by its hash alone, `a1b2c3d`.
+    public var label: String { name == String(commit.prefix(7)) ? name : "\(name) (\(commit.prefix(7)))" }
 }
 
 /// Lines of a file around a frame's line, read from the checkout.
