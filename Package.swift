@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Dependencies point one way: errtriage → (TriageServer, DashboardRuntime, Terminal) → (TriageIngest, DashboardCore) →
+// Dependencies point one way: errtriage → (TriageServer, DashboardRuntime, Terminal) → (TriageIngest, DashboardCore, CodeCheckout) →
 // (TriageStore, TriageImport, Presentation) → TriageModel. TriageIngest joins TriageImport (formats) to TriageStore (storage),
 // which know nothing of each other; TriageServer puts HTTP in front of TriageIngest.
 let package = Package(
@@ -58,12 +58,16 @@ let package = Package(
         // The bench's baseline: the dashboard's questions asked straight over the events table, as a
         // store without rollups would. Linked by errtriage-bench only, never by the app.
         .target(name: "TriageStoreNaive", dependencies: ["TriageModel", "TriageStore"]),
+        // A local git checkout of a project's code, read through the git command line and never
+        // written: which file a frame names, a line's last commit, CODEOWNERS, source lines; the
+        // editor's command line. Its rules (mapping, CODEOWNERS, blame, editors) are pure.
+        .target(name: "CodeCheckout", dependencies: ["TriageModel", "ChildProcess"]),
         // Model values as display text for every output: sanitiser, cell widths, sparkline, formatters.
         .target(name: "Presentation", dependencies: ["TriageModel"]),
         // Pure dashboard: state, actions, reducer with effects, views into a screen buffer.
         .target(name: "DashboardCore", dependencies: ["TriageModel", "Presentation"]),
         // The dashboard's loop on any screen: input to actions, effects off the input loop, against the store.
-        .target(name: "DashboardRuntime", dependencies: ["DashboardCore", "Presentation", "TriageIngest", "TriageModel", "TriageStore"]),
+        .target(name: "DashboardRuntime", dependencies: ["CodeCheckout", "DashboardCore", "Presentation", "TriageIngest", "TriageModel", "TriageStore"]),
         // The only code that touches curses.
         .target(name: "Terminal", dependencies: ["DashboardCore", "CNcursesw"]),
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw",
@@ -95,7 +99,7 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .executableTarget(name: "errtriage", dependencies: [
-            "TriageModel", "TriageImport", "TriageIngest", "TriageStore", "TriageServer", "SampleData", "Presentation", "DashboardCore",
+            "CodeCheckout", "TriageModel", "TriageImport", "TriageIngest", "TriageStore", "TriageServer", "SampleData", "Presentation", "DashboardCore",
             "DashboardRuntime", "Terminal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -150,6 +154,8 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "TriageModel"]),
+        // The checkout's rules on their own, and its git reads on throwaway repositories made in the test.
+        .testTarget(name: "CodeCheckoutTests", dependencies: ["CodeCheckout", "ChildProcess", "TestSupport", "TriageModel"]),
         .testTarget(name: "DashboardCoreTests", dependencies: ["DashboardCore", "Presentation", "TriageModel", "TestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "DashboardRuntimeTests", dependencies: [
             "DashboardRuntime", "DashboardCore", "TriageModel", "TriageStore", "TestSupport",

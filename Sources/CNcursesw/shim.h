@@ -10,6 +10,9 @@
 #include <unistd.h>
 #include <stdlib.h>
 #include <wchar.h>
+#include <errno.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #if __has_include(<ncursesw/curses.h>)
 #include <ncursesw/curses.h>
 #else
@@ -122,6 +125,43 @@ static inline void errtriage_install_restore_handlers(void) {
     signal(SIGTERM, errtriage_on_fatal_signal);
     signal(SIGHUP, errtriage_on_fatal_signal);
     atexit(errtriage_restore_terminal);
+}
+
+extern char **environ;
+
+/* Runs a program with the terminal (the user's editor, while curses is left): its arguments
+   as given, never through a shell, with the dashboard's environment. Meanwhile the dashboard
+   ignores SIGINT and SIGQUIT, as system() does, so a Ctrl-C in the editor ends at most the
+   editor; the child gets the default handlers and an empty signal mask. Returns the wait status,
+   or -errno when it could not start. */
+static inline int errtriage_run_program(char *const argv[]) {
+    struct sigaction ignore, oldint, oldquit;
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    ignore.sa_flags = 0;
+    sigaction(SIGINT, &ignore, &oldint);
+    sigaction(SIGQUIT, &ignore, &oldquit);
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    sigset_t defaults, empty;
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGINT);
+    sigaddset(&defaults, SIGQUIT);
+    sigaddset(&defaults, SIGPIPE);
+    sigemptyset(&empty);
+    posix_spawnattr_setsigdefault(&attributes, &defaults);
+    posix_spawnattr_setsigmask(&attributes, &empty);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    pid_t child;
+    int started = posix_spawnp(&child, argv[0], NULL, &attributes, argv, environ);
+    posix_spawnattr_destroy(&attributes);
+    int status = -started;
+    if (started == 0) {
+        while (waitpid(child, &status, 0) == -1 && errno == EINTR) {}
+    }
+    sigaction(SIGINT, &oldint, NULL);
+    sigaction(SIGQUIT, &oldquit, NULL);
+    return status;
 }
 
 #endif

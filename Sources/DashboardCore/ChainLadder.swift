@@ -22,8 +22,10 @@ enum ChainLadder {
         }
     }
 
-    /// Every line of the pane at a width and body height.
-    static func lines(_ detail: IssueDetail, width: Int, height: Int, unicode: Bool) -> [[Span]] {
+    /// Every line of the pane at a width and body height; with what the checkout says of the
+    /// raise sites (`code`, nil while it is read; `selected`: the site `e` opens) when asked of it.
+    static func lines(_ detail: IssueDetail, width: Int, height: Int, unicode: Bool, code: CodeFacts? = nil, codeAsked: Bool = false,
+                      selected: Int? = nil) -> [[Span]] {
         let s = detail.summary
         var lines: [[Span]] = [[Span("Chain, outermost first", .heading)]]
         let places = detail.raisedAt.count == s.chain.links.count ? detail.raisedAt : []
@@ -33,8 +35,16 @@ enum ChainLadder {
             // Where the issue's latest kept event says this link was raised, under its rung.
             let indent = String(repeating: " ", count: depth == 0 ? 2 : depth * 3 + 2)
             let text = TextSanitizer.sanitize(place.description, unicode: unicode, maxWidth: max(1, width - indent.count - 2))
-            lines.append([Span(indent + (unicode ? "← " : "<- ") + text, .dim)])
+            let arrow = unicode ? "← " : "<- "
+            // The site `e` opens stands out once a checkout answers (without one, `e` says how to name one).
+            if codeAsked, code != nil, code?.problem == nil, depth == selected {
+                lines.append([Span(indent + (unicode ? "▸ " : "> ") + text, .selected)])
+            } else {
+                lines.append([Span(indent + arrow + text, .dim)])
+            }
+            if codeAsked { lines += CodeKeys.siteLines(code, index: depth, indent: indent + "    ", width: width, unicode: unicode) }
         }
+        if codeAsked, !places.isEmpty { lines += CodeKeys.checkoutLines(code, width: width, unicode: unicode) }
         lines.append([])
         lines += field("Short key", s.chain.shortKey, width: width, unicode: unicode)
         lines += field("Full form", s.chain.fullForm, width: width, unicode: unicode)

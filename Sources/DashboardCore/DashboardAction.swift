@@ -18,6 +18,10 @@ public enum DashboardAction: Hashable, Sendable {
     case viewsLoaded([SavedView])
     /// An event of an issue read whole (or not kept whole), with the issue's kept events.
     case eventLoaded(WholeEvent)
+    /// What the checkout says of the open issue's raise sites or of the event shown.
+    case codeLoaded(CodeAnswer)
+    /// The editor `e` ran has ended (nil), or could not run: why.
+    case editorClosed(String?)
     /// A ticket draft was written to a file.
     case ticketWritten(key: String, path: String, text: String)
     /// The store applied a mark.
@@ -46,6 +50,25 @@ public enum DashboardEffect: Hashable, Sendable {
     case quit
     /// Puts text on the clipboard where the terminal allows it.
     case copy(String)
+    /// Reads the checkout of the code, off the input loop and beside the store's work (a slow git never holds a key).
+    case code(CodeRequest)
+    /// Suspends the dashboard, runs the user's editor on a file at a line with the terminal, and
+    /// redraws when it ends; the answer is `.editorClosed`.
+    case openEditor(file: String, line: Int?)
+}
+
+/// What the dashboard asks of the checkout; the answer comes back as `.codeLoaded`.
+public enum CodeRequest: Hashable, Sendable {
+    /// An issue's raise sites: each one's file, the line's last commit before `firstSeen`, its owners.
+    case issue(key: String, raise: RaiseFrames, firstSeen: Timestamp)
+    /// An event's frames: each one's file, and the lines around those the SDK sent no source for.
+    case event(issueKey: String, EventDetail)
+}
+
+/// The checkout's answer, for the request it answers.
+public enum CodeAnswer: Hashable, Sendable {
+    case issue(key: String, raise: RaiseFrames, CodeFacts)
+    case event(issueKey: String, eventID: String, CodeFacts)
 }
 
 /// What the dashboard asks of the store; the answer comes back as an action.
@@ -58,8 +81,8 @@ public enum StoreRequest: Hashable, Sendable {
     case loadAgenda(window: TimeWindow, top: Int, record: Bool)
     /// Compares the newest version with the one before it over a window.
     case loadRelease(window: TimeWindow)
-    /// Writes a ticket draft for an issue to a file (`T`).
-    case writeTicket(key: String, window: TimeWindow)
+    /// Writes a ticket draft for an issue to a file (`T`), with what the checkout said of its raise sites.
+    case writeTicket(key: String, window: TimeWindow, code: CodeFacts? = nil)
     /// Reads the saved views.
     case loadViews
     /// Reads an event of an issue from its kept payload, and which events of the issue are kept whole.
@@ -91,7 +114,9 @@ extension DashboardEffect {
     /// `.store(.loadRelease…)`.
     public static func loadRelease(window: TimeWindow) -> Self { .store(.loadRelease(window: window)) }
     /// `.store(.writeTicket…)`.
-    public static func writeTicket(key: String, window: TimeWindow) -> Self { .store(.writeTicket(key: key, window: window)) }
+    public static func writeTicket(key: String, window: TimeWindow, code: CodeFacts? = nil) -> Self {
+        .store(.writeTicket(key: key, window: window, code: code))
+    }
     /// `.store(.loadEvent…)`.
     public static func loadEvent(id: String, issueKey: String) -> Self { .store(.loadEvent(id: id, issueKey: issueKey)) }
     /// `.store(.loadViews…)`.

@@ -18,6 +18,9 @@ public protocol DashboardScreen: AnyObject {
     /// Drops input typed but not yet read (curses' `flushinp`): what was typed into a prompt
     /// after it closed must not run as the dashboard's keys.
     func discardTypeahead()
+    /// Gives the terminal to a program (the user's editor) until it ends, then takes it back and
+    /// redraws: nil when it ran, else a sentence why it could not (or how it ended badly).
+    func runWithTerminal(_ arguments: [String]) -> String?
 }
 
 extension DashboardScreen {
@@ -26,4 +29,7 @@ extension DashboardScreen {
 
     /// Drops input typed but not yet read; a screen without a buffer of its own has none.
     public func discardTypeahead() {}
+
+    /// A screen that is no terminal cannot lend one.
+    public func runWithTerminal(_ arguments: [String]) -> String? { "This screen cannot run \(arguments.first ?? "a program")." }
 }

@@ -15,6 +15,8 @@ extension DetailScreen {
             buffer.write(lines[scroll + i], row: row, col: 1, width: width)
             if state.detail.pane == .events, state.detail.loaded?.recentEvents.isEmpty == false, scroll + i == state.detail.selectedEvent + 1 {
                 buffer.paint(row: row, col: 0, width: buffer.size.cols, style: .selected)
+            } else if lines[scroll + i].first?.style == .selected {
+                buffer.paint(row: row, col: 0, width: buffer.size.cols, style: .selected)
             }
         }
         StatusBar.render(state, row: layout.statusRow, into: &buffer)
@@ -39,7 +41,11 @@ extension DetailScreen {
         let dot = state.unicode ? " · " : " | "
         var spans: [Span] = []
         if let walk = state.meeting, let item = walk.item, item.issue.key == key {
-            let owner = state.meetingByOwner ? dot + (item.issue.owner.map { "owner " + TextSanitizer.sanitize($0, unicode: state.unicode) } ?? "no owner") : ""
+            var owner = state.meetingByOwner ? dot + (item.issue.owner.map { "owner " + TextSanitizer.sanitize($0, unicode: state.unicode) } ?? "no owner") : ""
+            // An item nobody owns yet: the owners CODEOWNERS gives where it was raised, as the agenda suggests them.
+            if item.issue.owner == nil, let suggested = state.detail.code?.suggestedOwners, !suggested.isEmpty {
+                owner += dot + "CODEOWNERS " + TextSanitizer.sanitize(suggested.joined(separator: " "), unicode: state.unicode)
+            }
             spans.append(Span(" \(walk.progress)\(dot)\(item.section.title)\(owner) ", .ranked))
         }
         spans.append(Span(" " + key, .header))
@@ -65,7 +71,9 @@ extension DetailScreen {
             return [[Span(state.unicode ? "loading…" : "loading...", .dim)]]
         }
         switch state.detail.pane {
-        case .chain: return ChainLadder.lines(detail, width: width, height: DetailLayout(size: size).bodyHeight, unicode: state.unicode)
+        case .chain:
+            return ChainLadder.lines(detail, width: width, height: DetailLayout(size: size).bodyHeight, unicode: state.unicode,
+                                     code: state.detail.code, codeAsked: state.detail.codeFor != nil, selected: CodeKeys.site(state))
         case .breakdowns: return BreakdownPane.lines(detail, width: width, unicode: state.unicode)
         case .events: return EventsPane.lines(detail, width: width, unicode: state.unicode)
         case .complaints: return ComplaintsPane.lines(detail, width: width, unicode: state.unicode)

@@ -13,6 +13,11 @@ public struct DetailScreen: Hashable, Sendable {
     public var scroll = 0
     /// The selected event in the Events pane.
     public var selectedEvent = 0
+    /// What the checkout says of the raise sites (nil until it answers), and the frames it answered for.
+    public var code: CodeFacts?
+    public var codeFor: RaiseFrames?
+    /// The Chain pane's selected raise site (a link's index; nil: the first with a place), which `e` opens.
+    public var selectedSite: Int?
 
     public init() {}
 
@@ -83,6 +88,8 @@ extension DetailScreen: ScreenModule {
                    offered: { $0.detail.pane == .events }) { state, _ in
             EventScreen.open(&state)
         },
+        CodeKeys.openSite,
+        CodeKeys.stepSite,
         Meeting.walk,
         KeyBinding("Tab 1-\(DetailPane.allCases.count)", [.tab, .backTab, .left, .right] + DetailPane.digits.map { .char($0) },
                    "pane: 1 Chain, 2 Breakdowns, 3 Events, 4 Complaints, 5 Notes & history, 6 Life: month by month since first seen (also S-Tab, Left, Right)",
@@ -147,7 +154,12 @@ extension DetailScreen: ScreenModule {
 
     /// Points the screen at an issue, at its first pane, and loads it.
     static func show(_ key: String, _ state: inout DashboardState) -> [DashboardEffect] {
-        if state.detail.loaded?.summary.key != key { state.detail.loaded = nil }
+        if state.detail.loaded?.summary.key != key {
+            state.detail.loaded = nil
+            state.detail.code = nil
+            state.detail.codeFor = nil
+            state.detail.selectedSite = nil
+        }
         state.detail.key = key
         state.detail.pane = .chain
         state.detail.scroll = 0
@@ -162,14 +174,26 @@ extension DetailScreen: ScreenModule {
         state.detail.key = nil
         state.detail.pane = .chain
         state.detail.scroll = 0
+        state.detail.code = nil
+        state.detail.codeFor = nil
+        state.detail.selectedSite = nil
     }
 
-    /// Takes a loaded detail if it is the issue shown.
-    static func loaded(_ detail: IssueDetail, _ state: inout DashboardState) {
-        guard detail.summary.key == state.detail.key else { return }
+    /// Takes a loaded detail if it is the issue shown; asks the checkout about its raise sites
+    /// when they are new (a later kept event, another release).
+    static func loaded(_ detail: IssueDetail, _ state: inout DashboardState) -> [DashboardEffect] {
+        guard detail.summary.key == state.detail.key else { return [] }
         state.detail.loaded = detail
         state.detail.selectedEvent = state.detail.selectedEvent.clampedRow(count: detail.recentEvents.count)
         state.settleScrolling()
+        guard let raise = detail.raiseFrames, raise.frames.contains(where: { $0 != nil }) else {
+            state.detail.code = nil
+            state.detail.codeFor = nil
+            return []
+        }
+        guard raise != state.detail.codeFor else { return [] }
+        state.detail.codeFor = raise
+        return [.code(.issue(key: detail.summary.key, raise: raise, firstSeen: detail.summary.firstSeen))]
     }
 
     static func showPane(_ pane: DetailPane, _ state: inout DashboardState) {

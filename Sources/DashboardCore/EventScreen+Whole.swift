@@ -18,7 +18,8 @@ extension EventScreen {
         (event.exceptions.flatMap(\.frames) + event.stack).contains { $0.inApp == false }
     }
 
-    static func wholeLines(_ event: EventDetail, _ whole: WholeEvent, width: Int, unfolded: Bool, unicode: Bool) -> [[Span]] {
+    static func wholeLines(_ event: EventDetail, _ whole: WholeEvent, width: Int, unfolded: Bool, unicode: Bool, code: CodeFacts? = nil,
+                           selected: Int? = nil) -> [[Span]] {
         let dot = unicode ? " · " : " - "
         var lines: [[Span]] = []
         // Where it stands among the issue's kept events first, so that 80 columns show it; then why it is kept.
@@ -35,6 +36,12 @@ extension EventScreen {
         ]
         facts.removeAll { $0.1 == nil }
         for (name, value) in facts { lines += field(name, value!, width: width, unicode: unicode) }
+        if let code, code.problem == nil, code.sites.contains(where: { $0?.source != nil }), let revision = code.revision {
+            lines += TextWrap.wrap("Source lines the SDK did not send are read from the checkout at \(revision.label)"
+                                   + (revision.note.map { ": " + $0 } ?? "") + ".", width: width, unicode: unicode, maxLines: 4)
+                .map { [Span($0, .dim)] }
+        }
+        var offset = 0
         for (i, e) in event.exceptions.enumerated() {
             lines.append([])
             let title = [e.type, e.value].compactMap { $0 }.joined(separator: ": ")
@@ -45,10 +52,12 @@ extension EventScreen {
                 let handled = e.handled.map { $0 ? ", handled" : ", unhandled" } ?? ""
                 lines.append([Span("  mechanism: \(inert(mechanism, unicode: unicode, maxWidth: 40))\(handled)", .dim)])
             }
-            lines += frameLines(e.frames, width: width, unfolded: unfolded, unicode: unicode)
+            lines += frameLines(e.frames, width: width, unfolded: unfolded, unicode: unicode, offset: offset, code: code, selected: selected)
+            offset += e.frames.count
         }
         if !event.stack.isEmpty {
-            lines += [[], [Span("Stack", .heading)]] + frameLines(event.stack, width: width, unfolded: unfolded, unicode: unicode)
+            lines += [[], [Span("Stack", .heading)]]
+                + frameLines(event.stack, width: width, unfolded: unfolded, unicode: unicode, offset: offset, code: code, selected: selected)
         }
         lines += crumbLines("Breadcrumbs, oldest first", event.breadcrumbs, width: width, unicode: unicode)
         lines += crumbLines("Logs", event.logs, width: width, unicode: unicode)
@@ -70,33 +79,76 @@ extension EventScreen {
     }
 
     /// A stack, innermost call first: each app frame as `> file:line in function` with its source
-    /// line under it; each run of library frames as one line (`f` unfolds them, dim).
-    static func frameLines(_ frames: [EventFrame], width: Int, unfolded: Bool, unicode: Bool) -> [[Span]] {
+    /// line under it (the SDK's, else the checkout's); each run of library frames as one line (`f`
+    /// unfolds them, dim). `offset` is the first frame's index among the event's (`allFrames`); the
+    /// `selected` one is drawn selected, with the lines around it.
+    static func frameLines(_ frames: [EventFrame], width: Int, unfolded: Bool, unicode: Bool, offset: Int = 0, code: CodeFacts? = nil,
+                           selected: Int? = nil) -> [[Span]] {
         var lines: [[Span]] = []
         var run: [EventFrame] = []
         func flush() {
             guard !run.isEmpty else { return }
-            if unfolded {
-                for f in run { lines.append([Span("    " + inert(EventDetailText.frameLine(f), unicode: unicode, maxWidth: width - 4), .dim)]) }
-            } else {
-                let n = run.count
-                lines.append([Span("    \(unicode ? "…" : "...") \(n) library frame\(n == 1 ? "" : "s") (f unfolds)", .dim)])
-            }
+            let n = run.count
+            lines.append([Span("    \(unicode ? "…" : "...") \(n) library frame\(n == 1 ? "" : "s") (f unfolds)", .dim)])
             run = []
         }
-        for f in frames {
-            guard f.inApp != false else { run.append(f); continue }
+        for (i, f) in frames.enumerated() {
+            let index = offset + i
+            guard f.inApp != false || unfolded else { run.append(f); continue }
             flush()
-            lines.append([Span(unicode ? "  ▸ " : "  > ", .key),
-                          Span(inert(EventDetailText.frameLine(f), unicode: unicode, maxWidth: width - 4), f.inApp == true ? .key : .normal)])
-            if let source = f.contextLine {
-                let code = inert(String(source.drop { $0 == " " || $0 == "\t" }), unicode: unicode, maxWidth: width - 8)
-                if !code.isEmpty { lines.append([Span("        " + code)]) }
+            let text = inert(EventDetailText.frameLine(f), unicode: unicode, maxWidth: width - 4)
+            if index == selected {
+                // `e` opens it once the checkout names its file: said beside it.
+                let opens = code?.sites[safe: index]??.absolutePath != nil ? (unicode ? "  ◂ e" : "  <- e") : ""
+                lines.append([Span((unicode ? "  ▸ " : "  > ") + text + opens, .selected)])
+            } else if f.inApp == false {
+                lines.append([Span("    " + text, .dim)])
+            } else {
+                lines.append([Span(unicode ? "  ▸ " : "  > ", .key), Span(text, f.inApp == true ? .key : .normal)])
+            }
+            if f.inApp != false || index == selected {
+                lines += sourceLines(f, site: code?.sites[safe: index] ?? nil, around: index == selected, width: width, unicode: unicode)
             }
         }
         flush()
         if frames.isEmpty { lines.append([Span("  (no frames)", .dim)]) }
         return lines
+    }
+
+    /// The frame's source: its line (the SDK's `context_line`, else the checkout's); for the
+    /// selected frame the lines around it too, numbered; a frame the checkout cannot read says why.
+    static func sourceLines(_ f: EventFrame, site: CodeSite?, around: Bool, width: Int, unicode: Bool) -> [[Span]] {
+        let room = max(1, width - 8)
+        func code(_ text: String) -> String { inert(String(text.drop { $0 == " " || $0 == "\t" }), unicode: unicode, maxWidth: room) }
+        if let source = f.contextLine {
+            guard around, let line = f.line, !(f.preContext.isEmpty && f.postContext.isEmpty) else {
+                let text = code(source)
+                return text.isEmpty ? [] : [[Span("        " + text)]]
+            }
+            let excerpt = SourceExcerpt(firstLine: line - f.preContext.count, lines: f.preContext + [source] + f.postContext, line: line, revision: "")
+            return numbered(excerpt, width: width, unicode: unicode)
+        }
+        if let excerpt = site?.source {
+            if around { return numbered(excerpt, width: width, unicode: unicode) }
+            guard let text = excerpt.numbered.first(where: \.isFrameLine)?.text else { return [] }
+            let shown = code(text)
+            return shown.isEmpty ? [] : [[Span("        " + shown)]]
+        }
+        if around, let problem = site?.problems.first {
+            return [[Span("        " + inert(problem, unicode: unicode, maxWidth: room), .dim)]]
+        }
+        return []
+    }
+
+    /// Lines with their numbers, the frame's marked.
+    static func numbered(_ excerpt: SourceExcerpt, width: Int, unicode: Bool) -> [[Span]] {
+        let digits = String(excerpt.firstLine + excerpt.lines.count).count
+        return excerpt.numbered.map { number, text, isFrameLine in
+            let mark = isFrameLine ? (unicode ? "→ " : "> ") : "  "
+            let label = "      " + mark + String(repeating: " ", count: max(0, digits - String(number).count)) + "\(number)  "
+            let body = inert(text.replacingTabs(), unicode: unicode, maxWidth: max(1, width - label.count))
+            return [Span(label, .dim), Span(body, isFrameLine ? .key : .normal)]
+        }
     }
 
     /// Breadcrumbs or log lines: time, category, level, message (and data), each wrapped under itself.

@@ -13,6 +13,11 @@ public struct EventScreen: Hashable, Sendable {
     public var whole: WholeEvent?
     /// Whether library frames are shown one by one (`f`) instead of folded into one line a run.
     public var unfolded = false
+    /// What the checkout says of the event's frames (for the event `codeFor` names).
+    public var code: CodeFacts?
+    public var codeFor: String?
+    /// The selected frame, by its index in `EventDetail.allFrames` (nil: the first of the app's), which `e` opens.
+    public var selectedFrame: Int?
     /// The first line shown.
     var scroll = TextScroll()
 
@@ -35,6 +40,8 @@ extension EventScreen: ScreenModule {
                    hint: "kept events", .detail, offered: { state in state.event.shown.map { whole in whole.kept.contains { $0.eventID != whole.eventID } } ?? false }) { state, key in
             step(key == .char(">") ? 1 : -1, &state)
         },
+        CodeKeys.openFrame,
+        CodeKeys.stepFrame,
         KeyBinding("f", [.char("f")], "fold / unfold the library frames", hint: "frames", .detail,
                    offered: { $0.event.shown?.detail.map(hasLibraryFrames) ?? false }) { state, _ in
             state.event.unfolded.toggle()
@@ -65,6 +72,7 @@ extension EventScreen: ScreenModule {
         let scroll = state.event.scroll.shown(visible: layout.bodyHeight, count: lines.count)
         for i in 0..<layout.bodyHeight where scroll + i < lines.count {
             buffer.write(lines[scroll + i], row: layout.bodyTop + i, col: 1, width: buffer.size.cols - 1)
+            if lines[scroll + i].first?.style == .selected { buffer.paint(row: layout.bodyTop + i, col: 0, width: buffer.size.cols, style: .selected) }
         }
         StatusBar.render(state, row: layout.statusRow, into: &buffer)
     }
@@ -83,12 +91,31 @@ extension EventScreen: ScreenModule {
         return [.loadEvent(id: event.eventID, issueKey: key)]
     }
 
-    /// The store's answer: shown when it is for the event on screen.
-    static func loaded(_ event: WholeEvent, _ state: inout DashboardState) {
-        guard event.eventID == state.event.eventID, event.issueKey == state.detail.key else { return }
-        if state.event.whole?.eventID != event.eventID { state.event.scroll = TextScroll() }
+    /// The store's answer: shown when it is for the event on screen; the checkout is asked about
+    /// its frames once per event.
+    static func loaded(_ event: WholeEvent, _ state: inout DashboardState) -> [DashboardEffect] {
+        guard event.eventID == state.event.eventID, event.issueKey == state.detail.key else { return [] }
+        if state.event.whole?.eventID != event.eventID {
+            state.event.scroll = TextScroll()
+            state.event.selectedFrame = nil
+        }
         state.event.whole = event
         state.settleScrolling()
+        guard let detail = event.detail, !detail.allFrames.isEmpty, state.event.codeFor != event.eventID else { return [] }
+        state.event.code = nil
+        state.event.codeFor = nil
+        return [.code(.event(issueKey: event.issueKey, detail))]
+    }
+
+    /// Scrolls so that the selected frame's line is in view, and the source lines under it as far as they fit.
+    static func keepFrameInView(_ state: inout DashboardState) {
+        let all = lines(state, size: state.size)
+        guard let row = all.firstIndex(where: { $0.first?.style == .selected }) else { return }
+        let below = all[(row + 1)...].prefix { $0.first?.style == .dim && $0.first?.text.hasPrefix("      ") == true }.count
+        let visible = DetailLayout(size: state.size).bodyHeight
+        var top = state.event.scroll.shown(visible: visible, count: all.count)
+        top = Scrolling.keep(row + below, visible: visible, scroll: top, count: all.count)
+        state.event.scroll.top = Scrolling.keep(row, visible: visible, scroll: top, count: all.count)
     }
 
     /// `>` `<`: the next older (1) or newer (-1) event of the issue kept whole.
@@ -138,7 +165,9 @@ extension EventScreen: ScreenModule {
             return TextWrap.wrap(note, width: width, unicode: state.unicode).map { [Span($0, .dim)] } + [[]]
                 + fieldLines(recent, width: width, unicode: state.unicode)
         }
-        var lines = wholeLines(event, whole, width: width, unfolded: state.event.unfolded, unicode: state.unicode)
+        let code = state.event.codeFor == event.eventID ? state.event.code : nil
+        var lines = wholeLines(event, whole, width: width, unfolded: state.event.unfolded, unicode: state.unicode, code: code,
+                               selected: CodeKeys.frame(state))
         // What the importer drew from it for the store (exception_group.other_branches, a reporter's keys).
         if let recent, !recent.customKeys.isEmpty {
             lines += [[], [Span("Custom keys, as stored", .heading)]]

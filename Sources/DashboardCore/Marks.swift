@@ -22,14 +22,14 @@ enum Marks {
             }
         }
         return [
-            change(KeyHelp("r e o m", [.char("r"), .char("e"), .char("o"), .char("m")],
+            change(KeyHelp("r R o m", [.char("r"), .char("R"), .char("o"), .char("m")],
                            "mark resolved (asks the version), regressed, open, muted", hint: "mark", .marks)) { state, issue, c in
                 switch c {
                 case "r":
                     let next = issue.lastVersion.flatMap { AppVersion($0) }?.next.display ?? ""
                     state.prompt = Prompt(purpose: .resolve(key: issue.key), suggesting: next)
                     return []
-                case "e": return state.mark(issue.key, .status(.regressed, version: nil))
+                case "R": return state.mark(issue.key, .status(.regressed, version: nil))
                 case "o": return state.mark(issue.key, .status(.open, version: nil))
                 default: return state.mark(issue.key, .status(.muted, version: nil))
                 }
@@ -49,7 +49,7 @@ enum Marks {
             // A ticket draft changes nothing: a read-only store writes one too.
             KeyBinding("T", [.char("T")], "ticket draft: errtriage-ticket-KEY.md in the current folder, and the clipboard",
                        hint: "ticket", .marks) { state, _ in
-                target(state).map { [.writeTicket(key: $0.key, window: state.query.window)] } ?? []
+                target(state).map { [.writeTicket(key: $0.key, window: state.query.window, code: state.detail.key == $0.key ? state.detail.code : nil)] } ?? []
             },
             KeyBinding("u", [.char("u")], "undo your newest change still standing (marks, notes, links, assignees); again: the one before",
                        hint: "undo", .marks) { state, _ in

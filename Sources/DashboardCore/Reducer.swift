@@ -21,8 +21,7 @@ private func reduceAction(_ state: inout DashboardState, _ action: DashboardActi
     case .listLoaded(let list):
         return ListScreen.loaded(list, &state)
     case .detailLoaded(let detail):
-        DetailScreen.loaded(detail, &state)
-        return []
+        return DetailScreen.loaded(detail, &state)
     case .pivotLoaded(let layer, let query, let groups, let unknownDomain):
         PivotScreen.loaded(layer: layer, query: query, groups: groups, unknownDomain: unknownDomain, &state)
         return []
@@ -38,7 +37,12 @@ private func reduceAction(_ state: inout DashboardState, _ action: DashboardActi
         ViewsScreen.loaded(views, &state)
         return []
     case .eventLoaded(let event):
-        EventScreen.loaded(event, &state)
+        return EventScreen.loaded(event, &state)
+    case .codeLoaded(let answer):
+        CodeKeys.loaded(answer, &state)
+        return []
+    case .editorClosed(let problem):
+        state.message = problem.map { StatusMessage($0, isError: true, ticksLeft: 15) }
         return []
     case .marked(let receipt):
         return state.confirmMark(receipt)

@@ -1,3 +1,4 @@
+import CodeCheckout
 import DashboardCore
 import Foundation
 import TriageModel
@@ -16,6 +17,12 @@ public final class DashboardLoop<Screen: DashboardScreen> {
     let screen: Screen
     let effects: any EffectPerformer
     let worker: EffectWorker
+    /// The checkout's lookups, beside the store's work (nil: every lookup answers that there is no checkout).
+    let code: CodeWorker?
+    /// Where `e` finds the editor ($VISUAL, $EDITOR).
+    let environment: [String: String]
+    /// Answers the loop made itself (the editor's end), reduced before the next input.
+    var immediate: [DashboardAction] = []
     let fixedNow: Timestamp?
     /// Keys and clicks that came while the store worked, waiting in order for its answer.
     var typeahead: [DashboardAction] = []
@@ -23,11 +30,14 @@ public final class DashboardLoop<Screen: DashboardScreen> {
     var lastTick = Date()
 
     /// A loop on `screen` starting from `state`; `now` fixes the clock (`--now`, the demo), else it runs.
-    public init(screen: Screen, effects: any EffectPerformer, state: DashboardState, now: Timestamp? = nil) {
+    public init(screen: Screen, effects: any EffectPerformer, state: DashboardState, now: Timestamp? = nil,
+                code: (any CodePerformer)? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.screen = screen
         self.effects = effects
         self.state = state
         worker = EffectWorker(effects)
+        self.code = code.map(CodeWorker.init)
+        self.environment = environment
         fixedNow = now
         revision = effects.revision() ?? 0
     }
@@ -48,9 +58,12 @@ public final class DashboardLoop<Screen: DashboardScreen> {
                 case .redraw: screen.forceRedraw()
                 case .copy(let text): screen.copyToClipboard(text)
                 case .store(let request): worker.submit(request, now: now())
+                case .code(let request): lookUp(request)
+                case .openEditor(let file, let line): immediate.append(.editorClosed(edit(file, line: line)))
                 }
             }
-            var queue = takeResults()
+            var queue = immediate + takeResults()
+            immediate = []
             if queue.isEmpty { queue = nextInput() }
             pending = []
             for action in queue {
@@ -70,13 +83,30 @@ public final class DashboardLoop<Screen: DashboardScreen> {
         screen.discardTypeahead()
     }
 
-    /// The results of finished effects, as actions.
+    /// The results of finished effects, as actions: the store's, then the checkout's.
     func takeResults() -> [DashboardAction] {
         worker.take().map { result, revisionAfter in
             // Our own writes raise the revision too: they need no reload.
             if let revisionAfter { revision = revisionAfter }
             return result
+        } + (code?.take() ?? [])
+    }
+
+    /// A question for the checkout, to its own worker; without one, the answer that there is no checkout.
+    func lookUp(_ request: CodeRequest) {
+        if let code { return code.submit(request) }
+        let none = CodeFacts.unavailable(CodeSettings.noCheckout)
+        switch request {
+        case .issue(let key, let raise, _): immediate.append(.codeLoaded(.issue(key: key, raise: raise, none)))
+        case .event(let issueKey, let event): immediate.append(.codeLoaded(.event(issueKey: issueKey, eventID: event.eventID, none)))
         }
+    }
+
+    /// `e`: the user's editor on the file at the line, with the terminal (the screen suspends and
+    /// redraws); nil when it ran, else why not.
+    func edit(_ file: String, line: Int?) -> String? {
+        guard let editor = EditorCommand.editor(environment: environment) else { return EditorCommand.noEditor }
+        return screen.runWithTerminal(EditorCommand.arguments(editor: editor.command, file: file, line: line))
     }
 
     /// Draws the frame, then waits for what comes next: a key typed earlier once the store is
@@ -87,7 +117,7 @@ public final class DashboardLoop<Screen: DashboardScreen> {
         let busy = worker.isBusy
         if !busy, !typeahead.isEmpty {
             queue.append(typeahead.removeFirst())
-        } else if let event = screen.nextEvent(timeoutMillis: busy ? Self.frameMillis : Self.pollMillis) {
+        } else if let event = screen.nextEvent(timeoutMillis: busy || code?.isBusy == true ? Self.frameMillis : Self.pollMillis) {
             // Keys and clicks while the store works wait for its answer, in order, as if it
             // had been instant (`s` then Enter opens the new top issue); a resize is drawn at once.
             if case .resize = event {

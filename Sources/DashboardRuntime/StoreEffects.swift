@@ -28,7 +28,9 @@ public struct StoreEffects: EffectPerformer {
             case .loadDetail(let key, let window):
                 var detail = try store.issueDetail(key: key, window: window, now: now)
                 detail.life = try store.history(key: detail.summary.key)
-                detail.raisedAt = try store.raiseSites(issueKey: detail.summary.key)
+                let raise = try store.raiseFrames(issueKey: detail.summary.key)
+                detail.raisedAt = raise?.locations ?? []
+                detail.raiseFrames = raise
                 return .detailLoaded(detail)
             case .loadPivot(let query, let layer):
                 let groups = try store.layerPivot(query, by: layer, now: now).groups
@@ -42,8 +44,10 @@ public struct StoreEffects: EffectPerformer {
                 if record { try store.recordMeeting(at: now, by: user) }
                 return .agendaLoaded(try store.agenda(window: window, now: now, top: top),
                                      unlinked: try store.unlinkedComplaints(window: window, now: now))
-            case .writeTicket(let key, let window):
-                let text = TicketText.render(try store.issueDetail(key: key, window: window, now: now), style: .markdown)
+            case .writeTicket(let key, let window, let code):
+                var detail = try store.issueDetail(key: key, window: window, now: now)
+                if code != nil { detail.raisedAt = try store.raiseSites(issueKey: detail.summary.key) }
+                let text = TicketText.render(detail, style: .markdown, code: code)
                 let path = (ticketFolder as NSString).appendingPathComponent("errtriage-ticket-\(key).md")
                 do {
                     try text.write(toFile: path, atomically: true, encoding: .utf8)

@@ -19,8 +19,10 @@ public enum EventDetailText {
         return place
     }
 
-    /// The event as text: a header, then each section that has something.
-    public static func render(_ d: EventDetail, issueKey: String, kept: [String]) -> String {
+    /// The event as text: a header, then each section that has something. `code`: what the
+    /// checkout says of its frames (`EventDetail.allFrames`' order), whose source lines stand in
+    /// where the SDK sent none.
+    public static func render(_ d: EventDetail, issueKey: String, kept: [String], code: CodeFacts? = nil) -> String {
         var out = "event \(s(d.eventID))  issue \(s(issueKey))  \(d.source)"
         if let t = d.timestamp { out += "  \(t.iso8601)" }
         out += "\n"
@@ -30,13 +32,23 @@ public enum EventDetailText {
         facts.append(("kept as", kept.isEmpty ? nil : kept.joined(separator: ", ")))
         for (name, value) in facts { if let value { out += "  \(name): \(s(value))\n" } }
         if let message = d.message { out += "  message: \(s(message))\n" }
+        if let code {
+            if let problem = code.problem {
+                out += "  code: \(s(problem))\n"
+            } else if code.sites.contains(where: { $0?.source != nil }), let revision = code.revision {
+                out += "  code: source lines the SDK did not send are read from \(s(code.checkout ?? "?")) at \(s(revision.label))"
+                    + (revision.note.map { " (\(s($0)))" } ?? "") + "\n"
+            }
+        }
+        var offset = 0
         for (i, e) in d.exceptions.enumerated() {
             out += "\n" + (i == 0 ? "Exception" : "Caused by (link \(i + 1))") + ": "
             out += s([e.type, e.value].compactMap { $0 }.joined(separator: ": ")) + "\n"
             if let mechanism = e.mechanism { out += "  mechanism: \(s(mechanism))" + (e.handled.map { $0 ? ", handled" : ", unhandled" } ?? "") + "\n" }
-            out += frames(e.frames)
+            out += frames(e.frames, offset: offset, code: code)
+            offset += e.frames.count
         }
-        if !d.stack.isEmpty { out += "\nStack\n" + frames(d.stack) }
+        if !d.stack.isEmpty { out += "\nStack\n" + frames(d.stack, offset: offset, code: code) }
         if !d.breadcrumbs.isEmpty {
             out += "\nBreadcrumbs (oldest first)\n"
             for b in d.breadcrumbs { out += "  " + crumb(b) + "\n" }
@@ -60,11 +72,19 @@ public enum EventDetailText {
         return out
     }
 
-    static func frames(_ frames: [EventFrame]) -> String {
+    static func frames(_ frames: [EventFrame], offset: Int = 0, code: CodeFacts? = nil) -> String {
         var out = ""
-        for f in frames {
+        for (i, f) in frames.enumerated() {
             out += (f.inApp == true ? "  > " : "    ") + s(frameLine(f)) + "\n"
-            if let line = f.contextLine, f.inApp == true { out += "        " + s(String(line.drop { $0 == " " || $0 == "\t" })) + "\n" }
+            if let line = f.contextLine, f.inApp == true {
+                out += "        " + s(String(line.drop { $0 == " " || $0 == "\t" })) + "\n"
+            } else if f.inApp != false, let site = code?.sites[safe: offset + i] ?? nil {
+                if let excerpt = site.source {
+                    out += CodeText.excerpt(excerpt.around(radius: 2), indent: "      ")
+                } else if let problem = site.problems.first, f.line != nil {
+                    out += "        (\(s(problem)))\n"
+                }
+            }
         }
         return out
     }
@@ -87,14 +107,26 @@ public enum EventDetailText {
     // MARK: JSON
 
     /// The event as JSON, every member present (null or empty where the event said nothing).
-    public static func json(_ d: EventDetail, issueKey: String, kept: [String]) -> JSONValue {
+    public static func json(_ d: EventDetail, issueKey: String, kept: [String], code: CodeFacts? = nil) -> JSONValue {
         func str(_ v: String?) -> JSONValue { v.map(JSONValue.string) ?? .null }
+        var index = 0
+        /// What the checkout says of the next frame, in `allFrames`' order.
+        func checkout() -> JSONValue {
+            defer { index += 1 }
+            guard let code, code.problem == nil, let site = code.sites[safe: index] ?? nil else { return .null }
+            return .object([("file", str(site.path)), ("line", site.line.map { .number(String($0)) } ?? .null),
+                            ("source", site.source.map { e in
+                                .object([("revision", .string(e.revision)), ("first_line", .number(String(e.firstLine))),
+                                         ("lines", .array(e.lines.map(JSONValue.string)))])
+                            } ?? .null),
+                            ("problems", .array(site.problems.map(JSONValue.string)))])
+        }
         func fields(_ list: [EventField]) -> JSONValue { .object(list.map { ($0.key, .string($0.value)) }) }
         func frame(_ f: EventFrame) -> JSONValue {
             .object([("function", str(f.function)), ("module", str(f.module)), ("file", str(f.file)),
                      ("line", f.line.map { .number(String($0)) } ?? .null), ("column", f.column.map { .number(String($0)) } ?? .null),
                      ("in_app", f.inApp.map(JSONValue.bool) ?? .null), ("context_line", str(f.contextLine)),
-                     ("package", str(f.package))])
+                     ("package", str(f.package)), ("abs_path", str(f.absPath)), ("checkout", checkout())])
         }
         func crumb(_ b: EventBreadcrumb) -> JSONValue {
             .object([("timestamp", str(b.timestamp?.iso8601)), ("category", str(b.category)), ("level", str(b.level)),
@@ -122,6 +154,13 @@ public enum EventDetailText {
             } ?? .null),
             ("user", fields(d.user)),
             ("extra", fields(d.extra)),
+            ("code", code.map { c in
+                .object([("checkout", str(c.checkout)), ("problem", str(c.problem)),
+                         ("revision", c.revision.map { r in
+                             .object([("name", .string(r.name)), ("commit", .string(r.commit)), ("is_release", .bool(r.isRelease)),
+                                      ("note", str(r.note))])
+                         } ?? .null)])
+            } ?? .null),
         ])
     }
 }

@@ -79,7 +79,7 @@ public enum ReportText {
     /// the issue's events kept whole (`keptWholeCapped`: the newest of more), marked among the recent
     /// events, whose lines fit `width`.
     public static func detail(_ d: IssueDetail, raisedAt: [FrameLocation?] = [], keptWhole: [String] = [], keptWholeCapped: Bool = false,
-                              width: Int = 80) -> String {
+                              width: Int = 80, code: CodeFacts? = nil) -> String {
         let s = d.summary
         var out = "\(s.key)  \(Format.statusWithSignals(s))\n\(TextSanitizer.sanitize(s.chain.fullForm))\n\n"
         let places = raisedAt.count == s.chain.links.count ? raisedAt : []
@@ -88,8 +88,12 @@ public enum ReportText {
             out += String(repeating: "  ", count: i) + "\(link.shortCode)  \(TextSanitizer.sanitize(link.fullName))  [\(Format.code(of: link))]\(marker)\n"
             if let place = places.isEmpty ? nil : places[i] {
                 out += String(repeating: "  ", count: i) + "    raised at \(TextSanitizer.sanitize(place.description))\n"
+                if let code, code.problem == nil, let site = code.sites[safe: i] ?? nil {
+                    out += CodeText.siteLines(site, place: place, indent: String(repeating: "  ", count: i) + "      ")
+                }
             }
         }
+        if let code { out += CodeText.checkoutLine(code) + "\n" }
         if !s.members.isEmpty {
             out += "\nMerged group: \(s.members.count) chains, each with its own counts (in \(d.window.rawValue))\n"
             for m in s.members { out += "  \(Format.memberLine(m))\n    \(TextSanitizer.sanitize(m.chain.fullForm))\n" }

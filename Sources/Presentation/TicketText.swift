@@ -12,8 +12,9 @@ public enum TicketText {
         TextSanitizer.sanitize(Format.title(summary.chain) + " (" + summary.key + ")")
     }
 
-    /// The whole ticket; user ids of complaints are left out unless `withUsers`.
-    public static func render(_ detail: IssueDetail, style: Style, withUsers: Bool = false) -> String {
+    /// The whole ticket; user ids of complaints are left out unless `withUsers`. `code`: what the
+    /// checkout says of the raise sites (`detail.raisedAt`): each one's suspect commit and owners.
+    public static func render(_ detail: IssueDetail, style: Style, withUsers: Bool = false, code: CodeFacts? = nil) -> String {
         let s = detail.summary
         let jira = style == .jira
         func heading(_ text: String) -> String { jira ? "h2. \(text)\n" : "## \(text)\n" }
@@ -28,6 +29,21 @@ public enum TicketText {
             out += String(repeating: "  ", count: i) + TextSanitizer.sanitize("\(link.shortCode)  \(link.fullName)") + root + "\n"
         }
         out += jira ? "{noformat}\n\n" : "```\n\n"
+
+        if let code, code.problem == nil, code.sites.contains(where: { $0 != nil }) {
+            out += heading("Where it was raised")
+            for (i, site) in code.sites.enumerated() {
+                guard let site, let link = s.chain.links[safe: i] else { continue }
+                var text = cell(link.shortCode) + ": " + cell(site.place ?? detail.raisedAt[safe: i]??.description ?? "?")
+                if let c = site.suspect {
+                    text += ", last changed in " + cell("\(c.shortHash) \(c.subject)") + " by " + cell(c.author) + " on \(c.date.dateText)"
+                }
+                if !site.owners.isEmpty { text += ", owners " + site.owners.map(cell).joined(separator: " ") }
+                out += item(text)
+            }
+            if let revision = code.revision { out += item("read at " + cell(revision.label) + (revision.note.map { " (" + cell($0) + ")" } ?? "")) }
+            out += "\n"
+        }
 
         out += heading("Counts (\(detail.window.rawValue) to \(detail.now.minuteText))")
         out += item("\(s.events) events, \(s.users) users, \(s.complaints) complaints  \(Sparkline.line(s.series, width: min(30, s.series.count)))")

@@ -154,6 +154,28 @@ public final class TerminalScreen: DashboardScreen {
         }
     }
 
+    /// Leaves curses (`endwin`), runs the program with the terminal, and comes back: curses' modes
+    /// again, the whole frame redrawn, as lazygit and tig do around an editor.
+    public func runWithTerminal(_ arguments: [String]) -> String? {
+        guard !closed, let program = arguments.first else { return "The terminal is closed." }
+        def_prog_mode()
+        endwin()
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let status = argv.withUnsafeBufferPointer { errtriage_run_program($0.baseAddress!) }
+        reset_prog_mode()
+        keypad(errtriage_stdscr(), true)
+        curs_set(0)
+        let mask = errtriage_mouse_click() | errtriage_mouse_double_click() | errtriage_mouse_wheel_up() | errtriage_mouse_wheel_down()
+        mousemask(mask, nil)
+        forceRedraw()
+        if status < 0 { return "Cannot run \(program): \(String(cString: strerror(-status)))." }
+        if status & 0x7F != 0 { return "\(program) ended by signal \(status & 0x7F)." }
+        let code = (status >> 8) & 0xFF
+        if code == 127 { return "Cannot run \(program): not found (check $VISUAL / $EDITOR)." }
+        return code == 0 ? nil : "\(program) exited with status \(code)."
+    }
+
     /// Leaves curses mode and gives the terminal back; safe to call more than once.
     public func close() {
         guard !closed else { return }

@@ -68,7 +68,8 @@ public enum EventDetailReader {
                        file: f["filename"]?.nonEmptyText ?? f["abs_path"]?.nonEmptyText, line: f["lineno"]?.int64.map { Int($0) },
                        column: f["colno"]?.int64.map { Int($0) }, inApp: f["in_app"]?.bool, contextLine: f["context_line"]?.text,
                        preContext: list(f["pre_context"] ?? .null).compactMap(\.text),
-                       postContext: list(f["post_context"] ?? .null).compactMap(\.text), package: f["package"]?.nonEmptyText)
+                       postContext: list(f["post_context"] ?? .null).compactMap(\.text), package: f["package"]?.nonEmptyText,
+                       absPath: f["abs_path"]?.nonEmptyText)
         }
     }
 

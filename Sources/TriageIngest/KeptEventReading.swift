@@ -14,7 +14,14 @@ extension TriageStore {
     /// Where each link of an issue was raised, outermost first, as its latest kept event says (empty
     /// when none is kept): that event read and decompressed once.
     public func raiseSites(issueKey: String) throws(StoreError) -> [FrameLocation?] {
-        guard let latest = try latestKeptEvent(issueKey: issueKey) else { return [] }
-        return EventDetailReader.read(latest.payload, source: latest.source, eventID: latest.eventID, timestamp: latest.timestamp).raiseSites
+        try raiseFrames(issueKey: issueKey)?.locations ?? []
+    }
+
+    /// Each link's raising frame, outermost first, with the event and release that tell them, as
+    /// the issue's latest kept event says (nil when none is kept): what a checkout is read by.
+    public func raiseFrames(issueKey: String) throws(StoreError) -> RaiseFrames? {
+        guard let latest = try latestKeptEvent(issueKey: issueKey) else { return nil }
+        let detail = EventDetailReader.read(latest.payload, source: latest.source, eventID: latest.eventID, timestamp: latest.timestamp)
+        return RaiseFrames(eventID: latest.eventID, release: detail.release ?? latest.release, frames: detail.raisingFrames)
     }
 }

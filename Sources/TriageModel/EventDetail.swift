@@ -64,6 +64,13 @@ public struct EventDetail: Hashable, Sendable {
 
     /// Where each exception was raised, outermost first (nil where its frames say nothing).
     public var raiseSites: [FrameLocation?] { exceptions.map { $0.raisedAt } }
+
+    /// Each exception's raising frame, outermost first (nil where it has no frames).
+    public var raisingFrames: [EventFrame?] { exceptions.map { $0.raisingFrame } }
+
+    /// Every frame of the event in the order the event screen lists them: each exception's,
+    /// outermost exception first and innermost call first, then the stack's.
+    public var allFrames: [EventFrame] { exceptions.flatMap(\.frames) + stack }
 }
 
 /// A name and a text: a tag, a context's field, a header, a breadcrumb's data.
@@ -99,9 +106,10 @@ public struct EventException: Hashable, Sendable {
     }
 
     /// Where it was raised: the innermost frame of the app's (`in_app`), else the innermost frame.
-    public var raisedAt: FrameLocation? {
-        (frames.first { $0.inApp == true } ?? frames.first).flatMap(\.location)
-    }
+    public var raisedAt: FrameLocation? { raisingFrame.flatMap(\.location) }
+
+    /// The frame it was raised in: the innermost of the app's (`in_app`), else the innermost.
+    public var raisingFrame: EventFrame? { frames.first { $0.inApp == true } ?? frames.first }
 }
 
 /// One frame of a stack trace.
@@ -110,6 +118,8 @@ public struct EventFrame: Hashable, Sendable {
     public var module: String?
     /// The file as the SDK gave it (relative where it could), else the absolute path.
     public var file: String?
+    /// The absolute path the SDK gave beside it (Sentry's `abs_path`), where it gave one.
+    public var absPath: String?
     public var line: Int?
     public var column: Int?
     /// Whether the frame is the app's own code (nil where the source does not say).
@@ -123,8 +133,9 @@ public struct EventFrame: Hashable, Sendable {
 
     public init(function: String? = nil, module: String? = nil, file: String? = nil, line: Int? = nil, column: Int? = nil,
                 inApp: Bool? = nil, contextLine: String? = nil, preContext: [String] = [], postContext: [String] = [],
-                package: String? = nil) {
+                package: String? = nil, absPath: String? = nil) {
         self.function = function
+        self.absPath = absPath
         self.module = module
         self.file = file
         self.line = line

@@ -283,6 +283,9 @@ public struct IssueDetail: Hashable, Sendable {
     /// Where each link was raised, outermost first, as the issue's latest kept event says (its
     /// frames); loaded with the detail by the dashboard, empty where no kept event says.
     public var raisedAt: [FrameLocation?] = []
+    /// The same places as frames, with the event and release that tell them (nil where no kept
+    /// event does): what the code of the checkout is looked up by. Loaded with the detail by the dashboard.
+    public var raiseFrames: RaiseFrames? = nil
     /// The facets of the issue's events in the window (context facets first, then tags by key):
     /// what a backend's events say about where they happened, and every tag the sender set.
     public var facets: [FacetBreakdown] = []

@@ -9,6 +9,8 @@ struct Dashboard: ParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
+    @OptionGroup(title: "The code") var code: CodeOptions
+
     func run() throws {
         guard TerminalDashboard.isInteractive else {
             throw CLIError.usage("the dashboard needs a terminal; for scripts use errtriage report (or show) instead")
@@ -17,6 +19,6 @@ struct Dashboard: ParsableCommand {
         let store = try options.open(for: .dashboard(now: now))
         // The store's own name: a PostgreSQL URI may hold a password, never shown.
         try TerminalDashboard.run(store: store, now: options.now == nil || options.nowIsData ? nil : now, storeName: store.target,
-                                  anchorToData: options.nowIsData)
+                                  anchorToData: options.nowIsData, code: code.settings)
     }
 }

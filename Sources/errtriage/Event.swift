@@ -1,4 +1,5 @@
 import ArgumentParser
+import CodeCheckout
 import Foundation
 import Presentation
 import TriageIngest
@@ -28,6 +29,8 @@ struct EventCommand: ParsableCommand {
     @Flag(help: "Print the payload as the store keeps it (the JSON the source sent, secrets filtered).")
     var raw = false
 
+    @OptionGroup(title: "The code") var code: CodeOptions
+
     func run() throws {
         let store = try options.open(for: .reading(now: options.nowTimestamp()))
         guard let (kept, detail) = try store.keptEventDetail(id: id) else {
@@ -39,9 +42,12 @@ struct EventCommand: ParsableCommand {
             if Stdout.isTerminal { print(text) } else { FileHandle.standardOutput.write(Data(kept.payload + [0x0A])) }
             return
         }
+        // Source lines from the checkout where the SDK sent none, where one is named.
+        let facts = try code.anyCheckout(store)
+            ? CodeLookup().eventFrames(detail, settings: try code.settings(store, issueKey: kept.issueKey)) : nil
         switch format {
-        case .json: print(EventDetailText.json(detail, issueKey: kept.issueKey, kept: kept.roles.names).inertSerialized)
-        case .text: print(EventDetailText.render(detail, issueKey: kept.issueKey, kept: kept.roles.names), terminator: "")
+        case .json: print(EventDetailText.json(detail, issueKey: kept.issueKey, kept: kept.roles.names, code: facts).inertSerialized)
+        case .text: print(EventDetailText.render(detail, issueKey: kept.issueKey, kept: kept.roles.names, code: facts), terminator: "")
         }
     }
 }

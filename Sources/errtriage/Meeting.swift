@@ -1,4 +1,6 @@
 import ArgumentParser
+import CodeCheckout
+import TriageIngest
 import Presentation
 import TriageModel
 import TriageStore
@@ -27,6 +29,8 @@ struct Meeting: ParsableCommand {
     @Flag(name: .customLong("by-owner"), help: "The agenda grouped by owner (errtriage owner): printed under each owner, or walked owner by owner.")
     var byOwner = false
 
+    @OptionGroup(title: "The code") var code: CodeOptions
+
     func run() throws {
         guard top >= 0 else { throw CLIError.usage("--top must be 0 or more") }
         let now = try options.nowTimestamp()
@@ -36,20 +40,32 @@ struct Meeting: ParsableCommand {
         let unlinked = try store.unlinkedComplaints(window: window, now: now)
         if printing {
             let latest = try? store.latestEventTime()
+            // The owners CODEOWNERS gives the raise sites of the issues that have none yet.
+            var suggested: [String: [String]] = [:]
+            if try code.anyCheckout(store) {
+                let lookup = CodeLookup()
+                for item in agenda.items where item.issue.owner == nil {
+                    guard let raise = try store.raiseFrames(issueKey: item.issue.key) else { continue }
+                    let facts = lookup.look(raise.frames, release: raise.release, before: nil,
+                                            settings: try code.settings(store, issueKey: item.issue.key), parts: .init(owners: true))
+                    if !facts.suggestedOwners.isEmpty { suggested[item.issue.key] = facts.suggestedOwners }
+                }
+            }
             Stdout.print(AgendaText.render(agenda, unlinked: unlinked, window: window, now: now, byOwner: byOwner,
-                                          latestEvent: latest ?? nil), terminator: "")
+                                          latestEvent: latest ?? nil, suggestedOwners: suggested), terminator: "")
             return
         }
         // The dashboard records the meeting's start as it builds the agenda.
         try TerminalDashboard.run(store: store, now: options.now == nil || options.nowIsData ? nil : now, storeName: store.target,
-                                  window: window, meeting: true, top: top, byOwner: byOwner, anchorToData: options.nowIsData)
+                                  window: window, meeting: true, top: top, byOwner: byOwner, anchorToData: options.nowIsData,
+                                  code: code.settings)
     }
 }
 
 /// The agenda as text: numbered items by section, then the complaints no code explains.
 enum AgendaText {
     static func render(_ agenda: Agenda, unlinked: UnlinkedComplaints, window: TimeWindow, now: Timestamp,
-                       byOwner: Bool = false, latestEvent: Timestamp? = nil) -> String {
+                       byOwner: Bool = false, latestEvent: Timestamp? = nil, suggestedOwners: [String: [String]] = [:]) -> String {
         var out = "Meeting agenda — window \(window.rawValue) ending \(now.minuteText) UTC, \(agenda.items.count) issues\n"
         out += ReportText.staleNote(latestEvent, now: now) ?? ""
         var n = 0
@@ -65,6 +81,9 @@ enum AgendaText {
                     let s = item.issue
                     out += Format.right("\(n)", 4) + "  " + Format.fit(s.key, 34) + Format.right("\(s.events)", 7) + " ev"
                         + Format.right("\(s.complaints)", 5) + " cmpl  " + TextSanitizer.sanitize(Format.title(s.chain)) + "\n"
+                    if let owners = suggestedOwners[s.key] {
+                        out += "      suggested owner (CODEOWNERS): " + TextSanitizer.sanitize(owners.joined(separator: " ")) + "\n"
+                    }
                 }
             }
         }

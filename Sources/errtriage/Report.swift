@@ -134,14 +134,19 @@ struct Show: ParsableCommand {
     @Option(help: "text or json (for markdown, errtriage ticket).")
     var format: DetailFormat = .text
 
+    @OptionGroup(title: "The code") var code: CodeOptions
+
     func run() throws {
         let canonical = key.canonical
         let now = try options.nowTimestamp()
         let store = try options.open(for: .reading(now: now))
         let detail = try store.issueDetail(key: canonical, window: window, now: now)
+        // The checkout is read only where one is named (--repo, ERRTRIAGE_REPO, project set).
+        let facts = try code.anyCheckout(store) ? try code.facts(store, issueKey: detail.summary.key, firstSeen: detail.summary.firstSeen) : nil
         switch format {
         case .json:
             var json = ReportJSON.detail(detail).members
+            json.append(("code", facts.map(CodeText.json) ?? .null))
             json.append(("kept_events", ReportJSON.keptEvents(try store.keptEvents(issueKey: detail.summary.key).map {
                 ReportJSON.KeptEventRow(eventID: $0.eventID, timestamp: $0.timestamp, source: $0.source, release: $0.release,
                                         environment: $0.environment, keptAs: $0.roles.names, bytes: $0.bytes)
@@ -152,7 +157,8 @@ struct Show: ParsableCommand {
             let listed = 200
             let keptWhole = try store.keptEvents(issueKey: detail.summary.key, limit: listed + 1).map(\.eventID)
             print(ReportText.detail(detail, raisedAt: try store.raiseSites(issueKey: detail.summary.key), keptWhole: Array(keptWhole.prefix(listed)),
-                                    keptWholeCapped: keptWhole.count > listed, width: TerminalWidth.of(STDOUT_FILENO) ?? 80), terminator: "")
+                                    keptWholeCapped: keptWhole.count > listed, width: TerminalWidth.of(STDOUT_FILENO) ?? 80, code: facts),
+                  terminator: "")
         }
     }
 }

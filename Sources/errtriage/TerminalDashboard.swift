@@ -17,7 +17,8 @@ enum TerminalDashboard {
     /// Opens the dashboard; with `meeting` it starts on the meeting's agenda (`top` issues in each
     /// top section); `anchorToData` ends its windows at the store's newest event, following new ones.
     static func run(store: TriageStore, now: Timestamp?, storeName: String, window: TimeWindow = .d7,
-                    meeting: Bool = false, top: Int = 5, byOwner: Bool = false, anchorToData: Bool = false) throws {
+                    meeting: Bool = false, top: Int = 5, byOwner: Bool = false, anchorToData: Bool = false,
+                    code: CodeSettings = CodeSettings()) throws {
         guard isInteractive else {
             throw CLIError.usage("the dashboard needs a terminal; for scripts use errtriage report (or show) instead")
         }
@@ -37,6 +38,7 @@ enum TerminalDashboard {
             state.anchoredToData = true
             state.dataEnd = end
         }
-        DashboardLoop(screen: screen, effects: StoreEffects(store: store, user: loginName()), state: state, now: now).run()
+        let lookup = CodeEffects(store: store, commandLine: code, environmentRepo: CodeOptions.environmentRepo)
+        DashboardLoop(screen: screen, effects: StoreEffects(store: store, user: loginName()), state: state, now: now, code: lookup).run()
     }
 }

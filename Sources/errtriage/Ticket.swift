@@ -1,4 +1,5 @@
 import ArgumentParser
+import TriageIngest
 import Presentation
 import TriageModel
 import TriageStore
@@ -24,9 +25,17 @@ struct Ticket: ParsableCommand {
     @Flag(name: .customLong("with-users"), help: "Name the users who complained (left out by default).")
     var withUsers = false
 
+    @OptionGroup(title: "The code") var code: CodeOptions
+
     func run() throws {
         let now = try options.nowTimestamp()
-        let detail = try options.open(for: .reading(now: now)).issueDetail(key: key.canonical, window: window, now: now)
-        print(TicketText.render(detail, style: format, withUsers: withUsers), terminator: "")
+        let store = try options.open(for: .reading(now: now))
+        var detail = try store.issueDetail(key: key.canonical, window: window, now: now)
+        var facts: CodeFacts?
+        if try code.anyCheckout(store) {
+            facts = try code.facts(store, issueKey: detail.summary.key, firstSeen: detail.summary.firstSeen)
+            detail.raisedAt = try store.raiseSites(issueKey: detail.summary.key)
+        }
+        print(TicketText.render(detail, style: format, withUsers: withUsers, code: facts), terminator: "")
     }
 }

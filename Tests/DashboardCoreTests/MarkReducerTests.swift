@@ -104,9 +104,9 @@ import TriageModel
         #expect(state.pending.count == 1)
     }
 
-    @Test func eMarksRegressed() {
+    @Test func capitalRMarksRegressed() {
         var state = Fixtures.loadedState()
-        #expect(reduce(&state, .key(.char("e"))) == [.mark(key: key, .status(.regressed, version: nil))])
+        #expect(reduce(&state, .key(.char("R"))) == [.mark(key: key, .status(.regressed, version: nil))])
         #expect(state.list.selectedIssue?.status == .regressed)
     }
 
@@ -219,7 +219,7 @@ import TriageModel
 
     @Test func readOnlyRefusesMarks() {
         var state = Fixtures.loadedState(readOnly: true)
-        for c in "reomntu" {
+        for c in "rRomntu" {
             #expect(reduce(&state, .key(.char(c))).isEmpty)
             #expect(state.prompt == nil)
             #expect(state.message?.text == Marks.readOnlyMessage)

@@ -61,7 +61,7 @@ import TriageModel
 
     @Test func aMarkKeepsTheCursorOnTheSameIssue() {
         var state = stateOnDatabase()
-        let effects = reduce(&state, .key(.char("e")))
+        let effects = reduce(&state, .key(.char("R")))
         #expect(effects == [.mark(key: Fixtures.database.key, .status(.regressed, version: nil))])
         let reload = reduce(&state, .marked(Fixtures.receipt(Fixtures.database.key, .status(.regressed, version: nil))))
         #expect(reload.contains(.loadList(IssueQuery())))

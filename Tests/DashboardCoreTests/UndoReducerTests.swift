@@ -6,10 +6,10 @@ import TriageModel
 @Suite struct UndoReducerTests {
     let key = Fixtures.login.key
 
-    /// `e`, `m` in the detail, each confirmed by the store.
+    /// `R`, `m` in the detail, each confirmed by the store.
     func regressedThenMuted() -> (DashboardState, MarkReceipt, MarkReceipt) {
         var state = Fixtures.detailState()
-        _ = reduce(&state, .key(.char("e")))
+        _ = reduce(&state, .key(.char("R")))
         let e = Fixtures.receipt(key, .status(.regressed, version: nil))
         _ = reduce(&state, .marked(e))
         _ = reduce(&state, .key(.char("m")))
@@ -35,7 +35,7 @@ import TriageModel
     @Test func aChangeSomeoneElseOverwroteIsSkippedAndTheOneBeforeItIsUndone() {
         var (state, e, m) = regressedThenMuted()
         _ = reduce(&state, .key(.char("u")))
-        // The store says ben changed the status since: the screen shows it as it was, and `e` is next.
+        // The store says ben changed the status since: the screen shows it as it was, and `R` is next.
         #expect(reduce(&state, .undoSkipped(m, "ben marked it open since")) == [.undo(e)])
         _ = reduce(&state, .undone(e))
         #expect(state.message?.text == "Skipped \(key) muted (ben marked it open since); Undid: \(key) regressed, back to open")

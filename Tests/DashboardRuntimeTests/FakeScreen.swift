@@ -49,6 +49,15 @@ final class FakeScreen: DashboardScreen {
 
     /// The last frame, as text.
     var lastFrame: String { frames.last?.lines.joined(separator: "\n") ?? "" }
+
+    /// The programs run with the terminal (`e`'s editor), in order, and what each run answers.
+    private(set) var ran: [[String]] = []
+    var runAnswer: String?
+
+    func runWithTerminal(_ arguments: [String]) -> String? {
+        ran.append(arguments)
+        return runAnswer
+    }
 }
 
 /// The store's effects, recorded in order, with the first effect a test picks held until it opens the gate.

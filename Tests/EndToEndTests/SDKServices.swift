@@ -39,9 +39,10 @@ enum SDKService: String, CaseIterable, CustomStringConvertible, Sendable {
     }
 
     /// Runs the service keeping its events in `folder`: the file its SDK wrote, and what it sent.
-    func capture(into folder: String) throws -> (file: String, sent: [Sent]) {
+    /// `options` go to the service (the Python one's `--no-source`).
+    func capture(into folder: String, options: [String] = []) throws -> (file: String, sent: [Sent]) {
         let (arguments, directory) = try command()
-        let run = try ChildProcess.run(arguments + ["--out", folder], directory: directory)
+        let run = try ChildProcess.run(arguments + ["--out", folder] + options, directory: directory)
         try #require(run.status == 0, "\(self) service: \(run.stdout)\(run.stderr)")
         let file = folder + (self == .go ? "/events.ndjson" : "/events.envelope")
         return (file, try Self.manifest(folder + "/manifest.json"))

@@ -38,12 +38,12 @@ import Testing
         Issue.record("\(field) is \(String(describing: seen)), not \(value ?? "null")", sourceLocation: sourceLocation)
     }
 
-    @Test func eMUUInTheDetailUndoesTheMuteThenTheRegression() throws {
+    @Test func capitalRMUUInTheDetailUndoesTheMuteThenTheRegression() throws {
         let cli = try open()
         defer { stop() }
         try keys("Enter")
         try waitFor("\(Self.key) · Chain")
-        try keys("e")
+        try keys("R")
         try waitFor("Marked \(Self.key) regressed")
         try expectStored(cli, "status", "regressed")
         try keys("m")
@@ -97,7 +97,7 @@ import Testing
     @Test func aMarkSomeoneElseOverwroteIsSkippedWithASentenceNotReverted() throws {
         let cli = try open()
         defer { stop() }
-        try keys("e")
+        try keys("R")
         try waitFor("Marked \(Self.key) regressed")
         try keys("m")
         try waitFor("Marked \(Self.key) muted")

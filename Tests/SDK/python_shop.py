@@ -9,6 +9,9 @@ two ways:
                                                     DIR/events.envelope (an in-memory transport),
                                                     and DIR/manifest.json
 
+With --no-source the SDK sends no source lines (`include_source_context=False`), as where a
+scrubber or a deployment without sources leaves them out: errtriage reads them from a checkout.
+
 What it sends, each distinct failure three times with per-event data in its messages:
   - exceptions without codes (pyshop/): the same type and text raised at two places, free text
     and words that change with the data, a KeyError's quoted key, a wrapper quoting the JSON
@@ -84,7 +87,7 @@ def log(group, action):
 
 
 def init(args, **options):
-    common = dict(release="pyshop@2.0.0", environment="production", **options)
+    common = dict(release="pyshop@2.0.0", environment="production", include_source_context=not args.no_source, **options)
     if args.out:
         sentry_sdk.init(dsn="http://public@127.0.0.1:9/1", transport=FileTransport, **common)
     else:
@@ -96,6 +99,7 @@ def main():
     parser.add_argument("--dsn")
     parser.add_argument("--out")
     parser.add_argument("--manifest")
+    parser.add_argument("--no-source", action="store_true")
     args = parser.parse_args()
     if args.out:
         Path(args.out).mkdir(parents=True, exist_ok=True)

@@ -78,3 +78,28 @@ extension TriageStore {
                        arguments: [owner, owner, issueID])
     }
 }
+
+/// Owners from a checkout's CODEOWNERS (issue 48): `owner apply --from-codeowners`.
+extension TriageStore {
+    /// The open and regressed issues that have no owner yet, by key (a merged group's members
+    /// left out: their head stands for them), in the order they were first seen.
+    public func unownedOpenIssues() throws(StoreError) -> [(key: String, firstSeen: Timestamp)] {
+        try read { db in
+            try SQLRow.fetchAll(db, sql: """
+                SELECT key, first_seen FROM issue
+                WHERE owner IS NULL AND status IN ('open', 'regressed') AND (group_id IS NULL OR group_id = id)
+                ORDER BY first_seen, key
+                """).map { row in (try row.decode(0), Timestamp(millis: try row.decode(1))) }
+        }
+    }
+
+    /// Gives an issue an owner where it has none by now, and that owner's first name as its
+    /// assignee where nobody is assigned; false where someone gave it an owner meanwhile.
+    public func setOwnerIfNone(_ key: String, owner: String, assignee: String) throws(StoreError) -> Bool {
+        try write { db in
+            try db.execute(sql: "UPDATE issue SET owner = ?, assignee = COALESCE(assignee, ?) WHERE key = ? AND owner IS NULL",
+                           arguments: [owner, assignee, key])
+            return db.changesCount > 0
+        }
+    }
+}

@@ -193,6 +193,7 @@ enum PGSchema {
         \(payloads)
         \(facets)
         \(keptPayloads)
+        \(TriageStore.projectCodeColumns(text: text))
         """
     }
     /// Schema 18 (SQLite's `migrateToV18`): the events kept whole in lean rows, with the

@@ -51,5 +51,6 @@ extension TriageStore {
         SchemaStep(16, "v16-payloads", sqlite: migrateToV16, postgres: PGSchema.payloads),
         SchemaStep(17, "v17-facets", sqlite: migrateToV17, postgres: PGSchema.facets, after: countStoredTags),
         SchemaStep(18, "v18-kept-payloads", sqlite: migrateToV18, postgres: PGSchema.keptPayloads, after: hashMovedEventKeys),
+        SchemaStep(19, "v19-project-code", sqlite: migrateToV19, postgres: projectCodeColumns(text: PGSchema.text)),
     ]
 }

@@ -116,3 +116,49 @@ extension ProjectKey: RowDecodable {
                   created: Timestamp(millis: try row.decode(3)), revokedAt: revokedAt, base: base)
     }
 }
+
+/// Where each project's code lives (issue 48, schema 19): `errtriage project set NAME --repo DIR`.
+extension TriageStore {
+    /// Every project with what `project set` said of its code (empty settings where nothing), by id.
+    public func projectCodeSettings() throws(StoreError) -> [(project: Project, code: CodeSettings)] {
+        try read { db in
+            try SQLRow.fetchAll(db, sql: "SELECT id, name, created_at, repo, path_map, release_ref FROM project ORDER BY id").map { row in
+                let project = try Project(row: row)
+                let code = CodeSettings(repo: try row.decode(3, as: String?.self), pathMaps: PathMapping.split(try row.decode(4, as: String?.self)),
+                                        releaseRef: try row.decode(5, as: String?.self), origin: "project \(project.name)")
+                return (project, code)
+            }
+        }
+    }
+
+    /// Sets what a project's code settings name: each given part replaces the stored one (an
+    /// empty repo or pattern, or no path maps, clears it); the project is made when new. Returns
+    /// the settings as stored and whether the project was made.
+    public func setProjectCode(project name: String, repo: String?, pathMaps: [PathMapping]?, releaseRef: String?,
+                               at now: Timestamp) throws(StoreError) -> (settings: CodeSettings, made: Bool) {
+        if let problem = Project.problem(withName: name) { throw StoreError.usage(problem) }
+        return try write { db in
+            var made = false
+            let id: Int64
+            if let found = try Int64.fetchOne(db, sql: "SELECT id FROM project WHERE name = ?", arguments: [name]) {
+                id = found
+            } else {
+                id = try db.insertID(sql: "INSERT INTO project (name, created_at) VALUES (?, ?)", arguments: [name, now.millis])
+                made = true
+            }
+            if let repo {
+                try db.execute(sql: "UPDATE project SET repo = ? WHERE id = ?", arguments: [repo.isEmpty ? nil : repo, id])
+            }
+            if let pathMaps {
+                try db.execute(sql: "UPDATE project SET path_map = ? WHERE id = ?", arguments: [PathMapping.joined(pathMaps), id])
+            }
+            if let releaseRef {
+                try db.execute(sql: "UPDATE project SET release_ref = ? WHERE id = ?", arguments: [releaseRef.isEmpty ? nil : releaseRef, id])
+            }
+            let row = try SQLRow.fetchAll(db, sql: "SELECT repo, path_map, release_ref FROM project WHERE id = ?", arguments: [id])[0]
+            let settings = CodeSettings(repo: try row.decode(0, as: String?.self), pathMaps: PathMapping.split(try row.decode(1, as: String?.self)),
+                                        releaseRef: try row.decode(2, as: String?.self), origin: "project \(name)")
+            return (settings, made)
+        }
+    }
+}
