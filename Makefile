@@ -102,10 +102,12 @@ bench-app: release
 	$(SWIFT) build -c release --product chain-probe
 	.build/release/errtriage-bench --app-only --errtriage $(RELEASE_BIN)
 
-## bench-tools: wrk, the load generator of serve's intake goals (only the benchmarks need it; without it they use our own generator alone)
-bench-tools:
+## bench-tools: wrk, the load generator of serve's intake goals, and DuckDB in .venv, the first screen's baseline
+## (only the benchmarks need them; without wrk they use our own generator alone, without DuckDB that row has no verdict)
+bench-tools: .venv/requirements.txt
 	@command -v wrk >/dev/null || { if [ "$$(uname)" = Darwin ]; then brew install wrk; else \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; fi; }
+	@.venv/bin/python3 -c 'import duckdb' 2>/dev/null || .venv/bin/pip install --quiet --disable-pip-version-check duckdb
 
 ## manual: the man page, made by swift-argument-parser's generate-manual plugin from the commands' help (a debug build serves: the help text is the same)
 manual: build

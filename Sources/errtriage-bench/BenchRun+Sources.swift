@@ -109,7 +109,8 @@ extension BenchRun {
     /// From a fresh export to the first screen: the day order's ingest plus a process that opens
     /// the store and computes the list the dashboard opens on (`report`, 7 days, the top 200),
     /// against DuckDB loading the same NDJSON into a table (`read_json_auto`, every line sampled
-    /// for the schema, since complaints share the file), where installed.
+    /// for the schema, since complaints share the file) and answering the top 20 chains by events,
+    /// where installed (`make bench-tools` puts it in .venv).
     mutating func measureFirstScreen(now: Timestamp) throws {
         BenchRun.note("first screen: ingest + opening the list, against DuckDB loading the file")
         let opened = try ChildProcess.run([errtriage, "report", "--store", store, "--now", now.iso8601, "--window", "7d",
@@ -126,21 +127,23 @@ extension BenchRun {
             con.execute("SET enable_progress_bar = false")
             start = time.perf_counter()
             con.execute("CREATE TABLE events AS SELECT * FROM read_json_auto(?, format='newline_delimited', sample_size=-1)", [sys.argv[2]])
+            con.execute("SELECT codes, COUNT(*) AS n FROM events WHERE codes IS NOT NULL GROUP BY codes ORDER BY n DESC LIMIT 20").fetchall()
             print(time.perf_counter() - start)
             """
-        let duck = try? ChildProcess.run(["python3", "-c", python, database, ndjson(.day)])
+        let venv = ".venv/bin/python3"
+        let duck = try? ChildProcess.run([FileManager.default.isExecutableFile(atPath: venv) ? venv : "python3", "-c", python, database, ndjson(.day)])
         // (DuckDB draws a progress bar for a query past 2 s unless told not to; the time is the last line.)
         if let duck, duck.status == 0,
            let seconds = duck.stdout.split(separator: "\n").last.flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }) {
             details["duckdb_load_seconds"] = seconds
             let ratio = firstScreen / seconds
             rows.append(BenchRow(what: "fresh export to the first screen (ingest + open)", value: Self.seconds(firstScreen),
-                                 baseline: "DuckDB load " + Self.seconds(seconds), ratio: Self.times(ratio), goal: "<= 3x",
+                                 baseline: "DuckDB load + top 20 " + Self.seconds(seconds), ratio: Self.times(ratio), goal: "<= 3x",
                                  holds: ratio <= 3))
         } else {
             if let duck, duck.status != 0 { BenchRun.note("DuckDB failed: \(duck.stderr.suffix(300))") }
             rows.append(BenchRow(what: "fresh export to the first screen (ingest + open)", value: Self.seconds(firstScreen),
-                                 baseline: "DuckDB not installed (pip install duckdb)", ratio: "-", goal: "<= 3x", holds: nil))
+                                 baseline: "DuckDB not installed (make bench-tools)", ratio: "-", goal: "<= 3x", holds: nil))
         }
     }
 }

@@ -8,7 +8,7 @@ extension BenchRun {
     /// the default sample of whole events against the same without payloads (`--keep-whole
     /// none`), each ingested twice into a fresh file in alternating order (the median of wall
     /// and CPU time), and `errtriage event ID` of kept events as a whole process.
-    mutating func measureWholeEvents() throws {
+    mutating func measureWholeEvents(eventIDs: Bool = true) throws {
         var wall: [String: [Double]] = [:], cpu: [String: [Double]] = [:], size: [String: Int64] = [:]
         for round in 0..<2 {
             for keep in round == 0 ? ["none", "default"] : ["default", "none"] {
@@ -50,6 +50,7 @@ extension BenchRun {
         details["whole_payload_stored_bytes"] = Double(storedBytes)
         BenchRun.note("whole events: \(keptEvents) of \(events) kept (\(String(format: "%.1f", Double(keptEvents) * 100 / Double(max(events, 1))))%), payloads \(Self.megabytes(rawBytes)) stored as \(Self.megabytes(storedBytes))")
 
+        guard eventIDs else { return }
         // `event ID` of 15 kept events spread over the store, each a whole process (median, and the slowest).
         let ids = try ChildProcess.run(["sqlite3", kept, "SELECT e.event_id FROM kept_payload p JOIN event_row e ON e.id = p.id ORDER BY p.ts LIMIT 15 OFFSET \(max(0, keptEvents / 2 - 7));"])
             .stdout.split(separator: "\n").map(String.init)

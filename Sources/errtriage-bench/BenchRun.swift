@@ -19,6 +19,8 @@ struct BenchRun {
     var rollupsEqualNaive = true
     /// Whether the lists and the detail are timed against the naive queries too (minutes at 10M).
     var withNaive = true
+    /// The long tail's issues (issue 45), measured after the bench's own shape; nil leaves it out.
+    var tailIssues: Int? = 2_000
     /// Whether `errtriage serve` is measured too (issue 27), and how.
     var withServe = true
     var serve = ServeSettings()
@@ -54,6 +56,7 @@ struct BenchRun {
         try measureCrashlyticsIngest()
         try measurePipe()
         try measureWholeEvents()
+        if let tailIssues { try measureLongTail(issues: tailIssues) }
         rows.append(BenchRow(what: "peak memory of those ingests", value: "\(ingestRSS >> 10) MB RSS", baseline: "-",
                              ratio: "-", goal: "<= 100 MB", holds: ingestRSS >> 10 <= 100))
         details["ingest_max_rss_mb"] = Double(ingestRSS) / 1024

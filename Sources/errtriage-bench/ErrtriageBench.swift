@@ -25,6 +25,8 @@ struct ErrtriageBench: ParsableCommand {
     @Option(help: "How many events (default: $BENCH_EVENTS, else 1000000).")
     var events: Int = ProcessInfo.processInfo.environment["BENCH_EVENTS"].flatMap { Int($0) } ?? 1_000_000
     @Option(help: "How many distinct issues.") var issues: Int = 400
+    @Option(help: "The long tail's issues: the ingest, whole-event and first-screen goals again on that many issues (0: leave it out).")
+    var tailIssues: Int = 2_000
     @Option(help: "How many days the events span.") var days: Int = 90
     @Option(help: "A folder for the data and stores (default: a new temporary folder, removed after).") var dir: String?
     @Option(help: "Where the JSON results go.") var out: String = "bench-results"
@@ -92,6 +94,7 @@ struct ErrtriageBench: ParsableCommand {
         do {
             var bench = BenchRun(errtriage: binary, folder: folder, events: events, issues: issues, days: days)
             bench.withNaive = !noNaive
+            bench.tailIssues = tailIssues > 0 ? tailIssues : nil
             bench.withServe = !noServe
             bench.appKills = noApp ? nil : appKills
             bench.serve = ServeSettings(seconds: serveSeconds, warmup: serveWarmup, maxRequests: serveMaxRequests, rate: serveRate,
@@ -102,6 +105,14 @@ struct ErrtriageBench: ParsableCommand {
                 BenchRun.note("generating \(events) events in day order")
                 try bench.generate(.day)
                 try bench.measureWholeEvents()
+                if let tail = bench.tailIssues {
+                    var tailBench = BenchRun(errtriage: binary, folder: folder + "/tail", events: events, issues: tail, days: days)
+                    try FileManager.default.createDirectory(atPath: tailBench.folder, withIntermediateDirectories: true)
+                    BenchRun.note("long tail: generating \(events) events of \(tail) issues in day order")
+                    try tailBench.generate(.day)
+                    try tailBench.measureWholeEvents(eventIDs: false)
+                    bench.rows += tailBench.rows.map { var row = $0; row.what = "long tail (\(tail) issues): " + row.what; return row }
+                }
             } else if serveHostileOnly {
                 try bench.measureHostile(envelopes: ServeEnvelopes(chains: bench.serve.chains), settings: bench.serve)
             } else if serveOnly {
