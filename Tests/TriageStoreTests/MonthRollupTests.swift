@@ -188,12 +188,12 @@ import TriageModel
                 DROP TABLE issue_month_user; DROP TABLE issue_month; ALTER TABLE total_day DROP COLUMN events;
                 DROP INDEX complaint_code_by_complaint;
                 ALTER TABLE project_key DROP COLUMN dsn_base;
-                DROP TABLE issue_alias; DELETE FROM meta WHERE key = '\(TriageStore.formerGroupingKey)'; DROP TABLE event_payload; DROP TABLE issue_day_facet;
+                DROP TABLE issue_alias; DELETE FROM meta WHERE key = '\(TriageStore.formerGroupingKey)'; DROP TABLE event_payload; DROP TABLE issue_day_facet; DROP TABLE grouping_rule_member; DROP TABLE grouping_rule;
                 DROP VIEW event; ALTER TABLE event_row DROP COLUMN level_term; ALTER TABLE event_row DROP COLUMN facets_term; \(TriageStore.eventView(of: TriageStore.eventRowColumnsV10))
                 """)
             if !TemporaryStore.onPostgres {
                 try db.execute(sql: """
-                    DELETE FROM grdb_migrations WHERE identifier IN ('v12-months', 'v13-citations-by-complaint', 'v14-levels-aliases', 'v15-key-urls', 'v16-payloads', 'v17-facets')
+                    DELETE FROM grdb_migrations WHERE identifier IN ('v12-months', 'v13-citations-by-complaint', 'v14-levels-aliases', 'v15-key-urls', 'v16-payloads', 'v17-facets', 'v18-grouping-rules')
                     """)
             }
             try TriageStore.setStoredSchemaVersion(db, 11)
