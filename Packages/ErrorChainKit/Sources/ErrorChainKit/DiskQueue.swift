@@ -106,7 +106,9 @@ final class DiskQueue: @unchecked Sendable {
 
     /// The folders of an app's queues: its own, then one per process beside it (`base.2`, …).
     static func siblings(of base: String) -> [String] {
-        [base] + (2...maxSiblings).map { "\(base).\($0)" }
+        var trimmed = Substring(base)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return [base] + (2...maxSiblings).map { "\(trimmed).\($0)" }
     }
 
     /// Opens the first queue folder of `base`'s (`siblings`) no other process holds: several
