@@ -30,6 +30,10 @@ public enum DashboardAction: Hashable, Sendable {
     case undone(MarkReceipt)
     /// The store left a change alone because someone changed the issue since (the sentence says who and what).
     case undoSkipped(MarkReceipt, String)
+    /// The store merged issues into one group under `head` (the first of `keys`).
+    case merged(head: String, keys: [String])
+    /// The store made a grouping rule; what it took.
+    case ruleAdded(GroupingPreview)
     /// An effect failed: shown, and an optimistic mark still pending is reverted.
     case failed(String)
     /// Another process changed the store: reload, keeping the selection and the open detail.
@@ -91,11 +95,15 @@ public enum StoreRequest: Hashable, Sendable {
     case mark(key: String, IssueMark)
     /// Takes a change back if it still stands.
     case undo(MarkReceipt)
+    /// Merges issues into one group under the first key (`J` on the list).
+    case merge(keys: [String])
+    /// Makes a grouping rule (offered after a merge).
+    case addRule(name: String, query: String)
 
     /// Whether it writes (the loop reads the store's revision after it, so that its own write is no reload).
     public var writes: Bool {
         switch self {
-        case .mark, .undo: true
+        case .mark, .undo, .merge, .addRule: true
         default: false
         }
     }

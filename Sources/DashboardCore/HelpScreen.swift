@@ -99,6 +99,6 @@ extension HelpScreen: ScreenModule {
         ("NEW", "N", "first seen in the last 7 days"),
         ("SPIKE", "S", "the last 24 hours hold at least 20 events, 4× its daily mean"),
         ("REGRESSED", "R", "came back after it was marked resolved"),
-        ("+N", "+N", "a merged group: N more issues under this key (errtriage merge)"),
+        ("+N", "+N", "a merged group: N more issues under this key (J on the list, errtriage merge, or a rule)"),
     ]
 }

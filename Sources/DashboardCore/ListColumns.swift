@@ -18,12 +18,15 @@ struct ListColumns: Hashable, Sendable {
     var compactBadges = false
     /// Statuses cut to four letters.
     var shortStatus = false
-    /// Keys cut to their outer and root codes (`US14…NSn1009`); the status bar shows the selected one whole.
+    /// Keys cut in the middle (`Format.fittedKey`: `US14-LO43…NSn1009`); the status bar shows the selected one whole.
     var compactKeys = false
-    /// Each key's cut form, told apart from the others' (`Format.compactKeys`).
-    var cutKeys: [String: String] = [:]
 
     static let gap = 1
+    /// From this width up the counts and the trend stay: a long key and the title are cut in the
+    /// middle first (`GiveWay.wide`).
+    static let wide = 80
+    /// The narrowest a title gets before the counts give way, from `wide` up.
+    static let titleKept = 16
     static let trendMax = 30
     /// A week's shape: the trend's width once it gives way, before it goes.
     static let trendShort = 7
@@ -41,6 +44,15 @@ struct ListColumns: Hashable, Sendable {
         let compactKeyWidth = min(keyWidth, max(3, cutKeys.values.map {
             TextSanitizer.width($0, unicode: unicode, limit: 40)
         }.max() ?? 3))
+        // Each key's outermost and root links (`US9…NE29`), and more where two rows on screen would
+        // read the same: the narrowest a key is cut to (`Format.fittedKey`).
+        var keyEnds = min(compactKeyWidth, max(3, shown.map { Format.keyEndsWidth($0.key, unicode: unicode) }.max() ?? 3))
+        let distinct = Set(shown.map(\.key)).count
+        while keyEnds < compactKeyWidth, Set(shown.map {
+            Format.fittedKey($0.key, width: keyEnds, unicode: unicode)
+        }).count < distinct {
+            keyEnds += 1
+        }
         // The title's room: the longest whole `outer … root` (leaving 30 cells for a rank, a short key
         // and the ranked count): the columns that give way before it make room for it.
         let titleWidth = max(12, min(max(12, width - 30), issues.map {
@@ -69,13 +81,13 @@ struct ListColumns: Hashable, Sendable {
             Column(kind: .assignee, width: issues.compactMap { $0.assignee.map { TextSanitizer.width($0, unicode: unicode, limit: 12) } }.max().map { max(8, $0) } ?? 0),
         ])
         layout.columns.removeAll { ($0.kind == .badges || $0.kind == .assignee) && $0.width == 0 }
-        layout.cutKeys = cutKeys
-        let widths = GiveWay.Widths(badgeCompact: badgeCompact, trend: trendWidth, title: titleWidth, key: keyWidth, compactKey: compactKeyWidth)
+        let widths = GiveWay.Widths(badgeCompact: badgeCompact, trend: trendWidth, title: titleWidth, key: keyWidth,
+                                    compactKey: compactKeyWidth, keyEnds: keyEnds, limit: width)
 
         let rankedKind = kind(for: mode)
         let full = layout
         var applied: [GiveWay] = []
-        for step in GiveWay.allCases where layout.total > width {
+        for step in (width >= wide ? GiveWay.wide : GiveWay.allCases) where layout.total > width {
             step.apply(to: &layout, ranked: rankedKind, widths: widths)
             applied.append(step)
         }
@@ -160,10 +172,22 @@ struct FittedColumns: Hashable, Sendable {
 /// One step of giving way, in the order the list's columns give way when the width is short.
 /// What identifies a row gives way last: the key's ends (the key shortens to its outer and root
 /// codes, told apart from its neighbours') and the title (what the user saw … the root cause).
-/// The trend, the versions and the unranked counts give way before a title is cut.
+/// Below `ListColumns.wide` the trend, the versions and the unranked counts give way before a title
+/// is cut; from it up (`wide`), the counts and a short trend stay, and a long key is cut in the
+/// middle (`cutKey`, `Format.fittedKey`) and the title cut to what is left (`fitTitle`) first.
 enum GiveWay: CaseIterable, Hashable {
-    case dropAssignee, compactBadges, shortTrend, dropVersions, shortStatus, compactKeys, dropTrend, dropUsers, dropComplaints,
-         cutTitle, dropEvents, shortTitle, dropTitle
+    case dropAssignee, compactBadges, shortTrend, dropVersions, shortStatus, compactKeys, cutKey, fitTitle, dropTrend, dropUsers,
+         dropComplaints, cutTitle, dropEvents, shortTitle, dropTitle
+
+    /// The order from `ListColumns.wide` up: the key and the title are cut before any count or the trend goes.
+    static let wide: [GiveWay] = [.dropAssignee, .compactBadges, .shortTrend, .dropVersions, .shortStatus, .compactKeys, .cutKey,
+                                  .fitTitle, .dropTrend, .dropUsers, .dropComplaints, .cutTitle, .dropEvents, .shortTitle, .dropTitle]
+
+    /// The order below it: every step but the wide list's own.
+    static var allCases: [GiveWay] {
+        [.dropAssignee, .compactBadges, .shortTrend, .dropVersions, .shortStatus, .compactKeys, .dropTrend, .dropUsers,
+         .dropComplaints, .cutTitle, .dropEvents, .shortTitle, .dropTitle]
+    }
 
     /// The widths the steps shrink columns to, measured on the rows.
     struct Widths {
@@ -172,10 +196,14 @@ enum GiveWay: CaseIterable, Hashable {
         var title: Int
         var key: Int
         var compactKey: Int
+        /// The widest of the shown keys' two ends (`US9…NE29`).
+        var keyEnds: Int
+        /// The width the columns must fit.
+        var limit: Int
     }
 
     /// Whether the step cuts the title: once it has, nothing that gave way before it comes back.
-    var cutsTitle: Bool { self == .cutTitle || self == .shortTitle || self == .dropTitle }
+    var cutsTitle: Bool { self == .fitTitle || self == .cutTitle || self == .shortTitle || self == .dropTitle }
 
     func apply(to layout: inout ListColumns, ranked: ListColumns.Kind, widths: Widths) {
         switch self {
@@ -191,6 +219,16 @@ enum GiveWay: CaseIterable, Hashable {
         case .compactKeys:
             layout.compactKeys = widths.compactKey < widths.key
             layout.setWidth(.key, widths.compactKey)
+        case .cutKey:
+            // To what the title leaves it, down to the keys' ends: a third of what the two share.
+            guard let key = layout.columns.first(where: { $0.kind == .key }), let title = layout.columns.first(where: { $0.kind == .title })
+            else { return }
+            let shared = key.width + title.width - (layout.total - widths.limit)
+            layout.compactKeys = true
+            layout.setWidth(.key, min(key.width, max(widths.keyEnds, shared / 3)))
+        case .fitTitle:
+            guard let title = layout.columns.first(where: { $0.kind == .title }) else { return }
+            layout.setWidth(.title, max(min(title.width, ListColumns.titleKept), title.width - (layout.total - widths.limit)))
         case .dropTrend: layout.drop(.trend)
         case .dropUsers: if ranked != .users { layout.drop(.users) }
         case .dropComplaints: if ranked != .complaints { layout.drop(.complaints) }

@@ -60,7 +60,8 @@ extension ListScreen {
             let index = scroll + line
             guard index < list.issues.count else { break }
             let row = layout.firstIssueRow + line
-            writeRow(list.issues[index], rank: index + 1, columns: columns, mode: state.query.mode, row: row, into: &buffer)
+            writeRow(list.issues[index], rank: index + 1, columns: columns, mode: state.query.mode, row: row,
+                     picked: state.list.picked.contains(list.issues[index].key), into: &buffer)
             if index == state.list.rows.selected { buffer.paint(row: row, col: 0, width: width, style: .selected) }
         }
     }
@@ -160,14 +161,19 @@ extension ListScreen {
         }
     }
 
-    static func writeRow(_ issue: IssueSummary, rank: Int, columns: ListColumns, mode: RankMode, row: Int,
+    static func writeRow(_ issue: IssueSummary, rank: Int, columns: ListColumns, mode: RankMode, row: Int, picked: Bool = false,
                          into buffer: inout ScreenBuffer) {
         let ranked = ListColumns.kind(for: mode)
         for (column, x) in columns.positions {
             let w = column.width
             switch column.kind {
             case .rank:
-                buffer.write(Format.right(String(rank), w), row: row, col: x, width: w, style: .dim)
+                // A row picked for a merge (`Space`) shows the mark in place of its rank.
+                if picked {
+                    buffer.write(Format.right(buffer.unicode ? "●" : "*", w), row: row, col: x, width: w, style: .flagged)
+                } else {
+                    buffer.write(Format.right(String(rank), w), row: row, col: x, width: w, style: .dim)
+                }
             case .badges:
                 var spans: [Span] = []
                 for badge in Format.badges(of: issue) {
@@ -176,8 +182,8 @@ extension ListScreen {
                 }
                 buffer.write(spans, row: row, col: x, width: w)
             case .key:
-                buffer.write(columns.compactKeys ? columns.cutKeys[issue.key] ?? issue.key : issue.key,
-                             row: row, col: x, width: w)
+                // Cut in the middle where the column is narrower (its outermost and root links kept).
+                buffer.write(Format.fittedKey(issue.key, width: w, unicode: buffer.unicode), row: row, col: x, width: w)
             case .title:
                 buffer.write(Format.fittedTitle(issue.chain, width: w, unicode: buffer.unicode), row: row, col: x, width: w)
             case .events, .users, .complaints:

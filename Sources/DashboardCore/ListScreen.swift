@@ -11,6 +11,8 @@ public struct ListScreen: Hashable, Sendable {
     /// The columns as last fitted, with what they were fitted for: fitting measures every loaded
     /// row's texts, so it is done when they change, not at every frame.
     var fitted: FittedColumns?
+    /// The keys picked for a merge (`Space`), which `J` merges with the selected issue.
+    public var picked: Set<String> = []
 
     public init() {}
 
@@ -37,6 +39,16 @@ extension ListScreen: ScreenModule {
         KeyBinding(.views) { state, _ in ViewsScreen.open(&state) },
         KeyBinding(.release) { state, _ in ReleaseScreen.open(&state) },
     ] + Marks.bindings { $0.list.selectedIssue } + [
+        KeyBinding("Space", [.char(" ")], "pick the issue for a merge (again: unpick)", .marks) { state, _ in
+            guard let key = state.list.selectedIssue?.key else { return [] }
+            if state.list.picked.remove(key) == nil { state.list.picked.insert(key) }
+            let n = state.list.picked.count
+            state.message = StatusMessage(n == 0 ? "Nothing picked." : "\(n) picked: J merges \(n == 1 ? "it" : "them") with the selected issue.")
+            return []
+        },
+        KeyBinding("J", [.char("J")], "merge the picked issues and the selected one into the first seen; then offers a rule for later ones",
+                   hint: "merge", .marks, offered: { !$0.list.picked.isEmpty }) { state, _ in merge(&state) },
+    ] + [
         .dataEnd,
         KeyBinding("Esc", [.escape, .backspace], "clear the filter, or the pivot's narrowing (back to the pivot)", .navigation) { state, _ in
             if !state.query.text.isEmpty { return state.changeQuery { $0.text = "" } }
@@ -65,6 +77,7 @@ extension ListScreen: ScreenModule {
 
     static func queryChanged(from old: IssueQuery, _ state: inout DashboardState) -> [DashboardEffect] {
         state.list.selectedKey = nil
+        state.list.picked = []
         state.list.rows = ListSelection()
         return [.loadList(state.query)]
     }
@@ -155,5 +168,65 @@ extension ListScreen: ScreenModule {
                                     unicode: state.unicode, visible: visibleRange(state, size: size))
         if let fitted = state.list.fitted, fitted.key == key { return fitted.columns }
         return FittedColumns(key: key).columns
+    }
+}
+
+extension ListScreen {
+    /// `J`: the picked issues and the selected one become one group under the first seen of them
+    /// (which keeps the long-term key), as `errtriage merge` makes it.
+    static func merge(_ state: inout DashboardState) -> [DashboardEffect] {
+        guard !state.readOnly else { return state.refuseReadOnly() }
+        guard let list = state.list.loaded, let selected = state.list.selectedIssue else { return [] }
+        let keys = state.list.picked.union([selected.key])
+        guard keys.count >= 2 else {
+            state.message = StatusMessage("Pick the issues to merge with Space first, then J on one of them.", isError: true)
+            return []
+        }
+        let issues = list.issues.filter { keys.contains($0.key) }.sorted { ($0.firstSeen, $0.key) < ($1.firstSeen, $1.key) }
+        guard issues.count == keys.count else {
+            state.message = StatusMessage("A picked issue is not in the list any more; pick again.", isError: true)
+            state.list.picked = []
+            return []
+        }
+        state.message = StatusMessage("Merging \(issues.count) issues into \(issues[0].key)…")
+        return [.store(.merge(keys: issues.map(\.key)))]
+    }
+
+    /// The store merged them: the list is read again, and a rule that would take later issues
+    /// like these is offered (`GroupingRule.suggestion`), named after the group's key's ends.
+    static func merged(head: String, keys: [String], _ state: inout DashboardState) -> [DashboardEffect] {
+        state.list.picked = []
+        state.list.selectedKey = head
+        let chains = keys.compactMap { key in state.list.loaded?.issues.first { $0.key == key }.map { (key: key, chain: $0.chain) } }
+        state.message = StatusMessage("Merged \(keys.count - 1) into \(head).", ticksLeft: 10)
+        if let query = GroupingRule.suggestion(for: chains) {
+            // Named by the group's outermost and root links, which the rule keeps (`ap63478-es56620`).
+            let links = head.lowercased().split(separator: "-")
+            let name = links.count > 2 ? "\(links.first!)-\(links.last!)" : head.lowercased()
+            state.prompt = Prompt(purpose: .rule(head: head), suggesting: name + " " + query)
+        }
+        return state.reloadEffects()
+    }
+
+    /// The rule prompt's text: a name, then a query a rule can hold to.
+    static func submitRule(_ prompt: Prompt, text: String, _ state: inout DashboardState) -> [DashboardEffect] {
+        let parts = text.split(separator: " ", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return state.reopen(prompt, because: "a name, then the query: coupon-missing message:\"load coupon *\"") }
+        do {
+            let query = try SearchQuery.parse(parts[1])
+            if let why = GroupingRule.refusal(of: query) { return state.reopen(prompt, because: why) }
+        } catch {
+            return state.reopen(prompt, because: error.description)
+        }
+        state.message = StatusMessage("Making rule \(parts[0])…")
+        return [.store(.addRule(name: parts[0], query: parts[1]))]
+    }
+
+    /// The store made the rule.
+    static func ruleAdded(_ preview: GroupingPreview, _ state: inout DashboardState) -> [DashboardEffect] {
+        let head = preview.taken.first { $0.role == .head }?.key
+        state.message = StatusMessage("Rule \(preview.name): \(preview.taken.count) issues under \(head ?? "the first that matches"); "
+            + "new issues that match join it (errtriage rule rm \(preview.name) undoes it).", ticksLeft: 15)
+        return state.reloadEffects()
     }
 }

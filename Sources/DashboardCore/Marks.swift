@@ -112,7 +112,7 @@ extension DashboardState {
             return mark(key, .tracker(text.isEmpty ? nil : text))
         case .assign(let key):
             return mark(key, .assignee(text.isEmpty ? nil : text))
-        case .filter, .pivotDomain:
+        case .filter, .pivotDomain, .rule:
             return []
         }
     }

@@ -17,6 +17,8 @@ public struct Prompt: Hashable, Sendable {
         case assign(key: String)
         /// The domain the pivot groups by.
         case pivotDomain
+        /// A grouping rule of issues just merged under `head`: its name, then its query.
+        case rule(head: String)
     }
 
     public var purpose: Purpose
@@ -78,6 +80,7 @@ public struct Prompt: Hashable, Sendable {
         case .tracker(let key): "Tracker link for \(key) (empty clears): "
         case .assign(let key): "Assign \(key) to (empty clears): "
         case .pivotDomain: "Pivot by domain (e.g. TolokaBackendError; empty: root cause): "
+        case .rule: "Rule (NAME QUERY; Esc: none): "
         }
     }
 
@@ -168,7 +171,11 @@ extension DashboardState {
         case .escape:
             prompt = nil
             if edit.purpose == .filter { return ListScreen.filterCancelled(edit, &self) }
-            if edit.purpose != .pivotDomain { message = StatusMessage("Cancelled.") }
+            if case .rule = edit.purpose {
+                message = StatusMessage("No rule: later issues like these stay apart.")
+            } else if edit.purpose != .pivotDomain {
+                message = StatusMessage("Cancelled.")
+            }
             return []
         default:
             let before = edit.text
@@ -186,6 +193,7 @@ extension DashboardState {
         case .filter: return []
         case .pivotDomain: return PivotScreen.changeLayer(text.isEmpty ? .root : .domain(text), &self)
         case .resolve, .note, .tracker, .assign: return submitMark(prompt, text: text)
+        case .rule: return ListScreen.submitRule(prompt, text: text, &self)
         }
     }
 

@@ -50,6 +50,10 @@ private func reduceAction(_ state: inout DashboardState, _ action: DashboardActi
         return state.confirmUndo(receipt)
     case .undoSkipped(let receipt, let why):
         return state.skipUndo(receipt, because: why)
+    case .merged(let head, let keys):
+        return ListScreen.merged(head: head, keys: keys, &state)
+    case .ruleAdded(let preview):
+        return ListScreen.ruleAdded(preview, &state)
     case .failed(let text):
         state.fail(text)
         return []

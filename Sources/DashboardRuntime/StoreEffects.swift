@@ -72,6 +72,11 @@ public struct StoreEffects: EffectPerformer {
                 case .undone: return .undone(receipt)
                 case .overwritten(let why): return .undoSkipped(receipt, why)
                 }
+            case .merge(let keys):
+                try store.merge(keys, into: keys[0], by: user, at: now)
+                return .merged(head: keys[0], keys: keys)
+            case .addRule(let name, let query):
+                return .ruleAdded(try store.addGroupingRule(query: query, name: name, by: user, at: now))
             }
         } catch {
             return .failed(error.message)

@@ -33,13 +33,13 @@ public struct NativeDecoder: RecordDecoder {
             switch c {
             case .array(let items):
                 for item in items {
-                    guard case .string(let s) = item, let key = ShortKey.canonical(s) else {
+                    guard case .string(let s) = item, let key = ShortKey.quoted(s) else {
                         throw LineRejection("codes must be short keys such as US14-LO43-AP7-NE8")
                     }
                     codes.append(key)
                 }
             case .string(let s):
-                guard let key = ShortKey.canonical(s) else { throw LineRejection("codes '\(s.prefix(60))' is not a short key") }
+                guard let key = ShortKey.quoted(s) else { throw LineRejection("codes '\(s.prefix(60))' is not a short key") }
                 codes.append(key)
             case .null: break
             default: throw LineRejection("codes must be an array of short keys, found \(c.kindName)")

@@ -169,8 +169,8 @@ enum SentryUser {
     static func id(_ user: JSONValue?) -> String? {
         guard let user else { return nil }
         if let id = user["id"]?.nonEmptyText { return id }
-        for (field, prefix) in [("email", "email"), ("username", "username"), ("ip_address", "ip")] {
-            if let text = user[field]?.nonEmptyText { return prefix + ":" + StableHash.hex(text) }
+        for (field, kind) in zip(["email", "username", "ip_address"], UserIdentity.hashedKinds) {
+            if let text = user[field]?.nonEmptyText { return UserIdentity.hashed(kind, text) }
         }
         return nil
     }

@@ -21,7 +21,7 @@ public struct OwnerRule: Hashable, Sendable {
     }
 
     /// The fields a rule may use: what is known of an issue when its first event arrives.
-    public static let fields: [SearchField] = [.key, .domain, .root, .outer]
+    public static let fields: [SearchField] = [.key, .domain, .root, .outer, .message]
 
     /// Reads a rule's query; one sentence when it does not parse or uses a field beyond the chain.
     public static func parse(_ text: String) throws(SearchQueryError) -> SearchQuery {

@@ -65,6 +65,7 @@ extension SearchTerm {
             case .domain: facts.chain.links.contains { $0.matches(value, domainOnly: true) }
             case .root: facts.chain.links.last.map { $0.matches(value, domainOnly: false) } ?? false
             case .outer: facts.chain.links.first.map { $0.matches(value, domainOnly: false) } ?? false
+            case .message: facts.chain.links.contains { link in link.name.map(value.matchesWords) ?? false }
             case .firstSeen: value.matchesVersion(facts.firstVersion)
             case .assignee: facts.assignee.map(value.matchesText) ?? false
             case .owner: facts.owner.map(value.matchesText) ?? false
@@ -73,7 +74,7 @@ extension SearchTerm {
             case .users: value.matchesCount(facts.users)
             case .complaints: value.matchesCount(facts.complaints)
             case .version, .device, .os, .network, .orientation, .state, .env, .kind, .level, .project,
-                 .server, .runtime, .browser, .transaction, .logger, .tag: true
+                 .server, .runtime, .browser, .transaction, .logger, .tag, .user: true
             }
         }
     }
@@ -112,6 +113,36 @@ extension SearchTerm {
 }
 
 extension SearchValue {
+    /// Whether a text (a link's words) is what the value says, ignoring ASCII case: each `*` in
+    /// it stands for any run of characters (`"load coupon * not found"`), and a trailing one
+    /// (`load*`) makes it a prefix. The whole text must match.
+    public func matchesWords(_ candidate: String) -> Bool {
+        let parts = text.lowercased().split(separator: "*", omittingEmptySubsequences: false).map(Array.init)
+        let words = Array(candidate.lowercased())
+        guard parts.count > 1 || isPrefix else { return words == parts[0] }
+        var at = 0
+        for (i, part) in parts.enumerated() {
+            if i == 0 {
+                guard words.starts(with: part) else { return false }
+                at = part.count
+            } else if i == parts.count - 1, !isPrefix {
+                guard words.count - at >= part.count, words.suffix(part.count).elementsEqual(part) else { return false }
+                at = words.count
+            } else if !part.isEmpty {
+                guard let found = SearchValue.find(part, in: words, from: at) else { return false }
+                at = found + part.count
+            }
+        }
+        return isPrefix || at == words.count
+    }
+
+    /// The first place at or after `from` where `part` stands in `words`.
+    static func find(_ part: [Character], in words: [Character], from: Int) -> Int? {
+        guard part.count <= words.count - from else { return nil }
+        for i in from...(words.count - part.count) where words[i..<(i + part.count)].elementsEqual(part) { return i }
+        return nil
+    }
+
     /// A count against the value: `>=10`, `<5`, `3`.
     func matchesCount(_ count: Int) -> Bool {
         guard let n = Int(text) else { return false }

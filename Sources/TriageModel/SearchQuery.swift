@@ -1,13 +1,13 @@
 /// A field a search term can name: `os:17*`, `events:>100`, `is:spike`.
 public enum SearchField: String, CaseIterable, Hashable, Sendable {
-    case status, `is`, key, domain, root, outer, version, firstSeen = "first-seen", device, os, network,
-         orientation, state, env, kind, level, project, server, runtime, browser, transaction, logger, tag,
+    case status, `is`, key, domain, root, outer, message, version, firstSeen = "first-seen", device, os, network,
+         orientation, state, env, kind, level, project, server, runtime, browser, transaction, logger, tag, user,
          assignee, owner, has, events, users, complaints
 
     /// The fields that restrict the counted events instead of the issues.
     public var isDimension: Bool {
         switch self {
-        case .version, .device, .os, .network, .orientation, .state, .env, .kind, .level, .project: true
+        case .version, .device, .os, .network, .orientation, .state, .env, .kind, .level, .project, .user: true
         default: isFacet
         }
     }

@@ -13,7 +13,7 @@ struct Errtriage: AsyncParsableCommand {
             3 the store cannot be opened or written, or check finds it unsound.
             """,
         subcommands: [Dashboard.self, Ingest.self, Report.self, Show.self, EventCommand.self, History.self, Mark.self, Decode.self, Export.self, Meeting.self, Backup.self, Copy.self, Check.self, RetentionCommand.self,
-                      ReleaseCommand.self, Merge.self, Unmerge.self, ViewCommand.self, Assign.self, OwnerCommand.self, Ticket.self, AlertCommand.self,
+                      ReleaseCommand.self, Merge.self, Unmerge.self, RuleCommand.self, ViewCommand.self, Assign.self, OwnerCommand.self, Ticket.self, AlertCommand.self,
                       ServeCommand.self, KeyCommand.self, ProjectCommand.self, Generate.self, Demo.self,
                       FormerReleases.self, FormerPrune.self, FormerAlerts.self],
         defaultSubcommand: Dashboard.self)

@@ -10,7 +10,7 @@ import TriageStore
 struct OwnerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "owner",
-        abstract: "Owner rules: queries over the chain (key:, domain:, root:, outer:, words) that route issues to an owner, tried in order.",
+        abstract: "Owner rules: queries over the chain (key:, domain:, root:, outer:, message:, words) that route issues to an owner, tried in order.",
         discussion: "A new issue gets the owner of the first rule its chain matches at ingest, and that owner as assignee; owner apply does the same for the issues already stored.",
         subcommands: [Add.self, List.self, Remove.self, Apply.self])
 

@@ -7,9 +7,10 @@ struct ShortKeyArgument: ExpressibleByArgument {
     /// The key in canonical form, e.g. `US14-LO43-AP7-NE8`.
     let canonical: String
 
-    /// The key, or nil when the text is not a short key.
+    /// The key (as a user may type it, `us14-lo43-ap7-ne8`: `ShortKey.quoted(_:)`), or nil
+    /// when the text is not a short key.
     init?(argument: String) {
-        guard let key = ShortKey.canonical(argument) else { return nil }
+        guard let key = ShortKey.quoted(argument) else { return nil }
         canonical = key
     }
 

@@ -40,6 +40,7 @@ import Testing
         #expect(try cli.run(["assign", "US14-LO43", Self.hostile]).status == 0)
         #expect(try cli.run(["owner", "add", "key:US14", Self.hostile]).status == 0)
         #expect(try cli.run(["view", "save", Self.field, "--query", "key:US14"]).status == 0)
+        #expect(try cli.run(["rule", "add", "key:US14*", "--as", Self.field, "--by", Self.hostile]).status == 0)
         #expect(try cli.run(["alert", "add", Self.field, "--query", "key:US14", "--events", "1", "--within", "7d"]).status == 0)
         #expect(try cli.run(["key", "add", Self.field]).status == 1)
         let key = try cli.run(["key", "add", "shop", "--url", "http://127.0.0.1:8000"])
@@ -58,7 +59,8 @@ import Testing
             ["ticket", "US14-LO43", "--window", "all", "--format", "github"] + at,
             ["meeting", "--print", "--window", "30d"] + at, ["report", "--window", "30d", "--format", "markdown"] + at,
             ["report", "--window", "all", "--query", "project:shop"] + at,
-            ["key", "list"], ["view", "list"], ["owner", "list"], ["check"],
+            ["key", "list"], ["view", "list"], ["owner", "list"], ["rule", "list"], ["rule", "add", "key:US14*", "--as", Self.field, "--dry-run"],
+            ["check"],
         ]
         for command in commands {
             let result = try cli.run(command)

@@ -82,7 +82,7 @@ enum ParserFailure: Error {
             ]),
         ])
         let chain = APIError(code: .getTokenFailed, underlying: framework).errorChain
-        #expect(chain.shortCodesChain == "AP7-NC4097-NSn1001-NS60")
+        #expect(chain.shortCodesChain == "AP7-NC4097-NSn1001-NP60")
         #expect(chain.links.map(\.codeName) == ["getTokenFailed", "code(4097)", "timedOut", String(describing: POSIXErrorCode(rawValue: 60)!)])
     }
 

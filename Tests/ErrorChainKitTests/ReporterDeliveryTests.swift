@@ -145,8 +145,8 @@ import Testing
     @Test func aBatchTooLargeIsSentInHalves() throws {
         let folder = try TemporaryFolder("errorchainkit")
         let transport = RecordingTransport(answers: [TransportResponse(status: 413), TransportResponse(status: 200)])
-        let reporter = ErrorReporter()
-        for _ in 0..<4 { reporter.report(Self.error) }  // before configure: written when it comes
+        let reporter = ErrorReporter(earlyDirectory: { folder.path("queue") })
+        for _ in 0..<4 { reporter.report(Self.error) }  // before configure: on disk, sent when it comes
         try reporter.configure(dsn: Self.dsn, options: Self.options(folder, transport))
         #expect(reporter.flush(timeout: 10))
         #expect(transport.requests.map { $0.lines.count } == [4, 2, 2])
@@ -169,15 +169,17 @@ import Testing
     @Test func droppedReportsAreToldByTheNextEvent() throws {
         let folder = try TemporaryFolder("errorchainkit")
         let transport = RecordingTransport(answer: TransportResponse(status: 200))
-        let reporter = ErrorReporter()
-        // Eight reports meet a queue of five before anything can be sent (they wait for configure).
+        let reporter = ErrorReporter(earlyDirectory: { folder.path("queue") })
+        // Eight reports wait on disk for configure, whose queue holds five: the oldest three go as
+        // it opens, and one more before anything is sent (the sender lingers), told by the next event.
         for n in 0..<8 { reporter.report(Self.error, additionalInfo: ["n": String(n)]) }
-        try reporter.configure(dsn: Self.dsn, options: Self.options(folder, transport) { $0.maxQueueRecords = 5 })
+        try reporter.configure(dsn: Self.dsn, options: Self.options(folder, transport) { $0.maxQueueRecords = 5; $0.linger = 0.5 })
+        reporter.report(Self.error, additionalInfo: ["n": "8"])
         #expect(reporter.flush(timeout: 10))
-        #expect(reporter.status.droppedTotal == 3)
+        #expect(reporter.status.droppedTotal == 4)
         let lines = transport.lines
-        #expect(lines.compactMap { ($0["keys"] as? [String: String])?["n"] } == ["3", "4", "5", "6", "7"])
-        #expect(lines.compactMap { ($0["keys"] as? [String: String])?["reports_dropped"] }.compactMap(Int.init).reduce(0, +) == 3)
+        #expect(lines.compactMap { ($0["keys"] as? [String: String])?["n"] } == ["4", "5", "6", "7", "8"])
+        #expect(lines.compactMap { ($0["keys"] as? [String: String])?["reports_dropped"] }.compactMap(Int.init).reduce(0, +) == 4)
         reporter.close()
     }
 

@@ -161,3 +161,61 @@ import TriageModel
         #expect(Set(forms.values).count == 2)
     }
 }
+
+/// A long key in a narrow column: cut in the middle, its outermost and root links kept.
+@Suite struct FittedKeyTests {
+    @Test(arguments: [
+        (29, "US9-WS32184-WM74654-AP12-NE29"), (22, "US9-WS32184-WM746…NE29"), (20, "US9-WS32184-WM7…NE29"),
+        (17, "US9-WS32184…NE29"), (12, "US9-WS3…NE29"), (10, "US9…NE29"), (8, "US9…NE29"), (6, "US9-W…"),
+    ])
+    func aKeyIsCutInTheMiddle(_ width: Int, _ expected: String) {
+        #expect(Format.fittedKey("US9-WS32184-WM74654-AP12-NE29", width: width) == expected)
+        #expect(TextSanitizer.width(Format.fittedKey("US9-WS32184-WM74654-AP12-NE29", width: width)) <= width)
+    }
+
+    @Test func asciiCutsWithTwoDots() {
+        #expect(Format.fittedKey("US9-WS32184-WM74654-AP12-NE29", width: 17, unicode: false) == "US9-WS32184..NE29")
+    }
+
+    @Test func keysToldApartAtOneWidthStayApartWhenWider() {
+        let twins = ["AP63478-WR51601-ES56620", "AP63478-WR51687-ES56620"]
+        #expect(Format.fittedKey(twins[0], width: 21) == Format.fittedKey(twins[1], width: 21))
+        for width in 22...24 {
+            #expect(Set(twins.map { Format.fittedKey($0, width: width) }).count == 2, "\(width)")
+        }
+    }
+}
+
+/// `rule add` and `rule list` as text.
+@Suite struct GroupingRuleTextTests {
+    static let chain = ErrorChain(links: [ChainLink(domain: "UserError", short: "US", code: 9, name: "actionFailed"),
+                                          ChainLink(domain: "NetworkError", short: "NE", code: 29, name: "responseValidationFailed")])
+
+    @Test func aPreviewNamesTheHeadTheJoiningAndTheLeft() {
+        let preview = GroupingPreview(name: "us9", query: "outer:US9 root:NE29", issues: [
+            .init(key: "US9-IN240-NE29", chain: Self.chain, events: 576, role: .head),
+            .init(key: "US9-NE29", chain: Self.chain, events: 1308, role: .joins),
+            .init(key: "US9-LO1-NE29", chain: Self.chain, events: 3, role: .inOtherGroup, otherHead: "US14-LO43-AP7-NE8"),
+        ])
+        #expect(GroupingRuleText.preview(preview, dryRun: true) == """
+            rule us9 would take 2 issues, 1,884 events, under US9-IN240-NE29:
+              head   US9-IN240-NE29    576 events  actionFailed … responseValidationFailed
+              joins  US9-NE29        1,308 events  actionFailed … responseValidationFailed
+            Left in other groups (errtriage unmerge KEY, then add the rule again, to let it take them):
+              US9-LO1-NE29, in the group of US14-LO43-AP7-NE8
+
+            """)
+        #expect(GroupingRuleText.preview(GroupingPreview(name: "x", query: "root:NE1", issues: []), dryRun: false)
+                == "rule x added: no issue matches yet; the first new issue that matches becomes its issue\n")
+    }
+
+    @Test func theListSaysEachRulesIssue() {
+        let rules = [GroupingRule(number: 1, name: "us9", query: "outer:US9", headKey: "US9-NE29", by: "ana", at: Timestamp.parse("2026-11-20T10:00:00Z")!),
+                     GroupingRule(number: 2, name: "later", query: "root:NE1", headKey: nil, by: "bob", at: Timestamp.parse("2026-11-21T10:00:00Z")!)]
+        #expect(GroupingRuleText.list(rules) == """
+            1  us9  →  US9-NE29  outer:US9  (ana, 2026-11-20)
+            2  later  →  (no issue yet)  root:NE1  (bob, 2026-11-21)
+
+            """)
+    }
+}

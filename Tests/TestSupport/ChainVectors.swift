@@ -14,6 +14,8 @@ public struct ChainVectors: Decodable, Sendable {
         public var sentry: Bool?
         /// A logicError at this place.
         public var logic: Place?
+        /// The key as a user may quote it (lower case): a complaint citing it cites `key`.
+        public var cited: String?
         public var description: String { about }
     }
 
@@ -27,6 +29,8 @@ public struct ChainVectors: Decodable, Sendable {
         public var short: String?
         /// A foreign NSError rather than a layer of the app.
         public var nserror: Bool?
+        /// A case of a plain Swift enum (no raw values): its code derived from the type and the case's name.
+        public var swiftEnum: Bool?
     }
 
     /// Where a logicError was called.

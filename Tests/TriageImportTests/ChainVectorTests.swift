@@ -78,4 +78,18 @@ import TriageStore
         #expect(issue.key == vector.key)
         #expect(issue.chain.fullForm == vector.full)
     }
+
+    @Test(arguments: ChainVectors.all.filter { $0.cited != nil })
+    func aComplaintCitingTheKeyAsAUserTypedItCountsForTheIssue(_ vector: ChainVectors.Vector) throws {
+        let cited = try #require(vector.cited)
+        let store = try TemporaryStore()
+        try store.ingest(lines: [
+            Self.json(["event_id": "n1", "timestamp": Self.time, "codes": vector.key, "chain": vector.full]),
+            Self.json(["complaint_id": "c1", "timestamp": Self.time, "text": "it says \(cited)", "codes": [cited]]),
+        ])
+        let issues = try store.store.issueList(IssueQuery(window: .all), now: Self.now).issues
+        try #require(issues.count == 1)
+        #expect(issues[0].key == vector.key)
+        #expect(issues[0].complaints == 1)
+    }
 }

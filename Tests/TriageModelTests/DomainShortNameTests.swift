@@ -18,6 +18,40 @@ struct DomainShortNameTests {
         #expect(DomainShortName.derive("NSURLErrorDomain") == "NS")
     }
 
+    @Test func foundationsDomainsHaveTheirOwnNamesWhicheverAStoreMeetsFirst() {
+        // By their words NSURLErrorDomain, NSPOSIXErrorDomain and NSOSStatusErrorDomain are all `NS`.
+        let domains = ["NSURLErrorDomain", "NSPOSIXErrorDomain", "NSOSStatusErrorDomain", "NSXMLParserErrorDomain"]
+        for order in [domains, domains.reversed(), [domains[1], domains[0], domains[3], domains[2]]] {
+            var held: [String: String] = [:]
+            for domain in order { held[DomainShortName.derive(domain) { held[$0] != nil }] = domain }
+            #expect(held == ["NS": "NSURLErrorDomain", "NP": "NSPOSIXErrorDomain", "NO": "NSOSStatusErrorDomain",
+                             "NX": "NSXMLParserErrorDomain"], "\(order)")
+        }
+        #expect(domains.map { DomainShortName.derive($0) } == ["NS", "NP", "NO", "NX"])
+    }
+
+    @Test func aCaseCodeIsTheCodeTheStoreDerivesForTheSameTypeAndName() {
+        // ErrorChainKit keys a plain Swift enum's case as errtriage keys a code-less link: one rule.
+        for (domain, name) in [("ParseError", "truncated"), ("SyncError", "conflict"), ("E", "")] {
+            #expect(CaseCode.code(domain: domain, name: name) == MessageTemplate.derivedCode(domain: domain, name: name))
+        }
+        #expect(CaseCode.range == MessageTemplate.derivedRange)
+    }
+
+    @Test(arguments: [
+        ("us14-lo43-ap7-ne8", "US14-LO43-AP7-NE8"), ("US14-LO43-AP7-NE8", "US14-LO43-AP7-NE8"),
+        ("us15-ap12-nsn1009", "US15-AP12-NSn1009"), ("Us15-Ap12-Nsn1009", "US15-AP12-NSn1009"),
+        ("in500-ta202", "IN500-TA202"), (" syn3-pa2 ", "SYn3-PA2"), ("In500", "In500"),
+    ])
+    func readsAKeyAsAUserQuotesIt(_ text: String, _ key: String) {
+        #expect(ShortKey.quoted(text) == key)
+    }
+
+    @Test(arguments: ["", "us-14", "us14-", "über1", "14", "us14-lo"])
+    func refusesAQuoteThatIsNoKey(_ text: String) {
+        #expect(ShortKey.quoted(text) == nil)
+    }
+
     @Test func readsAReverseDNSDomainByItsLastComponent() {
         #expect(DomainShortName.derive("com.example.ios.feed.decoding") == "DE")
     }

@@ -102,6 +102,56 @@ import TriageModel
         #expect(try list("-domain:TolokaBackendError").issues.count == all.issues.count - backend.issues.count)
     }
 
+    /// The window's users by events, most first: a user the sample met often, and a prefix of its id.
+    func busiestUsers() -> [String] {
+        let week = Self.events.filter { $0.millis >= (now.day - 6) * Timestamp.millisPerDay }.compactMap(\.user)
+        let counts = Dictionary(grouping: week, by: { $0 }).mapValues(\.count)
+        return counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key)
+    }
+
+    @Test func aUserTermCountsThatUsersEvents() throws {
+        let users = busiestUsers()
+        try #require(users.count >= 2)
+        let (a, b) = (users[0], users[1])
+        try expectSame("user:\(a)") { $0.user == a }
+        try expectSame("user:\(a)|\(b)") { $0.user == a || $0.user == b }
+        try expectSame("user:\(a) network:wifi") { $0.user == a && $0.network == "wifi" }
+        let prefix = String(a.prefix(a.count - 1))
+        try expectSame("user:\(prefix)*") { $0.user?.hasPrefix(prefix) == true }
+        try expectSame("-user:\(a)", window: .h24) { $0.user != a }
+        #expect(try list("user:\(a)").unmatched.isEmpty)
+        #expect(try list("user:nobody-at-all").issues.isEmpty)
+        #expect(try list("user:nobody-at-all").unmatched.count == 1)
+    }
+
+    @Test func aUserTermFindsAUserTheSDKNamedByEmailOrNameAsItSentThem() throws {
+        let f = try TemporaryStore()
+        func sentry(_ id: String, _ user: String) -> String {
+            #"{"event_id":"\#(id)","timestamp":"2026-11-19T09:00:00Z","platform":"python","level":"error","user":\#(user),"#
+                + #""exception":{"values":[{"type":"KeyError","value":"'sku'"}]}}"#
+        }
+        try f.ingest(lines: [
+            sentry("00000000000000000000000000000001", #"{"email":"ana@example.com"}"#),
+            sentry("00000000000000000000000000000002", #"{"email":"ana@example.com","ip_address":"10.0.0.1"}"#),
+            sentry("00000000000000000000000000000003", #"{"username":"bob"}"#),
+            sentry("00000000000000000000000000000004", #"{"id":"u0727","email":"carl@example.com"}"#),
+            sentry("00000000000000000000000000000005", #"{"ip_address":"10.0.0.9"}"#),
+        ])
+        func events(_ text: String) throws -> Int {
+            try f.store.issueList(IssueQuery(window: .d7, filter: .all, text: text, top: .max), now: now).totals.events
+        }
+        #expect(try events("") == 5)
+        #expect(try events("user:ana@example.com") == 2)
+        #expect(try events("user:Ana@Example.com") == 2)
+        #expect(try events("user:bob") == 1)
+        #expect(try events("user:u0727") == 1)
+        #expect(try events("user:10.0.0.9") == 1)
+        #expect(try events("user:ana@example.com|bob") == 3)
+        #expect(try events("-user:ana@example.com") == 3)
+        // Kept only as a hash, an e-mail is found whole, never by a prefix.
+        #expect(try events("user:ana*") == 0)
+    }
+
     @Test func aStatusTermPicksItsStatusesOverTheDefaultFilter() throws {
         let f = try TemporaryStore()
         try f.ingest(lines: [

@@ -398,6 +398,8 @@ public final class IngestWriter {
                                  arguments: [key, chain.fullForm, firstSeen.millis, firstSeen.millis])
         try TriageStore.writeChain(db, issueID: id, chain: chain)
         try TriageStore.routeNewIssue(db, issueID: id, key: key, chain: chain)
+        // A grouping rule that matches takes the new issue under its issue (`TriageStore+Rules`).
+        let ruleHead = try TriageStore.groupNewIssue(db, issueID: id, key: key, chain: chain, at: firstSeen)
         counts.issuesCreated += 1
         // Complaints that cited this key before any event carried it now count for it.
         for t in try Int64.fetchAll(db, sql: """
@@ -408,7 +410,8 @@ public final class IngestWriter {
         try db.execute(sql: "UPDATE complaint SET linked = 1 WHERE linked = 0 AND id IN (SELECT complaint_id FROM complaint_code WHERE key = ?)",
                        arguments: [key])
         return IssueState(id: id, chain: chain, firstSeen: firstSeen, lastSeen: firstSeen, firstVersion: nil,
-                          lastVersion: nil, events: 0, status: .open, resolvedVersion: nil, resolvedAt: nil, kind: nil, dirty: true)
+                          lastVersion: nil, events: 0, status: .open, resolvedVersion: nil, resolvedAt: nil, kind: nil,
+                          groupID: ruleHead, dirty: true)
     }
 
     /// A member's new event regresses its resolved group by the head's resolve, as the head's own event would.

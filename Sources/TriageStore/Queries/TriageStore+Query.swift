@@ -101,6 +101,13 @@ extension TriageStore {
     static func unmatched(_ db: SQLDatabase, _ terms: [SearchTerm]) throws -> [String] {
         var sentences: [String] = []
         for term in terms where !term.negated {
+            if term.field == .user {
+                let (condition, arguments) = userCondition(term)
+                if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM event WHERE \(condition))", arguments: arguments) != true {
+                    sentences.append("no event's user is \"\(term.values.map(\.text).joined(separator: "|"))\" (an id, e-mail, user name or IP address as the sender gave it).")
+                }
+                continue
+            }
             guard let field = term.field, try matchingValues(db, term).isEmpty else { continue }
             let asked = term.values.map(\.text).joined(separator: "|")
             var prefixed = term
@@ -123,6 +130,13 @@ extension TriageStore {
         var clauses: [String] = ["1 = 1"], arguments = SQLArguments()
         var values: [[String]] = []
         for term in terms {
+            if term.field == .user {
+                let (clause, more) = userCondition(term)
+                values.append([])
+                clauses.append(clause)
+                arguments += more
+                continue
+            }
             if term.field?.isFacet == true {
                 let (clause, more) = facetCondition(try matchingFacets(db, term), negated: term.negated)
                 values.append([])
@@ -136,6 +150,26 @@ extension TriageStore {
             arguments += SQLArguments(matched)
         }
         return (clauses.joined(separator: " AND "), arguments, values)
+    }
+
+    /// `user:` over the event table: the user as the sender gave it (`UserIdentity`): an id as
+    /// given, an e-mail, user name or IP address by its hash; `user:u07*` by the id's prefix. Read
+    /// from the events alone: the store lists no users, so a value that matches none is not told
+    /// what it may have meant. A negated term keeps the events without a user.
+    static func userCondition(_ term: SearchTerm) -> (String, SQLArguments) {
+        var alternatives: [String] = [], arguments = SQLArguments()
+        for value in term.values {
+            if value.isPrefix {
+                alternatives.append("substr(user_id, 1, CAST(? AS INTEGER)) = ?")
+                arguments += [value.text.unicodeScalars.count, value.text]
+            } else {
+                let forms = UserIdentity.storedForms(of: value.text)
+                alternatives.append("user_id IN (\(databaseQuestionMarks(count: forms.count)))")
+                arguments += SQLArguments(forms)
+            }
+        }
+        let any = "(" + alternatives.joined(separator: " OR ") + ")"
+        return (term.negated ? "(user_id IS NULL OR NOT \(any))" : any, arguments)
     }
 
     /// Recounts events, users and series of the candidates over the events the terms let through.

@@ -52,5 +52,6 @@ extension TriageStore {
         SchemaStep(17, "v17-facets", sqlite: migrateToV17, postgres: PGSchema.facets, after: countStoredTags),
         SchemaStep(18, "v18-kept-payloads", sqlite: migrateToV18, postgres: PGSchema.keptPayloads, after: hashMovedEventKeys),
         SchemaStep(19, "v19-project-code", sqlite: migrateToV19, postgres: projectCodeColumns(text: PGSchema.text)),
+        SchemaStep(20, "v20-grouping-rules", sqlite: migrateToV20, postgres: PGSchema.groupingRules),
     ]
 }

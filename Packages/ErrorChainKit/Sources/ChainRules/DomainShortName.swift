@@ -12,16 +12,32 @@
 /// 3. the first letter, then each later letter of the name in order: `SIGABRT` → `SG`, `SA`, …;
 /// 4. the first candidate and one more letter, `A` to `Z`: `SIA`, `SIB`, …;
 /// 5. then two, three … up to six more letters, counting `A…Z` (`SIAA`, `SIAB`, …).
+///
+/// Foundation's own domains come first (`system`): by the words above `NSURLErrorDomain`,
+/// `NSPOSIXErrorDomain` and `NSOSStatusErrorDomain` would all be `NS`, and which one a store gave
+/// `NS` would depend on which it saw first, while an app, which sees one error at a time, gave
+/// every one of them `NS`. Each has its name fixed instead, the same on both sides.
 public enum DomainShortName {
+    /// The short names of Foundation's domains whose words give a name another of them has:
+    /// the first candidate for these domains on both sides (an app's reporter and the store).
+    /// `NSURLErrorDomain` keeps `NS`; the others have what a store that met `NSURLErrorDomain`
+    /// first derived for them, so that its keys stay. Never change a name once shipped.
+    public static let system: [String: String] = [
+        "NSURLErrorDomain": "NS",
+        "NSPOSIXErrorDomain": "NP",
+        "NSOSStatusErrorDomain": "NO",
+        "NSXMLParserErrorDomain": "NX",
+    ]
+
     /// The first candidate: the short name a domain gets when no other domain holds it.
     public static func derive(_ domain: String) -> String {
-        first(words(domain))
+        system[domain] ?? first(words(domain))
     }
 
     /// The first candidate, in the documented order, that no other domain holds (`isTaken` says which are held).
     public static func derive(_ domain: String, isTaken: (String) -> Bool) -> String {
         let words = words(domain)
-        let primary = first(words)
+        let primary = system[domain] ?? first(words)
         var tried = Set<String>()
         for candidate in [primary] + later(words) where tried.insert(candidate).inserted {
             if !isTaken(candidate) { return candidate }
@@ -47,7 +63,7 @@ public enum DomainShortName {
     public static func candidates(_ domain: String) -> [String] {
         let words = words(domain)
         var seen = Set<String>()
-        return ([first(words)] + later(words)).filter { seen.insert($0).inserted }
+        return ([system[domain] ?? first(words)] + later(words)).filter { seen.insert($0).inserted }
     }
 
     /// Steps 2 and 3: the first letter with the first letter of each later word, then with each later letter.

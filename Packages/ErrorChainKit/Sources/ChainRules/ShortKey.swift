@@ -100,6 +100,30 @@ public enum ShortKey {
         return codes.map { $0.short + encode(code: $0.code) }.joined(separator: "-")
     }
 
+    /// A key as a person writes it when quoting one (`us14-lo43-ap7-ne8`, `Us15-Ap12-Nsn1009`), in
+    /// its canonical form; nil when it is not one. A key in canonical form reads as `canonical`
+    /// reads it. Written in other cases, a link has lost the difference between a short name's
+    /// `N` and the minus sign's `n`: its last letter before the digits is the sign where two
+    /// letters or more stand before it (`nsn1009` is `NSn1009`), else a letter of the name
+    /// (`in500` is `IN500`), as the short names derived for domains are two letters.
+    public static func quoted(_ text: String) -> String? {
+        if let key = canonical(text) { return key }
+        let trimmed = text.trimmingASCIIWhitespace()
+        guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var links: [String] = []
+        for part in trimmed.split(separator: "-", omittingEmptySubsequences: false) {
+            let bytes = Array(part.utf8)
+            var letters = 0
+            while letters < bytes.count, isLetter(bytes[letters]) { letters += 1 }
+            guard letters > 0, letters < bytes.count, bytes[letters...].allSatisfy(isDigit) else { return nil }
+            let name = bytes[..<letters]
+            let negative = letters >= 3 && (name.last == UInt8(ascii: "n") || name.last == UInt8(ascii: "N"))
+            let short = String(decoding: name.dropLast(negative ? 1 : 0), as: UTF8.self).uppercased()
+            links.append(short + (negative ? "n" : "") + String(decoding: bytes[letters...], as: UTF8.self))
+        }
+        return canonical(links.joined(separator: "-"))
+    }
+
     static func isLetter(_ b: UInt8) -> Bool { (b >= 65 && b <= 90) || (b >= 97 && b <= 122) }
     static func isUpper(_ b: UInt8) -> Bool { b >= 65 && b <= 90 }
     static func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }

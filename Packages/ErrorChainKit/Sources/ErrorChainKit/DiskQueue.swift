@@ -67,8 +67,9 @@ final class DiskQueue: @unchecked Sendable {
         var deadSegments: [String]
     }
 
-    /// Opens (or makes) the queue in `directory`.
-    init(directory: String, limits: Limits) throws {
+    /// Opens (or makes) the queue in `directory`. `waitForLock`: wait up to half a second for
+    /// another process to let the folder go before refusing it (`QueueError.busy`).
+    init(directory: String, limits: Limits, waitForLock: Bool = true) throws {
         self.directory = directory
         self.limits = limits
         do {
@@ -82,7 +83,7 @@ final class DiskQueue: @unchecked Sendable {
         // exec, may hold the lock a moment longer: wait up to half a second for it.
         var waited = 0
         while flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR, waited < 50 else {
+            guard errno == EWOULDBLOCK || errno == EINTR, waitForLock || errno == EINTR, waited < 50 else {
                 closeFile(lockFD)
                 throw QueueError.busy(directory)
             }
@@ -99,6 +100,47 @@ final class DiskQueue: @unchecked Sendable {
     }
 
     deinit { close() }
+
+    /// How many queue folders one app may have at once: `base`, then `base.2` … `base.16`.
+    static let maxSiblings = 16
+
+    /// The folders of an app's queues: its own, then one per process beside it (`base.2`, …).
+    static func siblings(of base: String) -> [String] {
+        var trimmed = Substring(base)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return [base] + (2...maxSiblings).map { "\(trimmed).\($0)" }
+    }
+
+    /// Opens the first queue folder of `base`'s (`siblings`) no other process holds: several
+    /// processes of one app (an app and its extension, a tool started twice) each get a queue of
+    /// their own. None is waited for (the next launch sends what a launch that was still ending
+    /// left in its folder: `leftBehind`); when every one is held, `base` is waited for as `init`
+    /// waits, and `QueueError.busy` thrown for it.
+    static func openFirstFree(base: String, limits: Limits) throws -> DiskQueue {
+        for folder in siblings(of: base) {
+            do {
+                return try DiskQueue(directory: folder, limits: limits, waitForLock: false)
+            } catch QueueError.busy {
+                continue
+            }
+        }
+        // Every folder was held a moment ago: wait for the app's own folder as a single queue did.
+        return try DiskQueue(directory: base, limits: limits)
+    }
+
+    /// The queues other launches left records in, among `base`'s folders (but `except`): each one
+    /// no process holds now, opened; those left empty are closed again.
+    static func leftBehind(base: String, except: Set<String>, limits: Limits) -> [DiskQueue] {
+        siblings(of: base).compactMap { folder in
+            guard !except.contains(folder), FileManager.default.fileExists(atPath: folder + "/lock"),
+                  let queue = try? DiskQueue(directory: folder, limits: limits, waitForLock: false) else { return nil }
+            queue.condition.lock()
+            let empty = queue.count == 0
+            queue.condition.unlock()
+            if empty { queue.close() }
+            return empty ? nil : queue
+        }
+    }
 
     /// Closes the files and lets another process (or a new launch) open the queue.
     func close() {
@@ -315,6 +357,13 @@ final class DiskQueue: @unchecked Sendable {
 
     /// Records on disk not yet acknowledged. Call with `condition` locked.
     var count: Int { entries.count }
+
+    /// `count`, taking the lock.
+    var waiting: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return entries.count
+    }
 
     /// Whether every change of the state is written. Call with `condition` locked.
     var isSettled: Bool { !stateDirty && unwritten == 0 }

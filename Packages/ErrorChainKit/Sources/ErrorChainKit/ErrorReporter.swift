@@ -28,41 +28,72 @@ public final class ErrorReporter: @unchecked Sendable {
     private var config = Config(facts: SystemFacts(app: AppInfo(version: nil, build: nil)))
     private var queue: DiskQueue?
     private var sender: Sender?
-    /// Reports made before `configure`, written when it comes (at most `earlyLimit`).
+    /// Queues other launches (or other processes of the app) left records in, sent and then let go.
+    private var leftBehind: [Sender] = []
+    /// Where reports made before `configure` are written: the default queue's folder.
+    private let earlyDirectory: () -> String
+    /// The queue reports made before `configure` went to, until `configure` opens its own.
+    private var earlyQueue: DiskQueue?
+    /// Reports made before `configure` that no queue could take (the default folder cannot be
+    /// used), written when it comes (at most `earlyLimit`).
     private var early: [(isEvent: Bool, encode: (Int) -> [UInt8])] = []
     private static let earlyLimit = 100
+    private var earlyFolderFailed = false
     private var saidWriteFailure = false
 
     /// A reporter of its own (an app uses `shared`).
-    public init() {}
+    public convenience init() {
+        self.init(earlyDirectory: { ReporterOptions.defaultQueueDirectory() })
+    }
+
+    /// A reporter whose reports before `configure` go to `earlyDirectory`'s queue (for tests).
+    init(earlyDirectory: @escaping () -> String) {
+        self.earlyDirectory = earlyDirectory
+    }
 
     /// Starts reporting to the server of `dsn` (as `errtriage key add` prints it). The first call
-    /// opens the queue (`options.queueDirectory`, by default the caches folder's `ErrorChainKit/APP`);
-    /// a later one changes the settings, and starts sending again after a refused key.
+    /// opens the queue (`options.queueDirectory`, by default the caches folder's `ErrorChainKit/APP`;
+    /// when another process of the app holds that folder, the first free one of `APP.2` …
+    /// `APP.16`), and sends what earlier launches left in the others; a later call changes the
+    /// settings, and starts sending again after a refused key.
     /// Throws for a DSN that is not one, or a queue folder that cannot be used.
     public func configure(dsn: String, environment: String? = nil, appInfo: AppInfo = .main,
                           options: ReporterOptions = ReporterOptions()) throws {
         guard let parsed = DSN(dsn) else { throw ReporterError.badDSN(dsn) }
         lock.lock()
         defer { lock.unlock() }
-        let directory = options.queueDirectory ?? ReporterOptions.defaultQueueDirectory()
-        if queue == nil {
-            let limits = DiskQueue.Limits(maxBytes: options.maxQueueBytes, maxRecords: options.maxQueueRecords,
-                                          segmentBytes: min(1 << 20, max(4096, options.maxQueueBytes / 4)))
-            let opened = try DiskQueue(directory: directory, limits: limits)
-            queue = opened
-            sender = Sender(queue: opened)
-        }
-        config.environment = environment
-        config.facts = options.facts ?? SystemFacts(app: appInfo, diskPath: directory)
-        config.log = options.log
-        for record in early { append(record.isEvent, record.encode) }
-        early = []
-        sender!.configure(Sender.Settings(
+        let base = options.queueDirectory ?? ReporterOptions.defaultQueueDirectory()
+        let settings = Sender.Settings(
             dsn: parsed, transport: options.transport ?? URLSessionTransport(), batchRecords: max(1, options.batchRecords),
             batchBytes: max(1, options.batchBytes), linger: options.linger,
             backoff: Backoff(base: options.retryBase, cap: options.retryCap), log: options.log,
-            random: { Double.random(in: 0..<1) }))
+            random: { Double.random(in: 0..<1) })
+        if queue == nil {
+            let limits = DiskQueue.Limits(maxBytes: options.maxQueueBytes, maxRecords: options.maxQueueRecords,
+                                          segmentBytes: min(1 << 20, max(4096, options.maxQueueBytes / 4)))
+            // The reports made before now are in the default folder: its queue is opened again
+            // with this configuration's bounds (it is this one's when the folders are the same),
+            // or sent from where they are.
+            let earlyBase = earlyQueue.map { _ in earlyDirectory() }
+            earlyQueue?.close()
+            earlyQueue = nil
+            let opened = try DiskQueue.openFirstFree(base: base, limits: limits)
+            queue = opened
+            sender = Sender(queue: opened)
+            for other in Set([base] + (earlyBase.map { [$0] } ?? [])) {
+                for left in DiskQueue.leftBehind(base: other, except: [opened.directory], limits: limits) {
+                    let drain = Sender(queue: left, closesWhenEmpty: true)
+                    leftBehind.append(drain)
+                }
+            }
+        }
+        config.environment = environment
+        config.facts = options.facts ?? SystemFacts(app: appInfo, diskPath: queue!.directory)
+        config.log = options.log
+        for record in early { append(record.isEvent, record.encode) }
+        early = []
+        sender!.configure(settings)
+        for drain in leftBehind { drain.configure(settings) }
     }
 
     /// Reports an error: its chain, the device's facts, and `additionalInfo` over the chain's own.
@@ -93,10 +124,11 @@ public final class ErrorReporter: @unchecked Sendable {
         complain(text, codes: error.map { [ErrorChain($0).shortCodesChain] } ?? [], category: category)
     }
 
-    /// Sends a user's complaint citing a key they quoted (`US14-LO43-AP7-NE8`). Returns the complaint's id.
+    /// Sends a user's complaint citing a key they quoted (`US14-LO43-AP7-NE8`, or as they typed it:
+    /// `us14-lo43-ap7-ne8`, read by `ShortKey.quoted(_:)`). Returns the complaint's id.
     @discardableResult
     public func complain(_ text: String, citing key: String, category: String? = nil) -> String {
-        complain(text, codes: ShortKey.canonical(key).map { [$0] } ?? [], category: category)
+        complain(text, codes: ShortKey.quoted(key).map { [$0] } ?? [], category: category)
     }
 
     private func complain(_ text: String, codes: [String], category: String?) -> String {
@@ -126,32 +158,45 @@ public final class ErrorReporter: @unchecked Sendable {
     /// or `timeout` seconds passed (false). For the end of a command-line run or a test; an app
     /// never needs it.
     public func flush(timeout: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
         lock.lock()
-        let sender = sender
-        let waiting = early.count
+        let senders = (sender.map { [$0] } ?? []) + leftBehind
+        let waiting = early.count + (earlyQueue?.waiting ?? 0)
         lock.unlock()
-        return sender?.flush(timeout: timeout) ?? (waiting == 0)
+        guard !senders.isEmpty else { return waiting == 0 }
+        return senders.allSatisfy { $0.flush(timeout: max(0, deadline.timeIntervalSinceNow)) }
     }
 
-    /// Stops sending and closes the queue, as the end of a launch does (for tests).
+    /// Stops sending and closes the queues, as the end of a launch does (for tests).
     func close() {
         lock.lock()
-        let sender = sender
-        let closing = queue
-        self.sender = nil
+        let senders = (sender.map { [$0] } ?? []) + leftBehind
+        let closing = [queue, earlyQueue].compactMap { $0 }
+        sender = nil
+        leftBehind = []
         queue = nil
+        earlyQueue = nil
         lock.unlock()
-        sender?.shutDown()
-        closing?.close()
+        for sender in senders {
+            sender.shutDown()
+            sender.closeQueue()
+        }
+        for queue in closing { queue.close() }
     }
 
     /// What the reporter is doing: queued reports, drops, a stop, the next attempt.
     public var status: ReporterStatus {
         lock.lock()
         let sender = sender
-        let waiting = early.count
+        let others = leftBehind
+        let waiting = early.count + (earlyQueue?.waiting ?? 0)
         lock.unlock()
-        return sender?.status() ?? ReporterStatus(queued: waiting, droppedTotal: 0)
+        guard var status = sender?.status() else { return ReporterStatus(queued: waiting, droppedTotal: 0) }
+        for other in others.map({ $0.status() }) {
+            status.queued += other.queued
+            status.droppedTotal += other.droppedTotal
+        }
+        return status
     }
 
     /// The signed-in user, on every report from now on (nil: the facts provider's).
@@ -183,17 +228,26 @@ public final class ErrorReporter: @unchecked Sendable {
     private func enqueue(isEvent: Bool, _ encode: @escaping (Int) -> [UInt8]) {
         lock.lock()
         defer { lock.unlock() }
-        guard queue != nil else {
+        if queue == nil, earlyQueue == nil, !earlyFolderFailed {
+            // Before `configure`: on disk in the default folder, as every report is (with the
+            // default bounds), so that a launch that never configures loses none.
+            let defaults = ReporterOptions()
+            earlyQueue = try? DiskQueue.openFirstFree(base: earlyDirectory(), limits: DiskQueue.Limits(
+                maxBytes: defaults.maxQueueBytes, maxRecords: defaults.maxQueueRecords,
+                segmentBytes: min(1 << 20, max(4096, defaults.maxQueueBytes / 4))))
+            earlyFolderFailed = earlyQueue == nil
+        }
+        guard queue != nil || earlyQueue != nil else {
             if early.count < ErrorReporter.earlyLimit { early.append((isEvent, encode)) }
             return
         }
         append(isEvent, encode)
     }
 
-    /// Writes a record to the queue. Called with the lock held.
+    /// Writes a record to the queue (before `configure`, the early one). Called with the lock held.
     private func append(_ isEvent: Bool, _ encode: (Int) -> [UInt8]) {
         do {
-            try queue!.append(isEvent: isEvent, encode)
+            try (queue ?? earlyQueue)!.append(isEvent: isEvent, encode)
         } catch {
             if !saidWriteFailure {
                 saidWriteFailure = true

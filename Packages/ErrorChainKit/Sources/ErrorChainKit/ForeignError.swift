@@ -13,8 +13,12 @@ struct ForeignError {
         let domain = ns.domain
         let code = ns.code
         let info = ns.userInfo
-        link = ErrorChain.Link(domain: ErrorChain.Link.formDomain(domain), shortName: ShortNames.derive(domain), code: code,
-                               codeName: ForeignError.name(of: error, domain: domain, code: code),
+        let name = ForeignError.name(of: error, domain: domain, code: code)
+        let formed = ErrorChain.Link.formDomain(domain)
+        // A plain Swift enum's NSError code is its case's place among the cases: keyed by the case's name instead.
+        let stable = ForeignError.isNumberedByPlace(error) && name != "code(\(code))" ? CaseCode.code(domain: formed, name: name) : code
+        link = ErrorChain.Link(domain: formed, shortName: ShortNames.derive(domain), code: stable,
+                               codeName: name,
                                systemMessage: info[NSLocalizedDescriptionKey] as? String,
                                isReportable: !ForeignError.isCancellation(error, domain: domain, code: code))
         underlying = info[NSUnderlyingErrorKey] as? any Error
@@ -28,6 +32,14 @@ struct ForeignError {
         }
         if let name = caseName(error) { return name }
         return "code(\(code))"
+    }
+
+    /// Whether Foundation numbers the error by its case's place among its enum's cases: a Swift
+    /// enum that gives no code of its own (`CustomNSError`, integer raw values).
+    static func isNumberedByPlace(_ error: any Error) -> Bool {
+        guard Mirror(reflecting: error).displayStyle == .enum, !(error is any CustomNSError) else { return false }
+        if let raw = error as? any RawRepresentable, raw.rawValue is any BinaryInteger { return false }
+        return true
     }
 
     /// The case name of a Swift enum error: the label of a case with values, else its description

@@ -33,8 +33,13 @@ final class Sender: @unchecked Sendable {
     /// The longest wait a server's answer or the backoff can set: a day.
     static let longestPause: Double = 86_400
 
-    init(queue: DiskQueue) {
+    /// A queue another launch left behind: once it is empty, the thread ends and the folder is let go.
+    private let closesWhenEmpty: Bool
+    private var drained = false
+
+    init(queue: DiskQueue, closesWhenEmpty: Bool = false) {
         self.queue = queue
+        self.closesWhenEmpty = closesWhenEmpty
     }
 
     /// Starts sending with `settings` (again, after a refusal): a new endpoint starts its backoff afresh.
@@ -51,7 +56,13 @@ final class Sender: @unchecked Sendable {
         batchLimit = settings.batchRecords
         if !running {
             running = true
-            let thread = Thread { [self] in run() }
+            let thread = Thread { [self] in
+                run()
+                queue.condition.lock()
+                let close = drained
+                queue.condition.unlock()
+                if close { queue.close() }
+            }
             thread.name = "ErrorChainKit.Sender"
             thread.start()
         }
@@ -92,6 +103,9 @@ final class Sender: @unchecked Sendable {
         while running { queue.condition.wait() }
     }
 
+    /// Closes the queue (after `shutDown`), letting its folder go.
+    func closeQueue() { queue.close() }
+
     private func run() {
         queue.condition.lock()
         defer {
@@ -101,6 +115,10 @@ final class Sender: @unchecked Sendable {
         }
         var lingered = false
         while !shuttingDown {
+            if closesWhenEmpty, queue.count == 0, queue.inFlight == 0, queue.isSettled {
+                drained = true
+                break
+            }
             guard let settings, stoppedReason == nil, queue.count > 0, queue.inFlight == 0 else {
                 queue.condition.wait()
                 continue
