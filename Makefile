@@ -45,7 +45,7 @@ system-packages:
 	  echo "installing system packages: libncurses-dev libsqlite3-dev sqlite3 zlib1g-dev libzstd-dev libbrotli-dev tmux pkg-config libpq-dev postgresql python3-venv" \
 	       "golang-go golang-github-getsentry-sentry-go-dev golang-github-pkg-errors-dev ruby ruby-sentry-ruby"; \
 	  $(SUDO) apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libncurses-dev libsqlite3-dev sqlite3 zlib1g-dev libbrotli-dev \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libncurses-dev libsqlite3-dev sqlite3 zlib1g-dev libzstd-dev libbrotli-dev \
 	    tmux pkg-config libpq-dev postgresql python3 python3-venv \
 	    golang-go golang-github-getsentry-sentry-go-dev golang-github-pkg-errors-dev ruby ruby-sentry-ruby; \
 	fi

@@ -1,4 +1,5 @@
 import Foundation
+import TriageModel
 import TriageStore
 
 extension BenchRun {

@@ -189,7 +189,7 @@ import TriageModel
                 DROP INDEX complaint_code_by_complaint;
                 ALTER TABLE project_key DROP COLUMN dsn_base;
                 ALTER TABLE project DROP COLUMN repo; ALTER TABLE project DROP COLUMN path_map; ALTER TABLE project DROP COLUMN release_ref;
-                DROP TABLE issue_alias; DELETE FROM meta WHERE key = '\(TriageStore.formerGroupingKey)'; DROP TABLE kept_payload; DROP TABLE kept_role; DROP TABLE payload_dictionary; DROP TABLE issue_day_facet; DROP TABLE grouping_rule_member; DROP TABLE grouping_rule;
+                DROP TABLE issue_alias; DELETE FROM meta WHERE key = '\(TriageStore.formerGroupingKey)'; DROP TABLE kept_payload; DROP TABLE kept_role; DROP TABLE payload_dictionary; ALTER TABLE issue DROP COLUMN kept_payloads; ALTER TABLE issue DROP COLUMN kept_bytes; DROP TABLE issue_day_facet; DROP TABLE grouping_rule_member; DROP TABLE grouping_rule;
                 DROP VIEW event; ALTER TABLE event_row DROP COLUMN level_term; ALTER TABLE event_row DROP COLUMN facets_term; \(TriageStore.eventView(of: TriageStore.eventRowColumnsV10))
                 """)
             if !TemporaryStore.onPostgres {

@@ -147,7 +147,6 @@ public final class IngestWriter {
     /// writes each rollup row once instead of once per batch.
     public func write(batches next: () -> Batch?) throws(StoreError) -> IngestCounts {
         let snapshot = (issues, dictionary, owners, aliases)
-        let sampleSnapshot = sample
         trainedInTransaction = []
         if let minFreeBytes { try store.checkFreeSpace(floor: minFreeBytes) }
         do {
@@ -175,14 +174,15 @@ public final class IngestWriter {
                 }
                 if flushRequested { try flushRoles(db) }
                 try insertPressed(db)
+                try writeSampleCounts(db)
                 try finish(db, rollups: &rollups)
                 return counts
             }
         } catch {
             (issues, dictionary, owners, aliases) = snapshot
             press.discard()
-            sample = sampleSnapshot
             sample.forgetStoreReads()
+            sample.dictionaries = sample.dictionaries.filter { !trainedInTransaction.contains($0.value.id) }
             store.dictionaries.forget(trainedInTransaction)
             terms = [:]
             landed = []

@@ -159,34 +159,33 @@ extension TriageStore {
     /// table's key), `chunk` rows per transaction: those months are closed to ingest, so their
     /// `issue_month.distinct_users` are final.
     /// Deletes the kept payloads of events before `cut` (their events are deleted by the engine),
-    /// issue by issue through `kept_payload_by_issue`, `chunk` payloads at most per transaction,
-    /// and the roles that pointed at them.
+    /// `chunk` at a time through `kept_payload_by_time`, taking them off their issues' counts, and
+    /// the roles that pointed at them.
     func deletePayloads(before cut: Int64, chunk: Int) throws(StoreError) -> Int {
-        // Every issue: a probe of the index each, where a scan for the issues with old payloads reads them all.
-        let issues = try read { db in try Int64.fetchAll(db, sql: "SELECT id FROM issue ORDER BY id") }
         var total = 0
-        var start = 0
-        while start < issues.count {
-            var deleted = 0
-            var next = start
-            try write { db in
-                while next < issues.count && deleted < chunk {
-                    try db.execute(sql: """
-                        DELETE FROM kept_payload WHERE id IN (SELECT id FROM kept_payload WHERE issue_id = ? AND ts < ? LIMIT ?)
-                        """, arguments: [issues[next], cut, chunk - deleted])
-                    let n = db.changesCount
-                    deleted += n
-                    if deleted < chunk { next += 1 }
+        while true {
+            let n = try write { db in
+                let gone = try SQLRow.fetchAll(db, sql: """
+                    DELETE FROM kept_payload WHERE id IN (SELECT id FROM kept_payload WHERE ts < ? LIMIT ?) RETURNING issue_id, bytes
+                    """, arguments: [cut, chunk])
+                var perIssue: [Int64: (n: Int, bytes: Int64)] = [:]
+                for row in gone {
+                    let issue: Int64 = try row.decode(0), bytes: Int64 = try row.decode(1)
+                    perIssue[issue, default: (0, 0)].n += 1
+                    perIssue[issue, default: (0, 0)].bytes += bytes
                 }
-                try db.execute(sql: """
-                    DELETE FROM kept_role WHERE issue_id IN (\(databaseQuestionMarks(count: min(next + 1, issues.count) - start)))
-                      AND payload_id NOT IN (SELECT id FROM kept_payload)
-                    """, arguments: SQLArguments(issues[start..<min(next + 1, issues.count)]))
+                for (issue, freed) in perIssue {
+                    try db.execute(sql: "UPDATE issue SET kept_payloads = kept_payloads - ?, kept_bytes = kept_bytes - ? WHERE id = ?",
+                                   arguments: [freed.n, freed.bytes, issue])
+                }
+                if !perIssue.isEmpty {
+                    try db.execute(sql: "DELETE FROM kept_role WHERE payload_id NOT IN (SELECT id FROM kept_payload)")
+                }
+                return gone.count
             }
-            total += deleted
-            start = next
+            total += n
+            if n < chunk { return total }
         }
-        return total
     }
 
     func deleteMonthUsers(before cut: Int64, chunk: Int) throws(StoreError) {

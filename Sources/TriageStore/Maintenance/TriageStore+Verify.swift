@@ -293,5 +293,13 @@ extension TriageStore {
             SELECT COUNT(*) FROM kept_role r WHERE NOT EXISTS (SELECT 1 FROM kept_payload p WHERE p.id = r.payload_id)
             """) ?? 0
         if dangling > 0 { problem("\(dangling) roles of kept events point at no kept payload") }
+        for row in try SQLRow.fetchAll(db, sql: """
+            SELECT i.key, i.kept_payloads, COALESCE(k.n, 0), i.kept_bytes, COALESCE(k.b, 0)
+            FROM issue i LEFT JOIN (SELECT issue_id, COUNT(*) AS n, SUM(bytes) AS b FROM kept_payload GROUP BY issue_id) k ON k.issue_id = i.id
+            WHERE i.kept_payloads != COALESCE(k.n, 0) OR i.kept_bytes != COALESCE(k.b, 0)
+            """) {
+            let key: String = try row.decode(0), counted: Int = try row.decode(1), held: Int = try row.decode(2)
+            problem("issue \(key) counts \(counted) kept events, the store keeps \(held) (or their bytes differ)")
+        }
     }
 }

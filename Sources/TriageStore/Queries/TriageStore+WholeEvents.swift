@@ -41,6 +41,15 @@ extension TriageStore {
     static let keptFrom = """
         kept_payload p JOIN event e ON e.issue_id = p.issue_id AND e.ts = p.ts AND e.id = p.id JOIN issue i ON i.id = p.issue_id
         """
+    /// The kept payloads of the issues `issues` names (SQL giving their ids), found through their
+    /// events' own index (`event_by_issue_time`) newest first: `kept_payload` has no index by issue.
+    static func keptOfIssues(_ issues: String) -> String {
+        """
+        event_row r JOIN kept_payload p ON p.id = r.id
+        JOIN event e ON e.issue_id = r.issue_id AND e.ts = r.ts AND e.id = r.id JOIN issue i ON i.id = r.issue_id
+        WHERE r.issue_id IN (\(issues))
+        """
+    }
 
     /// The ids of the issue keyed by the first argument and of the issues merged into it (keyed by the second: the same key).
     static let issueAndMembers = "SELECT id FROM issue WHERE key = ? UNION SELECT m.id FROM issue m JOIN issue h ON h.id = m.group_id WHERE h.key = ?"
@@ -71,10 +80,13 @@ extension TriageStore {
     /// nil when the store keeps no event of that id whole.
     public func keptEvent(id: String) throws(StoreError) -> KeptEvent? {
         try read { db in
+            // The key is read from `kept_payload_by_time` alone, the whole of it (the time bound
+            // is there to let the index be read as a range on both engines).
             guard let row = try SQLRow.fetchOne(db, sql: """
                 SELECT \(TriageStore.keptColumns), p.dict, p.payload FROM \(TriageStore.keptFrom)
-                WHERE p.event_key = ? AND e.event_id = ? ORDER BY p.ts DESC LIMIT 1
-                """, arguments: [KeptEventKey.hash(id), id]) else { return nil }
+                WHERE p.id IN (SELECT id FROM kept_payload WHERE ts >= ? AND event_key = ?) AND e.event_id = ?
+                ORDER BY p.ts DESC LIMIT 1
+                """, arguments: [Int64.min, KeptEventKey.hash(id), id]) else { return nil }
             return try keptWithPayload(row, db: db)
         }
     }
@@ -84,9 +96,8 @@ extension TriageStore {
     public func latestKeptEvent(issueKey: String) throws(StoreError) -> KeptEvent? {
         try read { db in
             guard let row = try SQLRow.fetchOne(db, sql: """
-                SELECT \(TriageStore.keptColumns), p.dict, p.payload FROM \(TriageStore.keptFrom)
-                WHERE p.issue_id IN (\(TriageStore.issueAndMembers))
-                ORDER BY p.ts DESC, p.id DESC LIMIT 1
+                SELECT \(TriageStore.keptColumns), p.dict, p.payload FROM \(TriageStore.keptOfIssues(TriageStore.issueAndMembers))
+                ORDER BY r.ts DESC, r.id DESC LIMIT 1
                 """, arguments: [issueKey, issueKey]) else { return nil }
             return try keptWithPayload(row, db: db)
         }
@@ -96,9 +107,8 @@ extension TriageStore {
     public func keptEvents(issueKey: String, limit: Int = 200) throws(StoreError) -> [KeptEvent] {
         try read { db in
             try SQLRow.fetchAll(db, sql: """
-                SELECT \(TriageStore.keptColumns) FROM \(TriageStore.keptFrom)
-                WHERE p.issue_id IN (\(TriageStore.issueAndMembers))
-                ORDER BY p.ts DESC, p.id DESC LIMIT ?
+                SELECT \(TriageStore.keptColumns) FROM \(TriageStore.keptOfIssues(TriageStore.issueAndMembers))
+                ORDER BY r.ts DESC, r.id DESC LIMIT ?
                 """, arguments: [issueKey, issueKey, limit]).map(TriageStore.kept)
         }
     }

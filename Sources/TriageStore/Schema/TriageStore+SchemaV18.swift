@@ -5,18 +5,22 @@ extension TriageStore {
     /// Schema 18's tables, the same on both engines but for their types: the events kept whole
     /// in lean rows, their roles as pointers, and the dictionaries their payloads are compressed with.
     /// - `kept_payload`: one row per kept event, keyed by its `event_row` id; `issue_id` and `ts`
-    ///   as the event's (an issue's kept events in time order, pruning by time, and the join to
-    ///   `event_row` through its own key on both engines); `event_key` a hash of the event id
-    ///   (`EventKey.hash`: what `event ID` looks up, eight bytes instead of the id); `sample` the
-    ///   sample roles the row is kept for by itself (`KeptRoles.dayQuota` or `.every`; 0 for a row
-    ///   kept only while a role points at it); `dict` how the payload is compressed (0 zlib as
-    ///   schema 16 wrote it, -1 zstd without a dictionary, else zstd with `payload_dictionary`'s
-    ///   row); `bytes` its size before compression.
+    ///   as the event's (the join to `event_row` goes through the event's own key on both
+    ///   engines, and an issue's kept events are found through `event_by_issue_time`); `event_key`
+    ///   a hash of the event id (`KeptEventKey`: what `event ID` looks for, eight bytes instead of
+    ///   the id); `sample` the role the row is kept for by itself (`KeptRoles.dayQuota` or `.every`;
+    ///   0 for a row kept only while a role points at it); `dict` how the payload is compressed (0
+    ///   zlib as schema 16 wrote it, -1 zstd without a dictionary, else zstd with
+    ///   `payload_dictionary`'s row); `bytes` its size before compression. Its one index is by
+    ///   time (with the event key): appended to in the order events come, so that an ingest
+    ///   writes few of its pages, and read by pruning, `export --whole` and `event ID`.
     /// - `kept_role`: an issue's first, latest, latest of a release and of an environment (`scope`
     ///   the release or environment, '' for the others), each a pointer to a kept payload that
     ///   moves as newer events come, rather than a payload rewritten.
     /// - `payload_dictionary`: zstd dictionaries trained on the store's own first payloads of each
     ///   source; never changed once written, since payloads name them.
+    /// - `issue.kept_payloads`, `issue.kept_bytes`: each issue's kept payloads and their bytes,
+    ///   what the sample's bounds are read from.
     static func keptPayloadTables(text: String, integer: String, blob: String) -> String {
         """
         CREATE TABLE kept_payload (
@@ -29,8 +33,7 @@ extension TriageStore {
             bytes \(integer) NOT NULL,
             payload \(blob) NOT NULL
         );
-        CREATE INDEX kept_payload_by_issue ON kept_payload(issue_id, ts, bytes);
-        CREATE INDEX kept_payload_by_event ON kept_payload(event_key);
+        CREATE INDEX kept_payload_by_time ON kept_payload(ts, event_key);
         CREATE INDEX kept_payload_untrained ON kept_payload(id) WHERE dict = -1;
         CREATE TABLE kept_role (
             issue_id \(integer) NOT NULL,
@@ -45,6 +48,8 @@ extension TriageStore {
             source \(text) NOT NULL,
             dictionary \(blob) NOT NULL
         );
+        ALTER TABLE issue ADD COLUMN kept_payloads \(integer) NOT NULL DEFAULT 0;
+        ALTER TABLE issue ADD COLUMN kept_bytes \(integer) NOT NULL DEFAULT 0;
         """
     }
 
@@ -67,6 +72,8 @@ extension TriageStore {
         ON CONFLICT DO NOTHING;
         DELETE FROM kept_payload WHERE sample = 0 AND id NOT IN (SELECT payload_id FROM kept_role);
         DROP TABLE event_payload;
+        UPDATE issue SET kept_payloads = k.n, kept_bytes = k.b
+        FROM (SELECT issue_id, COUNT(*) AS n, SUM(bytes) AS b FROM kept_payload GROUP BY issue_id) AS k WHERE issue.id = k.issue_id;
         """
 
     /// The event keys of the payloads moved to schema 18 (the step's `after`, on both engines).
