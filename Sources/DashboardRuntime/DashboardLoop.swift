@@ -17,16 +17,22 @@ public final class DashboardLoop<Screen: DashboardScreen> {
     let effects: any EffectPerformer
     let worker: EffectWorker
     let fixedNow: Timestamp?
+    /// What the store says while it waits for another process writing it, asked while it works.
+    let waits: (@Sendable () -> String?)?
     /// Keys and clicks that came while the store worked, waiting in order for its answer.
     var typeahead: [DashboardAction] = []
     var revision: Int64
     var lastTick = Date()
 
-    /// A loop on `screen` starting from `state`; `now` fixes the clock (`--now`, the demo), else it runs.
-    public init(screen: Screen, effects: any EffectPerformer, state: DashboardState, now: Timestamp? = nil) {
+    /// A loop on `screen` starting from `state`; `now` fixes the clock (`--now`, the demo), else it
+    /// runs. `waits` gives what the store said of a wait for another process since it was last asked
+    /// (`TriageStore.onWait`), shown on the status line.
+    public init(screen: Screen, effects: any EffectPerformer, state: DashboardState, now: Timestamp? = nil,
+                waits: (@Sendable () -> String?)? = nil) {
         self.screen = screen
         self.effects = effects
         self.state = state
+        self.waits = waits
         worker = EffectWorker(effects)
         fixedNow = now
         revision = effects.revision() ?? 0
@@ -85,6 +91,7 @@ public final class DashboardLoop<Screen: DashboardScreen> {
         var queue: [DashboardAction] = []
         screen.draw(render(state, size: screen.size))
         let busy = worker.isBusy
+        if busy, let said = waits?() { queue.append(.waiting(said)) }
         if !busy, !typeahead.isEmpty {
             queue.append(typeahead.removeFirst())
         } else if let event = screen.nextEvent(timeoutMillis: busy ? Self.frameMillis : Self.pollMillis) {
