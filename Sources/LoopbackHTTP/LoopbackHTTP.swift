@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 /// A plain-HTTP/1.1 client for `errtriage serve` on this machine: what the end-to-end tests and
 /// the bench send to it. SwiftNIO's HTTP/1 codec on a TCP connection, nothing more: no TLS, no
@@ -161,16 +162,57 @@ public final class LoopbackConnection: Sendable {
 }
 
 extension LoopbackConnection {
-    /// One request on a connection of its own, closed after its answer.
+    /// One request on a connection of its own, closed after its answer: connected, written and
+    /// read in the caller's task (no task of its own that a busy pool could leave waiting while the
+    /// server's idle timeout runs), `timeout` seconds at most.
     public static func send(_ request: LoopbackRequest, port: Int, host: String = "127.0.0.1", timeout: Double = 30) async throws -> LoopbackResponse {
-        let connection = try await LoopbackConnection(host: host, port: port)
-        do {
-            let response = try await connection.send(request, timeout: timeout)
-            await connection.close()
-            return response
-        } catch {
-            await connection.close()
-            throw error
+        let opened = Opened()
+        return try await withThrowingTaskGroup(of: LoopbackResponse.self) { group in
+            group.addTask {
+                let channel: Channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                    .connect(host: host, port: port) { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                            return try Channel(wrappingChannelSynchronously: channel)
+                        }
+                    }
+                opened.set(channel.channel)
+                return try await channel.executeThenClose { inbound, outbound in
+                    var answers = inbound.makeAsyncIterator()
+                    let parts = parts(request, authority: "\(host):\(port)")
+                    async let written: Void = { try? await outbound.write(contentsOf: parts) }()
+                    let response = try await answer(&answers)
+                    await written
+                    return response
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
+                opened.close()
+                throw LoopbackError.timedOut(timeout)
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
+
+    /// The channel of a request under way, for its timeout to close.
+    final class Opened: Sendable {
+        private let state = Mutex<(channel: (any NIOCore.Channel)?, closed: Bool)>((nil, false))
+        func set(_ channel: any NIOCore.Channel) {
+            let closed = state.withLock { state in
+                state.channel = channel
+                return state.closed
+            }
+            if closed { channel.close(promise: nil) }
+        }
+        func close() {
+            let channel = state.withLock { state in
+                state.closed = true
+                return state.channel
+            }
+            channel?.close(promise: nil)
         }
     }
 }
