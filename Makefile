@@ -56,15 +56,26 @@ build: setup
 release: setup
 	$(SWIFT) build -c release --product errtriage
 
-## test: every test: unit, snapshot, store, and end-to-end on the built binary (tmux included) and the app example, then the store and CLI tests again on PostgreSQL
+# The suites of processes sharing a store (kills, concurrent writers, a prune beside ingests and
+# readers): `make test` runs them with two CPU-bound processes beside them (scripts/under-load), as on
+# a busy machine, where a writer must still never give up on another that progresses (issue 49).
+LOADED_SUITES := EndToEndTests\.(RetentionConcurrencyTests|ConcurrencyTests|KillTests|ChainQueueKillTests)/
+# The contract pass's suites: every store test and every CLI end-to-end test, on PostgreSQL.
+POSTGRES_SUITES := TriageStoreTests|EndToEndTests|DashboardRuntimeTests|TriageIngestTests|TriageServerTests
+# How long a loaded pass may run before it is stopped and fails.
+UNDER_LOAD_SECONDS ?= 1200
+
+## test: every test: unit, snapshot, store, and end-to-end on the built binary (tmux included) and the app example, then the store and CLI tests again on PostgreSQL; the suites of processes sharing a store run on each engine with two CPU-bound processes beside them
 test: setup
 	$(SWIFT) build --build-tests
 	# The app example builds on its own: ErrorChainKit and nothing else of errtriage (ChainAppTests checks it).
 	$(SWIFT) build --package-path Examples/ChainApp
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --skip '$(LOADED_SUITES)'
+	UNDER_LOAD_SECONDS=$(UNDER_LOAD_SECONDS) scripts/under-load $(SWIFT) test --skip-build --filter '$(LOADED_SUITES)'
 	# The contract pass: every store test and every CLI end-to-end test again, on a throwaway
 	# PostgreSQL cluster the tests start and stop themselves.
-	ERRTRIAGE_TEST_ENGINE=postgres $(SWIFT) test --skip-build --filter 'TriageStoreTests|EndToEndTests|DashboardRuntimeTests|TriageIngestTests|TriageServerTests'
+	ERRTRIAGE_TEST_ENGINE=postgres $(SWIFT) test --skip-build --filter '$(POSTGRES_SUITES)' --skip '$(LOADED_SUITES)'
+	ERRTRIAGE_TEST_ENGINE=postgres UNDER_LOAD_SECONDS=$(UNDER_LOAD_SECONDS) scripts/under-load $(SWIFT) test --skip-build --filter '$(LOADED_SUITES)'
 
 ## demo: the dashboard on the sample data
 demo: release

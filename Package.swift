@@ -20,7 +20,6 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift", exact: "2.5.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
-        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
         // Resolved through Hummingbird already; named for what the server uses of them directly.
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
@@ -95,8 +94,6 @@ let package = Package(
             .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             // The server's services (writer, alerts, upkeep, log, HTTP) in one group, stopped in order.
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            // The alerts' webhook (https, as chat tools require).
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .executableTarget(name: "errtriage", dependencies: [
             "CodeCheckout", "TriageModel", "TriageImport", "TriageIngest", "TriageStore", "TriageServer", "SampleData", "Presentation", "DashboardCore",
@@ -109,6 +106,13 @@ let package = Package(
         .executableTarget(name: "errtriage-fuzz", dependencies: ["FuzzTargets"]),
         // Spawning and timing child processes (wait4: exit status and peak memory), for the bench and the tests.
         .target(name: "ChildProcess"),
+        // Plain HTTP/1.1 to `errtriage serve` on loopback, on SwiftNIO's codec: the bench's load and the
+        // end-to-end tests' requests (no TLS: nothing of theirs leaves the machine).
+        .target(name: "LoopbackHTTP", dependencies: [
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
         // A PostgreSQL cluster in a temporary folder, stopped when the process ends: the tests' and the bench's server.
         .target(name: "ThrowawayPostgres", dependencies: ["ChildProcess"]),
         // `make bench`: every performance goal against a baseline measured in the same run; a
@@ -118,7 +122,9 @@ let package = Package(
             "TriageStoreNaive", "CZlib",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             // The serve section's load generator: keep-alive HTTP/1 to errtriage serve on loopback.
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            "LoopbackHTTP",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
             // The app side's section: report(_:) timed in this process.
             .product(name: "ErrorChainKit", package: "ErrorChainKit"),
         ]),
@@ -149,9 +155,11 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "TriageIngestTests", dependencies: ["TriageIngest", "TriageImport", "TriageModel", "TriageStore", "TestSupport"]),
+        // The routes in process (`RouterClient`): Hummingbird's router with a test channel of NIO's.
         .testTarget(name: "TriageServerTests", dependencies: [
             "TriageServer", "TriageIngest", "TriageImport", "TriageModel", "TriageStore", "TestSupport", "CZlib",
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
         ]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "TriageModel"]),
         // The checkout's rules on their own, and its git reads on throwaway repositories made in the test.
@@ -166,7 +174,7 @@ let package = Package(
             "errtriage", "chain-probe", "ChildProcess", "SampleData", "TestSupport", "ThrowawayPostgres", "TriageModel", "TriageStore", "DashboardCore",
             "DashboardRuntime",
             // The load and the requests of `serve`'s tests.
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            "LoopbackHTTP",
         ], exclude: ["Golden"]),
     ]
 )

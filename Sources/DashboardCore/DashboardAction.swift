@@ -36,6 +36,9 @@ public enum DashboardAction: Hashable, Sendable {
     case ruleAdded(GroupingPreview)
     /// An effect failed: shown, and an optimistic mark still pending is reverted.
     case failed(String)
+    /// The store waits for another process writing it (a prune, an ingest): said on the status
+    /// line while the mark or the load waits its turn.
+    case waiting(String)
     /// Another process changed the store: reload, keeping the selection and the open detail.
     case storeChanged
     /// The store stopped (true) or started again (false) answering; coming back reloads.

@@ -57,6 +57,9 @@ private func reduceAction(_ state: inout DashboardState, _ action: DashboardActi
     case .failed(let text):
         state.fail(text)
         return []
+    case .waiting(let text):
+        state.message = StatusMessage(text, ticksLeft: 4)
+        return []
     case .storeChanged:
         return state.reloadEffects()
     case .connection(let offline):

@@ -24,17 +24,23 @@ public final class DashboardLoop<Screen: DashboardScreen> {
     /// Answers the loop made itself (the editor's end), reduced before the next input.
     var immediate: [DashboardAction] = []
     let fixedNow: Timestamp?
+    /// What the store says while it waits for another process writing it, asked while it works.
+    let waits: (@Sendable () -> String?)?
     /// Keys and clicks that came while the store worked, waiting in order for its answer.
     var typeahead: [DashboardAction] = []
     var revision: Int64
     var lastTick = Date()
 
-    /// A loop on `screen` starting from `state`; `now` fixes the clock (`--now`, the demo), else it runs.
+    /// A loop on `screen` starting from `state`; `now` fixes the clock (`--now`, the demo), else it
+    /// runs. `waits` gives what the store said of a wait for another process since it was last asked
+    /// (`TriageStore.onWait`), shown on the status line.
     public init(screen: Screen, effects: any EffectPerformer, state: DashboardState, now: Timestamp? = nil,
-                code: (any CodePerformer)? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
+                code: (any CodePerformer)? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+                waits: (@Sendable () -> String?)? = nil) {
         self.screen = screen
         self.effects = effects
         self.state = state
+        self.waits = waits
         worker = EffectWorker(effects)
         self.code = code.map(CodeWorker.init)
         self.environment = environment
@@ -115,6 +121,7 @@ public final class DashboardLoop<Screen: DashboardScreen> {
         var queue: [DashboardAction] = []
         screen.draw(render(state, size: screen.size))
         let busy = worker.isBusy
+        if busy, let said = waits?() { queue.append(.waiting(said)) }
         if !busy, !typeahead.isEmpty {
             queue.append(typeahead.removeFirst())
         } else if let event = screen.nextEvent(timeoutMillis: busy || code?.isBusy == true ? Self.frameMillis : Self.pollMillis) {

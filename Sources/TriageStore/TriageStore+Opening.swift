@@ -23,7 +23,7 @@ public enum StoreAccess: Sendable {
     /// (an older schema, or a creation that was cut short).
     case checking
     /// Made anew (the demo's store, built again from its sample files): an SQLite file is removed
-    /// first with the files beside it (journal, WAL, shared memory, rejects); refused for a team store.
+    /// first with the files beside it (journal, WAL, shared memory, rejects, the writers' progress mark); refused for a team store.
     case rebuilding
 }
 
@@ -52,7 +52,7 @@ extension TriageStore {
             return try openChecked(place, readOnly: !upgrade, maxPages: maxPages)
         case .rebuilding:
             guard !place.isTeamStore else { throw StoreError.usage("a team store is never rebuilt: give an SQLite file") }
-            for suffix in ["", "-journal", "-wal", "-shm", ".rejects"] { try? FileManager.default.removeItem(atPath: location + suffix) }
+            for suffix in ["", "-journal", "-wal", "-shm", ".rejects", ".progress"] { try? FileManager.default.removeItem(atPath: location + suffix) }
             return try openChecked(place, readOnly: false, maxPages: maxPages)
         }
     }

@@ -1,8 +1,7 @@
-import AsyncHTTPClient
 import ChildProcess
 import CZlib
 import Foundation
-import NIOCore
+import LoopbackHTTP
 
 /// `errtriage serve` under the hostile traffic of issue 40, each goal beside its baseline measured
 /// in the same run on one server (loopback only, bounded in count and time):
@@ -74,7 +73,7 @@ extension BenchRun {
                 var worst = 0.0
                 for _ in 0..<20 {
                     let asked = ChildProcess.clock()
-                    _ = try? await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(target.port)/healthz"), timeout: .seconds(30))
+                    _ = try? await LoopbackConnection.send(LoopbackRequest(.GET, "/healthz"), port: target.port)
                     worst = max(worst, ChildProcess.clock() - asked)
                     try? await Task.sleep(for: .milliseconds(10))
                 }
@@ -112,14 +111,11 @@ extension BenchRun {
 
     /// POSTs to the intake; the status.
     static func post(_ target: ServeLoad.Target, path: String, key: String?, body: [UInt8], encoding: String? = nil) async throws -> Int {
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(target.port)/api/\(target.projectID)/\(path)")
-        request.method = .POST
-        if let key { request.headers.add(name: "X-Sentry-Auth", value: "Sentry sentry_version=7, sentry_key=\(key)") }
-        if let encoding { request.headers.add(name: "Content-Encoding", value: encoding) }
-        request.body = .bytes(ByteBuffer(bytes: body))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
-        _ = try await response.body.collect(upTo: 1 << 20)
-        return Int(response.status.code)
+        var headers: [(String, String)] = []
+        if let key { headers.append(("X-Sentry-Auth", "Sentry sentry_version=7, sentry_key=\(key)")) }
+        if let encoding { headers.append(("Content-Encoding", encoding)) }
+        let request = LoopbackRequest(.POST, "/api/\(target.projectID)/\(path)", headers: headers, body: body)
+        return try await LoopbackConnection.send(request, port: target.port, timeout: 60).status
     }
 
     /// Spaces, `megabytes` MiB of them, gzip-compressed as one stream.

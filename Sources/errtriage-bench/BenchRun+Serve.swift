@@ -44,7 +44,7 @@ extension BenchRun {
         BenchRun.note("serve: envelopes of one Python-SDK-shaped event, \(envelopes.averageBytes) bytes on average, \(settings.chains) chains")
 
         // Sustained intake into SQLite: through wrk where it is installed (the verdict), and through
-        // our own AsyncHTTPClient generator (for comparison; it takes about 100 µs of the two cores per event).
+        // our own generator (`LoopbackConnection`s, for comparison; it takes about 100 µs of the two cores per event).
         let what = "serve: intake into SQLite, \(settings.connections) keep-alive connections, \(Self.kb(envelopes.averageBytes)) envelopes"
         let wrkRate = try measureIntakeWrk(store: "\(folder)/serve-sqlite-wrk.sqlite", label: "SQLite", key: "sqlite-wrk",
                                            envelopes: envelopes, settings: settings)
@@ -54,7 +54,7 @@ extension BenchRun {
         }
         let sqlite = "\(folder)/serve-sqlite.sqlite"
         let sqliteRate = try measureIntake(store: sqlite, label: "SQLite", key: "sqlite", envelopes: envelopes, settings: settings)
-        rows.append(BenchRow(what: wrkRate == nil ? what : "  the same through our AsyncHTTPClient load generator",
+        rows.append(BenchRow(what: wrkRate == nil ? what : "  the same through our own load generator",
                              value: String(format: "%.0f events/s", sqliteRate), baseline: Self.serveAnchors,
                              ratio: Self.times(sqliteRate / 50) + " Telebugs", goal: wrkRate == nil ? ">= 5,000 events/s" : "-",
                              holds: wrkRate == nil ? sqliteRate >= 5_000 : nil))
@@ -86,7 +86,7 @@ extension BenchRun {
         }
         let uri = try cluster.createDatabase()
         let pgRate = try measureIntake(store: uri, label: "PostgreSQL", key: "pg", envelopes: envelopes, settings: settings)
-        rows.append(BenchRow(what: pgWrkRate == nil ? "serve: intake into PostgreSQL, the same load" : "  the same through our AsyncHTTPClient load generator",
+        rows.append(BenchRow(what: pgWrkRate == nil ? "serve: intake into PostgreSQL, the same load" : "  the same through our own load generator",
                              value: String(format: "%.0f events/s", pgRate),
                              baseline: Self.serveAnchors, ratio: Self.times(pgRate / 50) + " Telebugs",
                              goal: pgWrkRate == nil ? ">= 2,000 events/s" : "-", holds: pgWrkRate == nil ? pgRate >= 2_000 : nil))

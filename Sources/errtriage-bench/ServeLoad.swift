@@ -1,12 +1,12 @@
-import AsyncHTTPClient
 import ChildProcess
 import Foundation
+import LoopbackHTTP
 import NIOCore
 import NIOPosix
 
 /// The serve bench's load generator: Sentry envelopes POSTed to one `errtriage serve` on
-/// loopback over a pool of keep-alive HTTP/1 connections (AsyncHTTPClient). Bounded in count and
-/// in time; it only ever talks to 127.0.0.1.
+/// loopback over a pool of keep-alive HTTP/1 connections (`LoopbackConnection`, SwiftNIO's HTTP/1
+/// codec). Bounded in count and in time; it only ever talks to 127.0.0.1.
 ///
 /// Two shapes: a closed loop (each connection sends its next request as soon as the last one is
 /// answered: the most the server takes) and an open loop (request `i` is due at `start + i/rate`
@@ -76,49 +76,109 @@ final class ServeLoad: Sendable {
     let envelopes: ServeEnvelopes
     let connections: Int
     let group: MultiThreadedEventLoopGroup
-    let client: HTTPClient
+    let pool: Pool
     private let counter = Counter()
 
-    /// `retry`: whether the pool retries a refused connection (off for the kill test, where the
-    /// server is gone on purpose).
+    /// `retry`: whether a connection the server refused is tried again (off for the kill test,
+    /// where the server is gone on purpose).
     init(target: Target, envelopes: ServeEnvelopes, connections: Int, threads: Int, retry: Bool = true) {
         self.target = target
         self.envelopes = envelopes
         self.connections = connections
         group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
-        var configuration = HTTPClient.Configuration()
-        configuration.httpVersion = .http1Only
-        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
-        configuration.connectionPool.retryConnectionEstablishment = retry
-        configuration.timeout = .init(connect: .seconds(5), read: .seconds(30))
-        configuration.decompression = .disabled
-        client = HTTPClient(eventLoopGroup: group, configuration: configuration)
+        pool = Pool(port: target.port, limit: connections, group: group, retry: retry)
     }
 
     func shutdown() async {
-        try? await client.shutdown()
+        await pool.shutdown()
         try? await group.shutdownGracefully()
+    }
+
+    /// Keep-alive connections to the server, at most `limit`: a request takes an idle one, opens one
+    /// while fewer are open, or waits for one to be given back. A connection the server closed is
+    /// dropped and its place given to the next that waits.
+    actor Pool {
+        let port: Int
+        let limit: Int
+        let group: MultiThreadedEventLoopGroup
+        let retry: Bool
+        private var idle: [LoopbackConnection] = []
+        private var open = 0
+        /// Each waiter is handed an open connection, or (nil) a place to open one.
+        private var waiting: [CheckedContinuation<LoopbackConnection?, Never>] = []
+
+        init(port: Int, limit: Int, group: MultiThreadedEventLoopGroup, retry: Bool) {
+            self.port = port
+            self.limit = limit
+            self.group = group
+            self.retry = retry
+        }
+
+        func acquire() async throws -> LoopbackConnection {
+            while let connection = idle.popLast() {
+                if connection.isActive { return connection }
+                open -= 1
+            }
+            if open >= limit, let handed = await withCheckedContinuation({ waiting.append($0) }) { return handed }
+            if open < limit { open += 1 }
+            do {
+                return try await connect()
+            } catch {
+                place()
+                throw error
+            }
+        }
+
+        /// Opens a connection; a refused one is tried again for a second where `retry`.
+        private func connect() async throws -> LoopbackConnection {
+            let deadline = ChildProcess.clock() + (retry ? 1 : 0)
+            while true {
+                do {
+                    return try await LoopbackConnection(port: port, group: group)
+                } catch {
+                    guard ChildProcess.clock() < deadline else { throw error }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+        }
+
+        func release(_ connection: LoopbackConnection) {
+            guard connection.isActive else { return place() }
+            if waiting.isEmpty { idle.append(connection) } else { waiting.removeFirst().resume(returning: connection) }
+        }
+
+        /// A place freed (a connection closed, or one that could not be opened).
+        private func place() {
+            if waiting.isEmpty { open -= 1 } else { waiting.removeFirst().resume(returning: nil) }
+        }
+
+        func shutdown() async {
+            for connection in idle { await connection.close() }
+            idle = []
+        }
     }
 
     /// Sends request `n` and records its answer into `outcome`; `due` is when it was due (clock seconds).
     private func send(_ n: Int, due: Double, into outcome: inout Outcome) async {
         let (bytes, id) = envelopes.body(n)
-        var request = HTTPClientRequest(url: target.url)
-        request.method = .POST
-        request.headers.add(name: "User-Agent", value: "sentry.python.flask/2.19.2")
-        request.headers.add(name: "Content-Type", value: "application/x-sentry-envelope")
-        request.headers.add(name: "X-Sentry-Auth", value: "Sentry sentry_key=\(target.key), sentry_version=7, sentry_client=sentry.python.flask/2.19.2")
-        request.body = .bytes(ByteBuffer(bytes: bytes))
+        let request = LoopbackRequest(.POST, "/api/\(target.projectID)/envelope/", headers: [
+            ("User-Agent", "sentry.python.flask/2.19.2"),
+            ("Content-Type", "application/x-sentry-envelope"),
+            ("X-Sentry-Auth", "Sentry sentry_key=\(target.key), sentry_version=7, sentry_client=sentry.python.flask/2.19.2"),
+        ], body: bytes)
         outcome.sent += 1
         do {
-            let response = try await client.execute(request, timeout: .seconds(30))
-            let answer = try await response.body.collect(upTo: 1 << 16)
+            let connection = try await pool.acquire()
+            let answered: Result<LoopbackResponse, any Error>
+            do { answered = .success(try await connection.send(request, timeout: 30)) } catch { answered = .failure(error) }
+            await pool.release(connection)
+            let response = try answered.get()
             let now = ChildProcess.clock()
-            if response.status.code == 200, String(buffer: answer).contains(id) {
+            if response.status == 200, response.text.contains(id) {
                 outcome.acknowledged.append((id, now))
                 outcome.latencies.append(now - due)
             } else {
-                outcome.statuses[Int(response.status.code), default: 0] += 1
+                outcome.statuses[response.status, default: 0] += 1
             }
         } catch {
             outcome.errors += 1

@@ -1,6 +1,6 @@
-import AsyncHTTPClient
 import ChildProcess
 import Foundation
+import LoopbackHTTP
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -98,11 +98,9 @@ final class ServeProcess {
 
     /// A sample of the server's /metrics (Prometheus text), by metric line name.
     func metrics() -> [String: Double] {
-        let url = "http://127.0.0.1:\(port)/metrics"
+        let port = port
         let text = ServeLoad.blocking { () -> String in
-            guard let response = try? await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(5)),
-                  let body = try? await response.body.collect(upTo: 1 << 20) else { return "" }
-            return String(buffer: body)
+            (try? await LoopbackConnection.send(LoopbackRequest(.GET, "/metrics"), port: port, timeout: 5))?.text ?? ""
         }
         var values: [String: Double] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {

@@ -3,7 +3,7 @@ import Foundation
 
 /// The intake load through `wrk` (C, one event loop per thread) with a Lua body, the load
 /// generator the issue names: it costs the two shared cores far less per request than our own
-/// AsyncHTTPClient generator (ServeLoad), so the figure says more of the server and less of its
+/// generator (ServeLoad, on `LoopbackConnection`), so the figure says more of the server and less of its
 /// client. Each request carries one of the envelopes of `ServeEnvelopes`, with its own event id
 /// (the bench's nonce, the run, the wrk thread, a counter), so that every acknowledged event can be found in
 /// the store afterwards. Bounded by `-d`; loopback only.

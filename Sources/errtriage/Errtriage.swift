@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TriageStore
 
 /// The `errtriage` command: the dashboard by default, and the scriptable subcommands.
 @main
@@ -24,6 +25,10 @@ struct Errtriage: AsyncParsableCommand {
     static func main() async {
         do {
             var command = try parseAsRoot()
+            // Another errtriage waiting for a store this one writes names it so; this one says
+            // on standard error when it waits (the dashboard keeps its screen clean of it).
+            TriageStore.setWriterName((["errtriage"] + commandPath(type(of: command))).joined(separator: " "))
+            TriageStore.onWait { Stderr.write("errtriage: \($0)\n") }
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {
@@ -35,5 +40,18 @@ struct Errtriage: AsyncParsableCommand {
             Stderr.write(fullMessage(for: error) + "\n")
             Foundation.exit(1)
         }
+    }
+}
+
+extension Errtriage {
+    /// The names of the subcommands that lead to `command` (`["retention", "prune"]`).
+    static func commandPath(_ command: any ParsableCommand.Type, from root: any ParsableCommand.Type = Errtriage.self) -> [String] {
+        for sub in root.configuration.subcommands {
+            let name = sub._commandName
+            if ObjectIdentifier(sub) == ObjectIdentifier(command) { return [name] }
+            let below = commandPath(command, from: sub)
+            if !below.isEmpty { return [name] + below }
+        }
+        return []
     }
 }

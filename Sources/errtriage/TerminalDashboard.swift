@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import DashboardCore
+import Synchronization
 import DashboardRuntime
 import Terminal
 import TriageModel
@@ -28,7 +29,14 @@ enum TerminalDashboard {
         } catch {
             throw CLIError.usage("\(error); set TERM (for example TERM=xterm-256color), or use errtriage report instead")
         }
-        defer { screen.close() }
+        // Nothing may write to the terminal under curses: a mark waiting for another process's
+        // write says so on the status line (the screen goes on answering), standard error after.
+        let waits = WaitNotices()
+        TriageStore.onWait { waits.say($0) }
+        defer {
+            screen.close()
+            TriageStore.onWait { Stderr.write("errtriage: \($0)\n") }
+        }
         var state = DashboardState(storeName: storeName, query: IssueQuery(window: window), unicode: screen.unicode,
                                    color: screen.color, readOnly: store.readOnly)
         state.startsMeeting = meeting
@@ -39,6 +47,14 @@ enum TerminalDashboard {
             state.dataEnd = end
         }
         let lookup = CodeEffects(store: store, commandLine: code, environmentRepo: CodeOptions.environmentRepo)
-        DashboardLoop(screen: screen, effects: StoreEffects(store: store, user: loginName()), state: state, now: now, code: lookup).run()
+        DashboardLoop(screen: screen, effects: StoreEffects(store: store, user: loginName()), state: state, now: now, code: lookup,
+                      waits: { waits.take() }).run()
     }
+}
+
+/// What the store said of its last wait for another process, until the loop takes it.
+final class WaitNotices: Sendable {
+    private let said = Mutex<String?>(nil)
+    func say(_ text: String) { said.withLock { $0 = text } }
+    func take() -> String? { said.withLock { text in defer { text = nil }; return text } }
 }

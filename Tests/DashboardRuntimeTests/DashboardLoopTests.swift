@@ -87,6 +87,26 @@ import TriageStore
         #expect(whileLoading.allSatisfy { $0.contains("loading") }, "\(whileLoading.last ?? "")")
     }
 
+    /// A load that waits for another process writing the store says whom it waits for on the
+    /// status line while it waits, and the screen goes on.
+    @Test func aWaitForAnotherWriterIsSaidWhileTheStoreWorks() {
+        let effects = heldEffects(holding: Self.isList)
+        let said = WaitSaid("waiting for test.sqlite: errtriage retention prune (pid 4242) is writing it")
+        let screen = FakeScreen(steps: [{ effects.waitUntilHeld(); return nil }, { nil }, { effects.open(); return nil }])
+        DashboardLoop(screen: screen, effects: effects, state: DashboardState(storeName: "test.sqlite", readOnly: false), now: Self.now,
+                      waits: { said.take() }).run()
+        #expect(screen.frames.contains { $0.lines.joined().contains("errtriage retention prune (pid 4242) is writing it") },
+                "\(screen.lastFrame)")
+    }
+
+    /// Says its text once.
+    final class WaitSaid: @unchecked Sendable {
+        private let lock = NSLock()
+        private var text: String?
+        init(_ text: String) { self.text = text }
+        func take() -> String? { lock.lock(); defer { lock.unlock() }; defer { text = nil }; return text }
+    }
+
     @Test func aResizeWhileTheListLoadsIsDrawnAtOnce() {
         let effects = heldEffects(holding: Self.isList)
         let screen = FakeScreen(steps: [])

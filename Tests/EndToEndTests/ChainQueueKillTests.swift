@@ -51,8 +51,13 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         var reported: [Int] = []
         for round in 0..<5 {
-            // Reports while it sends; killed anywhere in that.
+            // Reports while it sends; killed anywhere in that, once it has begun (on a busy
+            // machine its start alone can take longer than the moment drawn).
             let probe = try ChainProbe.start(dsn, queue: queue, ["--count", "60", "--start", String(round * 1000), "--interval-ms", "1"])
+            let deadline = ChildProcess.clock() + 30
+            while ChainProbe.reported(probe.stdoutSoFar).isEmpty, probe.isRunning, ChildProcess.clock() < deadline {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
             Thread.sleep(forTimeInterval: Double.random(in: 0.02...0.2, using: &generator))
             probe.signal(SIGKILL)
             reported += ChainProbe.reported(probe.wait().stdout)

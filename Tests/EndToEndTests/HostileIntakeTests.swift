@@ -1,8 +1,7 @@
-import AsyncHTTPClient
 import ChildProcess
 import CZlib
 import Foundation
-import NIOCore
+import LoopbackHTTP
 import TestSupport
 import Testing
 
@@ -48,14 +47,12 @@ import Testing
     /// POSTs a body; the status and the answer's text.
     static func post(_ server: Server, path: String, key: String?, body: [UInt8], encoding: String? = nil,
                      timeout: Int64 = 60) async throws -> (UInt, String) {
-        var request = HTTPClientRequest(url: "\(server.base)\(path)")
-        request.method = .POST
-        if let key { request.headers.add(name: "X-Sentry-Auth", value: "Sentry sentry_version=7, sentry_key=\(key)") }
-        if let encoding { request.headers.add(name: "Content-Encoding", value: encoding) }
-        request.body = .bytes(ByteBuffer(bytes: body))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(timeout))
-        let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
-        return (response.status.code, text)
+        var headers: [(String, String)] = []
+        if let key { headers.append(("X-Sentry-Auth", "Sentry sentry_version=7, sentry_key=\(key)")) }
+        if let encoding { headers.append(("Content-Encoding", encoding)) }
+        let response = try await LoopbackConnection.send(LoopbackRequest(.POST, path, headers: headers, body: body), port: server.port,
+                                                         timeout: Double(timeout))
+        return (UInt(response.status), response.text)
     }
 
     /// An envelope of one event whose values hold U+0000 where the probe put it.
@@ -151,8 +148,8 @@ import Testing
                 var latencies: [Double] = []
                 for _ in 0..<10 {
                     let asked = ChildProcess.clock()
-                    let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "\(server.base)/healthz"), timeout: .seconds(30))
-                    #expect(response.status.code == 200)
+                    let response = try await LoopbackConnection.send(LoopbackRequest(.GET, "/healthz"), port: server.port)
+                    #expect(response.status == 200)
                     latencies.append(ChildProcess.clock() - asked)
                     try await Task.sleep(for: .milliseconds(20))
                 }

@@ -1,6 +1,5 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
+import LoopbackHTTP
 import Testing
 
 /// `errtriage key` and `ingest --project`, through the real binary: the way a team sets up the
@@ -83,13 +82,11 @@ import Testing
         #expect(added.stdout.contains(", added to "), "\(added.stdout)")
         if !cli.store.hasPrefix("postgres") { #expect(added.stdout.contains("added to \(cli.store)\n"), "\(added.stdout)") }
         let key = Self.added(added).key
-        var request = HTTPClientRequest(url: "\(server.base)/api/1/envelope/")
-        request.method = .POST
-        request.headers.add(name: "X-Sentry-Auth", value: "Sentry sentry_version=7, sentry_key=\(key)")
-        request.body = .bytes(ByteBuffer(bytes: ServeTests.envelope(String(repeating: "a", count: 32))))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        let body = String(buffer: try await response.body.collect(upTo: 1 << 20))
-        #expect(response.status.code == 401)
+        let request = LoopbackRequest(.POST, "/api/1/envelope/", headers: [("X-Sentry-Auth", "Sentry sentry_version=7, sentry_key=\(key)")],
+                                      body: ServeTests.envelope(String(repeating: "a", count: 32)))
+        let response = try await LoopbackConnection.send(request, port: server.port)
+        let body = response.text
+        #expect(response.status == 401)
         #expect(body.contains("not a key of the store this server uses (team.sqlite)"), "\(body)")
         #expect(body.contains(#""reason":"unknown-key""#), "\(body)")
     }

@@ -1,7 +1,6 @@
-import AsyncHTTPClient
 import ChildProcess
 import Foundation
-import NIOCore
+import LoopbackHTTP
 import TestSupport
 import TriageModel
 import Testing
@@ -74,13 +73,9 @@ import Testing
     /// POSTs an envelope; the status.
     static func post(_ server: Server, key: String, project: Int, body: [UInt8], path: String = "envelope/",
                      timeout: Int64 = 30) async throws -> UInt {
-        var request = HTTPClientRequest(url: "\(server.base)/api/\(project)/\(path)")
-        request.method = .POST
-        request.headers.add(name: "X-Sentry-Auth", value: "Sentry sentry_version=7, sentry_key=\(key)")
-        request.body = .bytes(ByteBuffer(bytes: body))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(timeout))
-        _ = try await response.body.collect(upTo: 1 << 20)
-        return response.status.code
+        let request = LoopbackRequest(.POST, "/api/\(project)/\(path)", headers: [("X-Sentry-Auth", "Sentry sentry_version=7, sentry_key=\(key)")],
+                                      body: body)
+        return UInt(try await LoopbackConnection.send(request, port: server.port, timeout: Double(timeout)).status)
     }
 
     /// Every stored event id.

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import NIOCore
 import Testing
 import TestSupport
@@ -31,7 +30,7 @@ import TriageStore
     /// A server on a new store with a configuration, a clock and the committer's failure as its health.
     static func withServer(_ configure: (inout ServeConfiguration) -> Void = { _ in }, clock: ServeClock = .system,
                            open: GroupCommitter.Opener? = nil,
-                           _ body: @Sendable (any TestClientProtocol, TemporaryStore, IntakeStats) async throws -> Void) async throws {
+                           _ body: @Sendable (RouterClient, TemporaryStore, IntakeStats) async throws -> Void) async throws {
         let temporary = try TemporaryStore()
         let path = temporary.path
         var configuration = ServeConfiguration()
@@ -41,8 +40,7 @@ import TriageStore
         let stats = IntakeStats()
         let server = IntakeServer(configuration: configuration, committer: committer, keys: KeyRing { T.keys }, stats: stats,
                                   clock: clock, health: { committer.failing.map { "commits fail: \($0.message)" } })
-        let app = Application(router: server.router())
-        try await app.test(.router) { client in try await body(client, temporary, stats) }
+        try await body(RouterClient(router: server.router()), temporary, stats)
     }
 
     static func nativeLines(_ count: Int, prefix: String) -> [UInt8] {

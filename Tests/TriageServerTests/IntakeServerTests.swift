@@ -2,7 +2,6 @@ import CZlib
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import NIOCore
 import Testing
 import TestSupport
@@ -25,7 +24,7 @@ import TriageStore
     /// A server on a new store; `body` gets a client and the store.
     static func withServer(_ configure: (inout ServeConfiguration) -> Void = { _ in },
                            open: GroupCommitter.Opener? = nil, beforeCommit: (@Sendable (TriageStore) throws -> Void)? = nil,
-                           _ body: @Sendable (any TestClientProtocol, TemporaryStore) async throws -> Void) async throws {
+                           _ body: @Sendable (RouterClient, TemporaryStore) async throws -> Void) async throws {
         let temporary = try TemporaryStore()
         let path = temporary.path
         var configuration = ServeConfiguration()
@@ -34,8 +33,7 @@ import TriageStore
         defer { committer.close() }
         let server = IntakeServer(configuration: configuration, committer: committer,
                                   keys: KeyRing { Self.keys }, stats: IntakeStats(), health: { nil })
-        let app = Application(router: server.router())
-        try await app.test(.router) { client in try await body(client, temporary) }
+        try await body(RouterClient(router: server.router()), temporary)
     }
 
     static func event(_ id: String, type: String = "TimeoutError", value: String = "timed out") -> String {
@@ -48,7 +46,7 @@ import TriageStore
     }
 
     @discardableResult
-    static func post<T: Sendable>(_ client: any TestClientProtocol, _ path: String, _ body: [UInt8], headers: HTTPFields = [.init("X-Sentry-Auth")!: auth],
+    static func post<T: Sendable>(_ client: RouterClient, _ path: String, _ body: [UInt8], headers: HTTPFields = [.init("X-Sentry-Auth")!: auth],
                                   check: @escaping @Sendable (TestResponse) throws -> T) async throws -> T {
         try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(bytes: body)) { try check($0) }
     }

@@ -1,5 +1,8 @@
-import AsyncHTTPClient
 import Foundation
+#if canImport(FoundationNetworking)
+// URLSession on Linux: the system's libcurl, HTTPS through the system's TLS library and CA bundle.
+import FoundationNetworking
+#endif
 import NIOCore
 import NIOPosix
 import Presentation
@@ -134,15 +137,35 @@ public final class AlertService: Service, Sendable {
     }
 }
 
-/// POSTs JSON to a chat tool's incoming webhook.
+/// POSTs JSON to a chat tool's incoming webhook: https, as chat tools require, through
+/// Foundation's URLSession (on Linux the system's libcurl, its TLS library and CA bundle), so that
+/// errtriage builds no TLS stack of its own.
 public enum Webhook {
     @Sendable public static func post(_ url: URL, _ body: [UInt8]) async throws -> Int {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.headers.add(name: "User-Agent", value: "errtriage")
-        request.body = .bytes(ByteBuffer(bytes: body))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-        return Int(response.status.code)
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 10)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("errtriage", forHTTPHeaderField: "User-Agent")
+        do {
+            let (_, response) = try await session.upload(for: request, from: Data(body))
+            return (response as? HTTPURLResponse)?.statusCode ?? 0
+        } catch {
+            // The transport's own sentence (`Failed to connect to …`, `SSL certificate problem: …`), not the error's dump.
+            throw WebhookError(description: (error as NSError).localizedDescription)
+        }
     }
+
+    struct WebhookError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// No cache, no cookies, no credentials kept: each alert is one POST.
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 10
+        configuration.timeoutIntervalForResource = 30
+        configuration.httpCookieStorage = nil
+        configuration.urlCache = nil
+        return URLSession(configuration: configuration)
+    }()
 }

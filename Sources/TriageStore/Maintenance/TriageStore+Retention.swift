@@ -55,9 +55,10 @@ extension TriageStore {
         static let prunedKeepDays = "pruned_keep_days"
     }
 
-    /// Events in a bounded write transaction of a prune: short enough that an ingest or a mark
-    /// waits a moment at most between two of them.
-    public static let pruneChunk = 20_000
+    /// Events in a bounded write transaction of a prune: short enough that an ingest or a mark,
+    /// let in between two of them (`WriterTurns`), waits a moment at most, a loaded machine's too
+    /// (20,000 took a second and more beside two CPU-bound processes).
+    public static let pruneChunk = 5_000
 
     static func meta(_ db: SQLDatabase, _ key: String) throws -> Int64? {
         try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])

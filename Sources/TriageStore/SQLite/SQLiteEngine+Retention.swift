@@ -32,8 +32,11 @@ extension SQLiteEngine {
         return total
     }
 
+    /// Pages given back to the file system per transaction: 1,024 (4 MiB), a short turn.
+    static let vacuumPages = 1_024
+
     /// Pages freed by the prune go back to the file system when the file was made with
-    /// incremental auto-vacuum (every store since schema 11), 4,096 pages (16 MiB) per transaction.
+    /// incremental auto-vacuum (every store since schema 11), `vacuumPages` per transaction.
     func reclaimSpace() throws -> String {
         let mode = try read { db in try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") ?? 0 }
         guard mode == 2 else {
@@ -43,17 +46,17 @@ extension SQLiteEngine {
         while true {
             let free = try read { db in try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0 }
             guard free > 0 else { break }
-            try pool.write { db in try db.execute(sql: "PRAGMA incremental_vacuum(4096)") }
+            try turn { db in try db.execute(sql: "PRAGMA incremental_vacuum(\(SQLiteEngine.vacuumPages))") }
             let left = try read { db in try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0 }
             pages += free - left
             if left >= free { break }
         }
-        try pool.writeWithoutTransaction { db in _ = try GRDB.Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try turn(transaction: false) { db in _ = try GRDB.Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         return "\(pages) freed pages returned to the file system (incremental auto-vacuum)"
     }
 
     func compact() throws -> String {
-        try pool.writeWithoutTransaction { db in
+        try turn(transaction: false) { db in
             try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
             try db.execute(sql: "VACUUM")
             _ = try GRDB.Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")

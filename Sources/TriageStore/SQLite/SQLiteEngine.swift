@@ -12,16 +12,21 @@ final class SQLiteEngine: StoreEngine, @unchecked Sendable {
     let pool: DatabasePool
     let target: String
     let canWrite: Bool
+    /// How this store's writers take turns with other processes' (`WriterTurns`).
+    let turns: WriterTurns
 
     init(path: String, readOnly: Bool, maxPages: Int?) throws(StoreError) {
         target = path
         canWrite = !readOnly
+        let turns = WriterTurns(storePath: path, writable: !readOnly)
+        self.turns = turns
         var config = Configuration()
         config.readonly = readOnly
-        config.busyMode = .timeout(10)
         config.foreignKeysEnabled = true
         config.label = "errtriage"
         config.prepareDatabase { db in
+            // A locked file is waited for as long as its holder progresses, not a fixed time.
+            turns.install(on: db, writes: !db.configuration.readonly)
             if !db.configuration.readonly {
                 // A new file keeps incremental auto-vacuum, so that a prune gives its pages back
                 // (`reclaimSpace`); SQLite takes the setting only before the first table.
@@ -58,20 +63,40 @@ final class SQLiteEngine: StoreEngine, @unchecked Sendable {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError.describing(error, path: path)
+            throw turns.takeStall().map { StoreError($0) } ?? StoreError.describing(error, path: path)
         }
     }
 
     func read<T>(_ body: (SQLDatabase) throws -> T) throws -> T {
-        try pool.read { db in try body(SQLDatabase(GRDBConnection(db), writes: RowByRowWrites())) }
+        do {
+            return try pool.read { db in try body(SQLDatabase(GRDBConnection(db), writes: RowByRowWrites())) }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            throw turns.takeStall().map { StoreError($0) } ?? error
+        }
     }
 
     func write<T>(_ body: (SQLDatabase) throws -> T) throws -> T {
-        try pool.write { grdb in
+        try turn { grdb in
             let db = SQLDatabase(GRDBConnection(grdb), writes: RowByRowWrites())
             let result = try body(db)
             try db.execute(sql: "UPDATE meta SET value = value + 1 WHERE key = 'revision'")
             return result
+        }
+    }
+
+    /// One write transaction as a turn (`WriterTurns`): the mark says who writes when it starts
+    /// and advances at its commit; a waiting writer of another process then goes first. A wait
+    /// that gave up on a holder doing nothing is a `StoreError` naming it.
+    func turn<T>(transaction: Bool = true, _ body: (Database) throws -> T) throws -> T {
+        defer { turns.yieldToWaiters() }
+        do {
+            let result = try transaction
+                ? pool.write { db in turns.began(); return try body(db) }
+                : pool.writeWithoutTransaction { db in turns.began(); return try body(db) }
+            turns.advanced()
+            return result
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            throw turns.takeStall().map { StoreError($0) } ?? error
         }
     }
 

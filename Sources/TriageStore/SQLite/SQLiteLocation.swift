@@ -32,9 +32,7 @@ struct SQLiteLocation: StoreLocation {
     /// Schema 0 and no table but the migrator's: a writer's open completes it.
     var isUnfinished: Bool {
         guard exists else { return false }
-        var config = Configuration()
-        config.readonly = true
-        guard let queue = try? DatabaseQueue(path: location, configuration: config) else { return false }
+        guard let queue = try? DatabaseQueue(path: location, configuration: readerConfiguration()) else { return false }
         defer { try? queue.close() }
         return (try? queue.read { db in
             try Int.fetchOne(db, sql: "PRAGMA user_version") == 0
@@ -59,14 +57,23 @@ struct SQLiteLocation: StoreLocation {
     /// The schema version of the file, read without writing it; nil when there is no file.
     func storedVersion() throws -> Int? {
         guard exists else { return nil }
-        var config = Configuration()
-        config.readonly = true
-        let queue = try DatabaseQueue(path: location, configuration: config)
+        let queue = try DatabaseQueue(path: location, configuration: readerConfiguration())
         let found = try queue.read { db in
             _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master")
             return try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         }
         try queue.close()
         return found
+    }
+
+    /// A read-only connection that waits for a writer of another process as the store's own do
+    /// (`WriterTurns`): a look at the file while another process closes it or recovers its WAL
+    /// (a moment of an exclusive lock) is not refused at once.
+    func readerConfiguration() -> Configuration {
+        var config = Configuration()
+        config.readonly = true
+        let turns = WriterTurns(storePath: location, writable: false)
+        config.prepareDatabase { db in turns.install(on: db, writes: false) }
+        return config
     }
 }
