@@ -81,18 +81,23 @@ public enum ReportText {
     public static func detail(_ d: IssueDetail, raisedAt: [FrameLocation?] = [], keptWhole: [String] = [], keptWholeCapped: Bool = false,
                               width: Int = 80) -> String {
         let s = d.summary
-        var out = "\(s.key)  \(Format.statusWithSignals(s))\n\(TextSanitizer.sanitize(s.chain.fullForm))\n\n"
+        var out = "\(s.key)  \(Format.statusWithSignals(s))\n\(TextSanitizer.sanitize(ChainText.fullForm(s.chain)))\n\n"
         let places = raisedAt.count == s.chain.links.count ? raisedAt : []
-        for (i, link) in s.chain.links.enumerated() {
+        for i in ChainText.shown(s.chain.links.count) {
+            guard let i else {
+                out += ChainText.elision(s.chain.links.count) + "\n"
+                continue
+            }
+            let link = s.chain.links[i]
             let marker = i == s.chain.links.count - 1 ? "  ← root cause" : ""
-            out += String(repeating: "  ", count: i) + "\(link.shortCode)  \(TextSanitizer.sanitize(link.fullName))  [\(Format.code(of: link))]\(marker)\n"
+            out += ChainText.indent(i) + "\(link.shortCode)  \(TextSanitizer.sanitize(link.fullName))  [\(Format.code(of: link))]\(marker)\n"
             if let place = places.isEmpty ? nil : places[i] {
-                out += String(repeating: "  ", count: i) + "    raised at \(TextSanitizer.sanitize(place.description))\n"
+                out += ChainText.indent(i) + "    raised at \(TextSanitizer.sanitize(place.description))\n"
             }
         }
         if !s.members.isEmpty {
             out += "\nMerged group: \(s.members.count) chains, each with its own counts (in \(d.window.rawValue))\n"
-            for m in s.members { out += "  \(Format.memberLine(m))\n    \(TextSanitizer.sanitize(m.chain.fullForm))\n" }
+            for m in s.members { out += "  \(Format.memberLine(m))\n    \(TextSanitizer.sanitize(ChainText.fullForm(m.chain)))\n" }
         }
         out += "\nFirst seen \(s.firstSeen.minuteText) · last seen \(s.lastSeen.minuteText) · versions \(versions(s))\n"
         out += "Window \(d.window.rawValue): \(s.events) events · \(d.approximateUsers ? "≈" : "")\(s.users) users · \(s.complaints) complaints\n"
@@ -116,6 +121,7 @@ public enum ReportText {
             }
             if let others = f.othersText { out += "  (\(others))\n" }
         }
+        if d.moreTags > 0 { out += "\n" + Format.moreTags(d.moreTags) + "\n" }
         if !d.recentEvents.isEmpty {
             out += recentEvents(Array(d.recentEvents.prefix(10)), of: s.key, keptWhole: keptWhole, capped: keptWholeCapped, width: width)
         }
