@@ -173,16 +173,17 @@ import TriageStore
         }
     }
 
-    /// Past the memory budget, a body is refused 503 with `Retry-After` as it inflates.
-    @Test func aBodyPastTheMemoryBudgetIsAnswered503() async throws {
+    /// A body that alone inflates past the whole memory budget is refused as it inflates: 413,
+    /// since it could never fit (a budget others hold is 503 to come back, HostileBoundsTests).
+    @Test func aBodyPastTheWholeMemoryBudgetIsAnswered413() async throws {
         try await Self.withServer({ $0.maxInFlightBytes = 1 << 20 }) { client, temporary, stats in
             let padding = String(repeating: " ", count: 3 << 20)
             let body = try Self.gzip(T.envelope("b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5") + padding)
             try await T.post(client, "/api/1/envelope/", body, headers: [.init("X-Sentry-Auth")!: T.auth, .contentEncoding: "gzip"]) { response in
-                #expect(response.status == .serviceUnavailable, "\(T.text(response))")
-                #expect(response.headers[.retryAfter] == "1")
+                #expect(response.status == .contentTooLarge, "\(T.text(response))")
+                #expect(T.text(response).contains("--max-in-flight, 1 MiB"), "\(T.text(response))")
             }
-            #expect(stats.rejections() == [.overloaded: 1])
+            #expect(stats.rejections() == [.tooLarge: 1])
             // The budget was given back: a small body goes in.
             try await T.post(client, "/api/1/envelope/", Array(T.envelope("b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6").utf8)) { #expect($0.status == .ok) }
             #expect(try T.events(temporary) == 1)
