@@ -84,7 +84,9 @@ public enum BodyDecoder {
                 var grown: [UInt8] = []
                 grown.reserveCapacity(capacity)
                 grown.append(contentsOf: bytes)
-                bytes = grown
+                // Consumed, not copied: a second reference to the new storage would make the append
+                // below copy it again, outside the budget.
+                bytes = consume grown
                 release(held)
                 held = capacity
             }

@@ -52,6 +52,8 @@ public enum Intake {
         case tooManyRecords(limit: Int)
         /// The records decoded so far took what the memory budget allowed; `needed` more were refused.
         case overloaded(needed: Int)
+        /// As `overloaded`, where the request alone would pass the whole budget (the caller tells).
+        case overBudget
     }
 
     /// Records are decoded, and held against the budget, this many at a time.

@@ -75,8 +75,14 @@ struct IntakeHandler: Sendable {
                     body = []
                     reservation?.release(held)
                 }
-                var intake = try Intake.decode(body, endpoint: endpoint, project: key.project, receivedAt: receivedAt, maxRecords: maxRecords,
+                var intake: IntakeBatch
+                do throws(Intake.Failure) {
+                    intake = try Intake.decode(body, endpoint: endpoint, project: key.project, receivedAt: receivedAt, maxRecords: maxRecords,
                                                reserve: { reservation?.reserve($0) ?? true })
+                } catch .overloaded(let needed) where reservation?.exceedsBudget(needed) == true {
+                    // Told before the body's share is given back: with it, this request alone passes the budget.
+                    throw .overBudget
+                }
                 let offered = intake.records
                 let grant = limiter.take(key: key.publicKey, count: offered)
                 if grant.granted < offered { intake.keepFirst(grant.granted) }
@@ -91,10 +97,10 @@ struct IntakeHandler: Sendable {
         case .failure(.malformed(let reason)): throw Refusal(.badRequest, .badItem, reason)
         case .failure(.tooManyRecords(let limit)):
             throw Refusal(.contentTooLarge, .tooManyRecords, "the body carries more than \(limit) records, the most one request may (serve --max-records-per-request); send them in several requests")
-        case .failure(.overloaded(let needed)):
-            guard let reservation, reservation.exceedsBudget(needed) else { throw BodyCollector.overloaded() }
+        case .failure(.overloaded): throw BodyCollector.overloaded()
+        case .failure(.overBudget):
             throw Refusal(.contentTooLarge, .tooLarge, "the body's records need more memory than the server's whole budget for requests "
-                          + "(serve --max-in-flight, \(ByteCount.text(Int64(reservation.budget.limit)))); send them in several requests", close: true)
+                          + "(serve --max-in-flight, \(ByteCount.text(Int64(configuration.maxInFlightBytes)))); send them in several requests", close: true)
         }
     }
 
