@@ -37,6 +37,9 @@ public enum Format {
     /// A percentage with one decimal, `45.2%`.
     public static func percent(_ p: Double) -> String { tenths(p) + "%" }
 
+    /// The widest a list's key column grows (`report`): longer keys are cut with an ellipsis.
+    public static let maxKeyColumn = 48
+
     /// What a detail says of the tags it leaves out (`IssueDetail.moreTags`).
     public static func moreTags(_ n: Int) -> String {
         "\(grouped(n)) more tag\(n == 1 ? "" : "s") not shown: the \(IssueDetail.maxTagFacets) on the most events are"

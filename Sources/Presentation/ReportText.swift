@@ -23,7 +23,8 @@ public enum ReportText {
             return out + "The store is empty: errtriage ingest FILE… to add events, or errtriage demo for sample data.\n"
         }
         if list.issues.isEmpty { return out + "No issue matches.\n" + list.unmatched.map { "Note: \($0)\n" }.joined() }
-        let keyWidth = max(3, list.issues.map { TextSanitizer.width($0.key) }.max() ?? 3)
+        // A key of many links (up to 100) is cut with an ellipsis: `show` and the JSON give it whole.
+        let keyWidth = min(Format.maxKeyColumn, max(3, list.issues.map { TextSanitizer.width($0.key) }.max() ?? 3))
         out += Format.fit("#", 3) + "  " + Format.fit("KEY", keyWidth) + "  " + Format.right("EVENTS", 7) + "  "
             + Format.right("USERS", 6) + "  " + Format.right("CMPL", 5) + "  " + Format.fit("TREND", 14) + "  "
             + Format.fit("VERSIONS", 14) + "  " + Format.fit("STATUS", 18) + "  TITLE\n"
