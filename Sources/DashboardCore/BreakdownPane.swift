@@ -30,6 +30,7 @@ enum BreakdownPane {
             }
             if let others { lines.append([Span("  (" + others + ")", .dim)]) }
         }
+        if detail.moreTags > 0 { lines += [[], [Span(Format.moreTags(detail.moreTags), .dim)]] }
         return lines
     }
 

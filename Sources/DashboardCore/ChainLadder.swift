@@ -6,9 +6,11 @@ enum ChainLadder {
     /// The ladder alone: one line per layer, a step deeper each, the root cause marked; a code the
     /// source did not state says where it came from.
     static func ladder(_ chain: ErrorChain, unicode: Bool) -> [[Span]] {
-        chain.links.enumerated().map { depth, link in
+        ChainText.shown(chain.links.count).map { shown in
+            guard let depth = shown else { return [Span("   " + ChainText.elision(chain.links.count), .dim)] }
+            let link = chain.links[depth]
             let isRoot = depth == chain.links.count - 1
-            let indent = depth == 0 ? "" : String(repeating: " ", count: (depth - 1) * 3) + (unicode ? "└─ " : "`- ")
+            let indent = depth == 0 ? "" : String(repeating: " ", count: (min(depth, ChainText.maxDepth) - 1) * 3) + (unicode ? "└─ " : "`- ")
             var spans = [
                 Span(indent, .dim),
                 Span(link.shortCode, isRoot ? .rootCause : .key),
@@ -29,11 +31,11 @@ enum ChainLadder {
         let s = detail.summary
         var lines: [[Span]] = [[Span("Chain, outermost first", .heading)]]
         let places = detail.raisedAt.count == s.chain.links.count ? detail.raisedAt : []
-        for (depth, rung) in ladder(s.chain, unicode: unicode).enumerated() {
+        for (rung, shown) in zip(ladder(s.chain, unicode: unicode), ChainText.shown(s.chain.links.count)) {
             lines.append(rung)
-            guard let place = places[safe: depth] ?? nil else { continue }
+            guard let depth = shown, let place = places[safe: depth] ?? nil else { continue }
             // Where the latest kept event says this link was raised, under its rung.
-            let indent = String(repeating: " ", count: depth == 0 ? 2 : depth * 3 + 2)
+            let indent = String(repeating: " ", count: depth == 0 ? 2 : min(depth, ChainText.maxDepth) * 3 + 2)
             let text = TextSanitizer.sanitize(place.description, unicode: unicode, maxWidth: max(1, width - indent.count - 2))
             let arrow = unicode ? "← " : "<- "
             // The site `e` opens stands out once a checkout answers (without one, `e` says how to name one).
@@ -47,7 +49,7 @@ enum ChainLadder {
         if codeAsked, !places.isEmpty { lines += CodeKeys.checkoutLines(code, width: width, unicode: unicode) }
         lines.append([])
         lines += field("Short key", s.chain.shortKey, width: width, unicode: unicode)
-        lines += field("Full form", s.chain.fullForm, width: width, unicode: unicode)
+        lines += field("Full form", ChainText.fullForm(s.chain), width: width, unicode: unicode)
         lines.append([])
         let dash = unicode ? "—" : "-"
         lines += field("First seen", "\(s.firstSeen.minuteText)  in \(s.firstVersion ?? dash)", width: width, unicode: unicode)

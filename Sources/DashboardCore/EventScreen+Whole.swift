@@ -44,8 +44,13 @@ extension EventScreen {
         var offset = 0
         for (i, e) in event.exceptions.enumerated() {
             lines.append([])
+            if event.exceptionsLeftOut > 0 && i == EventBounds.keptEachEnd {
+                lines += TextWrap.wrap(EventDetailText.exceptionsLeftOut(event.exceptionsLeftOut), width: width, unicode: unicode, maxLines: 2)
+                    .map { [Span($0, .dim)] }
+                lines.append([])
+            }
             let title = [e.type, e.value].compactMap { $0 }.joined(separator: ": ")
-            let heading = i == 0 ? "Exception" : "Caused by (link \(i + 1))"
+            let heading = i == 0 ? "Exception" : "Caused by (link \(event.linkNumber(i)))"
             lines += TextWrap.wrap("\(heading): \(inert(title, unicode: unicode))", width: width, unicode: unicode, maxLines: 4)
                 .map { [Span($0, .heading)] }
             if let mechanism = e.mechanism {

@@ -34,6 +34,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case chain
     /// App versions and timestamps, the other texts the importers read.
     case version
+    /// Every number a client sends — session aggregates, client reports, counts, codes, ids,
+    /// times, sizes, line numbers — as an envelope stream and as a file of any source, each
+    /// event then read and shown whole: nothing traps, whatever the number.
+    case numbers
 
     /// Runs one input; a violated property traps, for libFuzzer and the replayer.
     public func run(_ bytes: [UInt8]) {
@@ -60,6 +64,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .envelope: try FuzzChecks.envelope(bytes)
         case .chain: try FuzzChecks.chain(bytes)
         case .version: try FuzzChecks.version(bytes)
+        case .numbers: try FuzzChecks.numbers(bytes)
         }
     }
 
@@ -90,7 +95,80 @@ extension FuzzTarget {
         case .envelope: return FuzzTarget.envelopeSeeds(events: lines("sentry.ndjson").prefix(2).map { String(decoding: $0, as: UTF8.self) })
         case .chain: return FuzzTarget.chainSeeds.map { Array($0.utf8) }
         case .version: return FuzzTarget.versionSeeds.map { Array($0.utf8) }
+        case .numbers: return FuzzTarget.numberSeeds
         }
+    }
+
+    /// The numbers a client may send where the importers read one: the edges of 32 and 64 bits,
+    /// past them, floats past a Double's range and below its precision, negatives.
+    public static let extremeNumbers = [
+        "9223372036854775807", "-9223372036854775808", "9223372036854775808", "18446744073709551616", "4294967295",
+        "4294967296", "-1", "0", "1e308", "1e999", "-1e999", "1e-400", "0.5", "-0.0", "123456789012345678901234567890",
+    ]
+
+    /// Documents holding every number an importer reads: a Sentry envelope with each item that
+    /// carries numbers (an event with numeric times, codes, ids, sizes and frames; a session;
+    /// aggregates; a client report; feedback; an attachment's length), and a line of each other
+    /// source. Each comes as it is, then once per number it holds and extreme value
+    /// (`extremeNumbers`) put in that number's place.
+    public static let numberSeeds: [[UInt8]] = {
+        let header = #"{"event_id":"9ec79c33ec9942ab8353589fcb2e04dc","sent_at":"2026-11-12T02:14:26.250Z","sdk":{"name":"sentry.python","version":"2.1.0"}}"#
+        let event = #"{"event_id":"9ec79c33ec9942ab8353589fcb2e04dc","timestamp":1794305100.25,"start_timestamp":1794305099,"platform":"cocoa","level":"error","release":"shop@1.4.0+12","contexts":{"device":{"model":"iPhone14,5","free_memory":123456,"free_storage":98765,"memory_size":4096,"battery_level":55.5,"screen_height_pixels":2532},"os":{"name":"iOS","version":"17.4"},"app":{"app_version":"1.4.0","app_build":"12"}},"breadcrumbs":{"values":[{"timestamp":1794305090.5,"category":"http","data":{"status_code":500,"duration":12.5}}]},"exception":{"values":[{"type":"NSURLErrorDomain","value":"timed out","mechanism":{"type":"NSError","handled":true,"exception_id":1,"parent_id":0,"meta":{"ns_error":{"code":-1001,"domain":"NSURLErrorDomain"},"errno":{"number":60},"signal":{"number":11,"code":0},"mach_exception":{"exception":1,"code":2,"subcode":8}},"data":{"code":7}},"stacktrace":{"frames":[{"function":"fetch","filename":"Net.swift","lineno":41,"colno":9,"in_app":true,"instruction_addr":"0x1000"}]}},{"type":"APIError","value":"getTokenFailed","mechanism":{"type":"generic","handled":false,"exception_id":0,"source":"errors[0]"}}]},"tags":{"shard":7},"extra":{"attempt":3},"request":{"url":"https://api.example.com/pins?page=2","data":{"n":1}},"user":{"id":42}}"#
+        let session = #"{"sid":"c0ffee00-1234-4abc-8def-0123456789ab","init":true,"started":1794305000.5,"timestamp":1794305100,"seq":3,"errors":2,"duration":60.5,"status":"exited","did":"u1","attrs":{"release":"shop@1.4.0+12","environment":"production"}}"#
+        let aggregates = #"{"attrs":{"release":"shop@1.4.0"},"aggregates":[{"started":"2026-11-20T10:01:00Z","did":"u2","exited":3,"errored":1,"abnormal":0,"crashed":2},{"started":1794305100,"exited":9}]}"#
+        let clientReport = #"{"timestamp":1794305100,"discarded_events":[{"reason":"queue_overflow","category":"error","quantity":4},{"reason":"ratelimit_backoff","category":"session","quantity":18446744073709551615}]}"#
+        let feedback = #"{"event_id":"f00dfeed00000000000000000000beef","timestamp":1794305100.25,"contexts":{"feedback":{"message":"spins at US14-LO43","associated_event_id":"9ec79c33ec9942ab8353589fcb2e04dc"}}}"#
+        let envelope = header + "\n" + #"{"type":"event"}"# + "\n" + event + "\n"
+            + #"{"type":"session"}"# + "\n" + session + "\n" + #"{"type":"sessions"}"# + "\n" + aggregates + "\n"
+            + #"{"type":"client_report"}"# + "\n" + clientReport + "\n" + #"{"type":"feedback"}"# + "\n" + feedback + "\n"
+            + #"{"type":"attachment","length":4}"# + "\nabcd\n"
+        // The 195 bytes that once ended the process: one aggregate's count past Int64 when summed.
+        let probe = #"{"dsn":"http://k@127.0.0.1/1"}"# + "\n" + #"{"type":"sessions"}"# + "\n"
+            + #"{"attrs":{"release":"a@1"},"aggregates":[{"started":"2026-11-20T10:00:00Z","did":"u","exited":9223372036854775807,"errored":1}]}"# + "\n"
+        let others = [
+            #"{"event_id":"n1","timestamp":1794305100,"codes":"US14-NE8","chain":"UserError.a - NetworkError.timeout","device":{"free_ram":1024,"free_disk":2048},"app":{"version":"1.4","build":12}}"#,
+            #"{"platform":"IOS","event_id":"c1","issue_id":"i1","event_timestamp":"2026-11-11T01:07:13Z","error_type":"NON_FATAL","memory":{"free":123,"used":456},"storage":{"free":789,"used":1},"errors":[{"title":"NSURLErrorDomain","code":-1009,"frames":[{"line":12,"offset":3}]}],"application":{"display_version":"1.13","build_version":"402"}}"#,
+            #"{"reported_at":1794305100,"message":"feed decoding failed","mobile":{"version":"2.0.0","build_number":2501,"platform":"ios"},"code":666,"domain":"com.example.feed"}"#,
+            #"{"event_type":"SESSION_START","session_id":"s1","session_index":3,"installation_uuid":"i1","event_timestamp":1794305100,"application":{"display_version":"1.13"}}"#,
+            "date,version,users,sessions\n2026-08-22,1.7,30000,94285\n",
+        ]
+        let documents = [envelope, probe] + others
+        var seeds: [[UInt8]] = documents.map { Array($0.utf8) }
+        for document in documents {
+            let bytes = Array(document.utf8)
+            for range in numberRanges(bytes) {
+                for value in extremeNumbers {
+                    seeds.append(Array(bytes[..<range.lowerBound]) + Array(value.utf8) + Array(bytes[range.upperBound...]))
+                }
+            }
+        }
+        return seeds
+    }()
+
+    /// Where the numbers of a JSON or CSV document stand: a run of number characters right
+    /// after `:`, `,` or `[` (never inside a quoted text).
+    static func numberRanges(_ bytes: [UInt8]) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var inString = false, escaped = false
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if inString {
+                if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
+                i += 1
+                continue
+            }
+            if b == UInt8(ascii: "\"") { inString = true; i += 1; continue }
+            if (b == UInt8(ascii: ":") || b == UInt8(ascii: ",") || b == UInt8(ascii: "[")), i + 1 < bytes.count {
+                var j = i + 1
+                while j < bytes.count, "-+.0123456789eE".utf8.contains(bytes[j]) { j += 1 }
+                if j > i + 1 { ranges.append((i + 1)..<j) }
+                i = j
+                continue
+            }
+            i += 1
+        }
+        return ranges
     }
 
     static let chainSeeds = [
@@ -317,6 +395,26 @@ enum FuzzChecks {
         let folder = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
         return "\(folder)/errtriage-fuzz-\(getpid()).input"
     }()
+
+    /// A document of numbers: read as an envelope stream and as a file of any source, each
+    /// record checked, each event's payload read as `errtriage event` reads it and shown as
+    /// text and JSON. The property is that the process lives: a trap ends the run.
+    static func numbers(_ bytes: [UInt8]) throws(FuzzViolation) {
+        try envelopeRecords(bytes)
+        try file(bytes, source: nil)
+        for source in [nil, SourceKind.sentry] {
+            guard let reader = try? RecordReader(bytes: bytes, name: "fuzz", source: source) else { continue }
+            var results = 0
+            while let result = try? reader.next() {
+                results += 1
+                try fuzzCheck(results <= bytes.count + 1, "more records than bytes")
+                guard case .record(_, .event(let event)) = result, let payload = event.payload else { continue }
+                let detail = EventDetailReader.read(payload, source: event.source, eventID: event.eventID, timestamp: event.timestamp)
+                _ = EventDetailText.render(detail, issueKey: event.chain.shortKey, kept: [])
+                _ = EventDetailText.json(detail, issueKey: event.chain.shortKey, kept: []).serialized
+            }
+        }
+    }
 
     static func chain(_ bytes: [UInt8]) throws(FuzzViolation) {
         let text = String(decoding: bytes, as: UTF8.self)

@@ -19,6 +19,11 @@ public enum EventDetailText {
         return place
     }
 
+    /// The line that stands for the exceptions a chain past `EventBounds.maxLinks` leaves out.
+    public static func exceptionsLeftOut(_ n: Int) -> String {
+        "… \(Format.grouped(n)) exceptions left out: the \(EventBounds.keptEachEnd) outermost and the \(EventBounds.keptEachEnd) innermost are shown …"
+    }
+
     /// The event as text: a header, then each section that has something. `code`: what the
     /// checkout says of its frames (`EventDetail.allFrames`' order), whose source lines stand in
     /// where the SDK sent none.
@@ -42,7 +47,8 @@ public enum EventDetailText {
         }
         var offset = 0
         for (i, e) in d.exceptions.enumerated() {
-            out += "\n" + (i == 0 ? "Exception" : "Caused by (link \(i + 1))") + ": "
+            if d.exceptionsLeftOut > 0 && i == EventBounds.keptEachEnd { out += "\n" + exceptionsLeftOut(d.exceptionsLeftOut) + "\n" }
+            out += "\n" + (i == 0 ? "Exception" : "Caused by (link \(d.linkNumber(i)))") + ": "
             out += s([e.type, e.value].compactMap { $0 }.joined(separator: ": ")) + "\n"
             if let mechanism = e.mechanism { out += "  mechanism: \(s(mechanism))" + (e.handled.map { $0 ? ", handled" : ", unhandled" } ?? "") + "\n" }
             out += frames(e.frames, offset: offset, code: code)
@@ -138,6 +144,7 @@ public enum EventDetailText {
             ("level", str(d.level)), ("platform", str(d.platform)), ("message", str(d.message)),
             ("release", str(d.release)), ("environment", str(d.environment)), ("server_name", str(d.serverName)),
             ("transaction", str(d.transaction)), ("logger", str(d.logger)), ("sdk", str(d.sdk)),
+            ("exceptions_left_out", .number(String(d.exceptionsLeftOut))),
             ("exceptions", .array(d.exceptions.map { e in
                 .object([("type", str(e.type)), ("value", str(e.value)), ("module", str(e.module)), ("mechanism", str(e.mechanism)),
                          ("handled", e.handled.map(JSONValue.bool) ?? .null), ("raised_at", str(e.raisedAt?.description)),

@@ -37,6 +37,14 @@ public enum Format {
     /// A percentage with one decimal, `45.2%`.
     public static func percent(_ p: Double) -> String { tenths(p) + "%" }
 
+    /// The widest a list's key column grows (`report`): longer keys are cut with an ellipsis.
+    public static let maxKeyColumn = 48
+
+    /// What a detail says of the tags it leaves out (`IssueDetail.moreTags`).
+    public static func moreTags(_ n: Int) -> String {
+        "\(grouped(n)) more tag\(n == 1 ? "" : "s") not shown: the \(IssueDetail.maxTagFacets) on the most events are"
+    }
+
     /// The version range of an issue: `1.9→1.12` (`1.9->1.12` in ASCII), one version alone, or `-`.
     /// Versions are stored text from the field: sanitised here, as every renderer's other values are.
     public static func versionRange(_ first: String?, _ last: String?, unicode: Bool = true) -> String {

@@ -4,7 +4,7 @@ import TriageModel
 public enum HistoryText {
     public static func render(_ h: IssueHistory, unicode: Bool = true) -> String {
         let dash = unicode ? "—" : "-"
-        var out = "\(h.key)  \(h.status.rawValue)\n\(TextSanitizer.sanitize(h.chain.fullForm))\n"
+        var out = "\(h.key)  \(h.status.rawValue)\n\(TextSanitizer.sanitize(ChainText.fullForm(h.chain)))\n"
         out += "First seen \(h.firstSeen.minuteText) UTC · last seen \(h.lastSeen.minuteText) UTC · "
             + "\(h.months.count) month\(h.months.count == 1 ? "" : "s") with events or complaints\n\n"
         let rows = h.months.map { m in

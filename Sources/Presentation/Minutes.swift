@@ -45,7 +45,7 @@ public enum Minutes {
             out += "\n\(level) \(section.title)\n\n| Key | Chain | Events | Users | Complaints | Trend | Versions | Status |\n|---|---|---:|---:|---:|---|---|---|\n"
             for item in items {
                 let s = item.issue
-                out += "| `\(s.key)` | \(MarkdownText.inline(s.chain.fullForm)) | \(s.events) | \(s.users) | \(s.complaints) | "
+                out += "| `\(s.key)` | \(MarkdownText.inline(ChainText.fullForm(s.chain))) | \(s.events) | \(s.users) | \(s.complaints) | "
                     + "\(Sparkline.line(s.series, width: 14)) | \(MarkdownText.inline(ReportText.versions(s))) | \(Format.statusWithSignals(s)) |\n"
             }
         }

@@ -96,6 +96,7 @@ public enum ReportJSON {
                          })),
                          ("distinct_values", int(f.distinctValues)), ("other_events", int(f.otherEvents))])
             })),
+            ("more_tags", int(d.moreTags)),
         ]
         members += retention(since: d.rawEventsSince, approximate: d.approximateUsers)
         members += [

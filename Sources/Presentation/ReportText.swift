@@ -23,7 +23,8 @@ public enum ReportText {
             return out + "The store is empty: errtriage ingest FILE… to add events, or errtriage demo for sample data.\n"
         }
         if list.issues.isEmpty { return out + "No issue matches.\n" + list.unmatched.map { "Note: \($0)\n" }.joined() }
-        let keyWidth = max(3, list.issues.map { TextSanitizer.width($0.key) }.max() ?? 3)
+        // A key of many links (up to 100) is cut with an ellipsis: `show` and the JSON give it whole.
+        let keyWidth = min(Format.maxKeyColumn, max(3, list.issues.map { TextSanitizer.width($0.key) }.max() ?? 3))
         out += Format.fit("#", 3) + "  " + Format.fit("KEY", keyWidth) + "  " + Format.right("EVENTS", 7) + "  "
             + Format.right("USERS", 6) + "  " + Format.right("CMPL", 5) + "  " + Format.fit("TREND", 14) + "  "
             + Format.fit("VERSIONS", 14) + "  " + Format.fit("STATUS", 18) + "  TITLE\n"
@@ -81,22 +82,27 @@ public enum ReportText {
     public static func detail(_ d: IssueDetail, raisedAt: [FrameLocation?] = [], keptWhole: [String] = [], keptWholeCapped: Bool = false,
                               width: Int = 80, code: CodeFacts? = nil) -> String {
         let s = d.summary
-        var out = "\(s.key)  \(Format.statusWithSignals(s))\n\(TextSanitizer.sanitize(s.chain.fullForm))\n\n"
+        var out = "\(s.key)  \(Format.statusWithSignals(s))\n\(TextSanitizer.sanitize(ChainText.fullForm(s.chain)))\n\n"
         let places = raisedAt.count == s.chain.links.count ? raisedAt : []
-        for (i, link) in s.chain.links.enumerated() {
+        for i in ChainText.shown(s.chain.links.count) {
+            guard let i else {
+                out += ChainText.elision(s.chain.links.count) + "\n"
+                continue
+            }
+            let link = s.chain.links[i]
             let marker = i == s.chain.links.count - 1 ? "  ← root cause" : ""
-            out += String(repeating: "  ", count: i) + "\(link.shortCode)  \(TextSanitizer.sanitize(link.fullName))  [\(Format.code(of: link))]\(marker)\n"
+            out += ChainText.indent(i) + "\(link.shortCode)  \(TextSanitizer.sanitize(link.fullName))  [\(Format.code(of: link))]\(marker)\n"
             if let place = places.isEmpty ? nil : places[i] {
-                out += String(repeating: "  ", count: i) + "    raised at \(TextSanitizer.sanitize(place.description))\n"
+                out += ChainText.indent(i) + "    raised at \(TextSanitizer.sanitize(place.description))\n"
                 if let code, code.problem == nil, let site = code.sites[safe: i] ?? nil {
-                    out += CodeText.siteLines(site, place: place, indent: String(repeating: "  ", count: i) + "      ")
+                    out += CodeText.siteLines(site, place: place, indent: ChainText.indent(i) + "      ")
                 }
             }
         }
         if let code { out += CodeText.checkoutLine(code) + "\n" }
         if !s.members.isEmpty {
             out += "\nMerged group: \(s.members.count) chains, each with its own counts (in \(d.window.rawValue))\n"
-            for m in s.members { out += "  \(Format.memberLine(m))\n    \(TextSanitizer.sanitize(m.chain.fullForm))\n" }
+            for m in s.members { out += "  \(Format.memberLine(m))\n    \(TextSanitizer.sanitize(ChainText.fullForm(m.chain)))\n" }
         }
         out += "\nFirst seen \(s.firstSeen.minuteText) · last seen \(s.lastSeen.minuteText) · versions \(versions(s))\n"
         out += "Window \(d.window.rawValue): \(s.events) events · \(d.approximateUsers ? "≈" : "")\(s.users) users · \(s.complaints) complaints\n"
@@ -120,6 +126,7 @@ public enum ReportText {
             }
             if let others = f.othersText { out += "  (\(others))\n" }
         }
+        if d.moreTags > 0 { out += "\n" + Format.moreTags(d.moreTags) + "\n" }
         if !d.recentEvents.isEmpty {
             out += recentEvents(Array(d.recentEvents.prefix(10)), of: s.key, keptWhole: keptWhole, capped: keptWholeCapped, width: width)
         }

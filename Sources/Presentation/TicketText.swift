@@ -24,9 +24,14 @@ public enum TicketText {
 
         out += heading("Chain")
         out += jira ? "{noformat}\n" : "```\n"
-        for (i, link) in s.chain.links.enumerated() {
+        for i in ChainText.shown(s.chain.links.count) {
+            guard let i else {
+                out += ChainText.elision(s.chain.links.count) + "\n"
+                continue
+            }
+            let link = s.chain.links[i]
             let root = i == s.chain.links.count - 1 ? "  <- root cause" : ""
-            out += String(repeating: "  ", count: i) + TextSanitizer.sanitize("\(link.shortCode)  \(link.fullName)") + root + "\n"
+            out += ChainText.indent(i) + TextSanitizer.sanitize("\(link.shortCode)  \(link.fullName)") + root + "\n"
         }
         out += jira ? "{noformat}\n\n" : "```\n\n"
 

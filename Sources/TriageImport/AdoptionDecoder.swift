@@ -10,6 +10,10 @@ public struct AdoptionDecoder: RecordDecoder {
     public let source = "adoption"
     public init() {}
 
+    /// The most a day's users or sessions may be (2^32 - 1, as Sentry's own counters): a row
+    /// beyond it is refused with its reason rather than summed.
+    public static let maxCount = Int(UInt32.max)
+
     static let columns: [(field: String, names: [String])] = [
         ("date", ["date", "day"]),
         ("version", ["version", "appversion", "displayversion"]),
@@ -53,9 +57,12 @@ public struct AdoptionDecoder: RecordDecoder {
         guard let version = f["version"]?.trimmingASCIIWhitespace(), !version.isEmpty else { throw LineRejection("missing version") }
         let rawUsers = f["users"]?.trimmingASCIIWhitespace() ?? ""
         guard let users = Int(rawUsers), users >= 0 else { throw LineRejection("users '\(rawUsers.prefix(40))' is not a count") }
+        // Counts are summed over days and versions: each is bounded, so no sum of them overflows.
+        guard users <= AdoptionDecoder.maxCount else { throw LineRejection("users \(users) is over \(AdoptionDecoder.maxCount), the most a day's count may be") }
         var sessions: Int?
         if let raw = f["sessions"]?.trimmingASCIIWhitespace(), !raw.isEmpty {
             guard let n = Int(raw), n >= 0 else { throw LineRejection("sessions '\(raw.prefix(40))' is not a count") }
+            guard n <= AdoptionDecoder.maxCount else { throw LineRejection("sessions \(n) is over \(AdoptionDecoder.maxCount), the most a day's count may be") }
             sessions = n
         }
         return .adoption(.daily(day: day, version: version, users: users, sessions: sessions))

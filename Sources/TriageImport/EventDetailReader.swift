@@ -35,6 +35,7 @@ public enum EventDetailReader {
                            mechanism: e.at("mechanism.type")?.nonEmptyText, handled: e.at("mechanism.handled")?.bool,
                            frames: sentryFrames(e["stacktrace"]))
         }
+        d.boundExceptions()
         if d.exceptions.isEmpty {
             d.stack = sentryFrames(v["stacktrace"] ?? v["threads"].flatMap { list($0).first { $0["stacktrace"] != nil }?["stacktrace"] })
         }
@@ -88,6 +89,7 @@ public enum EventDetailReader {
                            value: e["exception_message"]?.nonEmptyText ?? e["subtitle"]?.nonEmptyText,
                            frames: list(e["frames"] ?? .null).map(crashlyticsFrame))
         }
+        d.boundExceptions()
         if d.exceptions.isEmpty, let blame = v["blame_frame"] { d.stack = [crashlyticsFrame(blame)] }
         d.breadcrumbs = (v["breadcrumbs"].map(list) ?? []).map { b in
             EventBreadcrumb(timestamp: time(b["timestamp"]), category: b["name"]?.nonEmptyText, data: fields(b["params"]))
@@ -175,7 +177,8 @@ public enum EventDetailReader {
     /// A time as text in any accepted form, or epoch seconds.
     static func time(_ v: JSONValue?) -> Timestamp? {
         guard let v else { return nil }
-        if case .number = v, let seconds = v.double { return Timestamp(millis: Int64((seconds * 1000).rounded())) }
+        // A time out of the years a timestamp holds (1e300, 1e999) is no time, never a trap.
+        if case .number = v, let seconds = v.double { return Timestamp(epochSeconds: seconds) }
         return v.nonEmptyText.flatMap(Timestamp.parse)
     }
 }

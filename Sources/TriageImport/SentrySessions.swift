@@ -39,15 +39,28 @@ public enum SentrySessions {
             let started = try timestamp(bucket["started"], field: "aggregates[\(i)].started")
             var sessions: Int64 = 0
             for status in ["exited", "errored", "abnormal", "crashed"] {
-                guard let n = try optionalInt(bucket[status], field: "aggregates[\(i)].\(status)") else { continue }
-                guard n >= 0 else { throw LineRejection("aggregates[\(i)].\(status) must not be negative") }
-                sessions += n
+                guard let n = try count(bucket[status], field: "aggregates[\(i)].\(status)") else { continue }
+                // Each count is at most `maxCount`, so four of them cannot overflow; saturating all the same.
+                sessions = sessions.addingReportingOverflow(n).overflow ? .max : sessions + n
             }
             guard sessions > 0, let did = try optionalText(bucket["did"], field: "aggregates[\(i)].did") else { continue }
             let id = "sentry-sessions-" + StableHash.hex([version, did, String(started.day)].joined(separator: "\u{1F}"))
             records.append(.session(id: id, at: started, version: version, installation: did))
         }
         return records
+    }
+
+    /// The most a session count may be: Sentry's own counters are unsigned 32-bit integers
+    /// (Relay's `SessionAggregateItem`), so a bucket's `exited`, `errored`, `abnormal` or
+    /// `crashed` beyond it is refused, as a negative one is, with the item.
+    public static let maxCount: Int64 = Int64(UInt32.max)
+
+    /// A bucket's count: nil when absent; a number from 0 to `maxCount`, else the item is refused.
+    static func count(_ value: JSONValue?, field: String) throws(LineRejection) -> Int64? {
+        guard let n = try optionalInt(value, field: field) else { return nil }
+        guard n >= 0 else { throw LineRejection("\(field) must not be negative") }
+        guard n <= maxCount else { throw LineRejection("\(field) must be at most \(maxCount) (Sentry's limit), found \(n)") }
+        return n
     }
 
     /// The app version of `attrs.release`.

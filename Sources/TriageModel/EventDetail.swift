@@ -13,6 +13,9 @@ public struct EventDetail: Hashable, Sendable {
     public var message: String?
     /// The exceptions, the outermost (what the app reported) first, the root cause last.
     public var exceptions: [EventException]
+    /// Exceptions left out of the middle of `exceptions`, as a stored chain leaves out links
+    /// (`EventBounds`): past `EventBounds.maxLinks`, the outermost and innermost are kept.
+    public var exceptionsLeftOut = 0
     /// The stack of the thread that sent an event without an exception (a message with its stack).
     public var stack: [EventFrame]
     /// Oldest first.
@@ -71,6 +74,16 @@ public struct EventDetail: Hashable, Sendable {
     /// Every frame of the event in the order the event screen lists them: each exception's,
     /// outermost exception first and innermost call first, then the stack's.
     public var allFrames: [EventFrame] { exceptions.flatMap(\.frames) + stack }
+
+    /// The place in the whole chain (from 1) of the exception at `index` of `exceptions`, counting those left out.
+    public func linkNumber(_ index: Int) -> Int {
+        index < EventBounds.keptEachEnd || exceptionsLeftOut == 0 ? index + 1 : index + 1 + exceptionsLeftOut
+    }
+
+    /// Keeps the ends of a chain of exceptions past `EventBounds.maxLinks`.
+    public mutating func boundExceptions() {
+        (exceptions, exceptionsLeftOut) = EventBounds.capped(exceptions)
+    }
 }
 
 /// A name and a text: a tag, a context's field, a header, a breadcrumb's data.

@@ -33,7 +33,8 @@ public enum EventFacets {
     /// At most this many tags of one event are counted (the rest are kept in the event, not counted).
     public static let maxTags = 50
     /// Custom keys errtriage adds itself, which are not the sender's tags.
-    public static let ownKeys: Set<String> = ["exception_chain", "exception_group.other_branches"]
+    public static let ownKeys: Set<String> = ["exception_chain", "exception_group.other_branches", EventBounds.chainLinksLeftOutKey,
+                                              EventBounds.tagsLeftOutKey]
 
     /// The rollup's facet name of a tag.
     public static func tagFacet(_ key: String) -> String { "tag:" + key }
@@ -52,13 +53,17 @@ public enum EventFacets {
             result.append((key, cut(value)))
         }
         var tags = 0
-        for (key, value) in customKeys where tags < maxTags && !ownKeys.contains(key) && !key.isEmpty
-            && key.utf8.count <= maxKeyLength && !value.isEmpty {
+        for (key, value) in customKeys where tags < maxTags && !ownKeys.contains(key) && isCountable(key: key, value: value) {
             guard seen.insert(tagFacet(key)).inserted else { continue }
             result.append((tagFacet(key), cut(value)))
             tags += 1
         }
         return result
+    }
+
+    /// Whether a custom key is a tag the rollup counts: a key of 1 to `maxKeyLength` bytes with a value.
+    static func isCountable(key: String, value: String) -> Bool {
+        !key.isEmpty && key.utf8.count <= maxKeyLength && !value.isEmpty
     }
 
     /// A value as the rollup files it: at most `maxValueLength` characters.

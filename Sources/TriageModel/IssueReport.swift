@@ -289,6 +289,11 @@ public struct IssueDetail: Hashable, Sendable {
     /// The facets of the issue's events in the window (context facets first, then tags by key):
     /// what a backend's events say about where they happened, and every tag the sender set.
     public var facets: [FacetBreakdown] = []
+    /// Tags the issue's events carried in the window beyond the `maxTagFacets` on the most events,
+    /// which `facets` leaves out (a sender may set as many tag keys as it likes).
+    public var moreTags = 0
+    /// Tags a detail shows at most: those on the most events of the window.
+    public static let maxTagFacets = 20
 
     public init(summary: IssueSummary, window: TimeWindow, now: Timestamp, seriesStart: Timestamp,
                 breakdowns: [Breakdown], recentEvents: [ErrorEvent], complaints: [Complaint],

@@ -41,21 +41,34 @@ final class HTTP1ConnectionRules: ChannelDuplexHandler, RemovableChannelHandler 
         context.fireChannelRead(wrapInboundOut(part))
     }
 
-    /// The server's HTTP/1 channel with these rules.
-    static func server(configuration: HTTP1Channel.Configuration) -> HTTPServerBuilder {
+    /// The server's HTTP/1 channel with these rules, its connections counted and timed by `connections`.
+    static func server(configuration: HTTP1Channel.Configuration, connections: ConnectionGuard) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
-            Channel(base: HTTP1Channel(responder: responder, configuration: configuration))
+            Channel(base: HTTP1Channel(responder: responder, configuration: configuration), connections: connections)
         }
     }
 
-    /// `HTTP1Channel`, with the rules put before its conversion to HTTP types.
+    /// `HTTP1Channel`, with the rules put before its conversion to HTTP types, and the
+    /// connection's watch (`ConnectionGuard`) before the HTTP decoder and beside the rules.
     struct Channel: ServerChildChannel {
         let base: HTTP1Channel
+        let connections: ConnectionGuard
+
+        struct NoRoom: Error {}
 
         func setup(channel: any NIOCore.Channel, logger: Logger) -> EventLoopFuture<HTTP1Channel.Value> {
-            base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            guard connections.admit(channel) else {
+                channel.close(promise: nil)
+                return channel.eventLoop.makeFailedFuture(NoRoom())
+            }
+            let connections = self.connections
+            channel.closeFuture.whenComplete { _ in connections.closed(channel) }
+            return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
                 let codec = try channel.pipeline.syncOperations.handler(type: HTTP1ToHTTPServerCodec.self)
+                let watch = connections.handlers(for: channel)
+                try channel.pipeline.syncOperations.addHandler(watch.bytes, position: .first)
                 try channel.pipeline.syncOperations.addHandler(HTTP1ConnectionRules(), position: .before(codec))
+                try channel.pipeline.syncOperations.addHandler(watch.parts, position: .before(codec))
                 return value
             }
         }

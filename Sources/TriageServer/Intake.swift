@@ -50,13 +50,22 @@ public enum Intake {
         case malformed(String)
         /// The body carries more records than a request may: 413, nothing kept.
         case tooManyRecords(limit: Int)
+        /// The records decoded so far took what the memory budget allowed; `needed` more were refused.
+        case overloaded(needed: Int)
+        /// As `overloaded`, where the request alone would pass the whole budget (the caller tells).
+        case overBudget
     }
+
+    /// Records are decoded, and held against the budget, this many at a time.
+    static let chunk = 256
 
     /// `receivedAt`: when the request came (the time of a user report whose envelope gives none).
     /// Decoding stops at the record past `maxRecords`. The batch is not yet prepared for the
     /// writer (`IngestWriter.Batch.prepare`): the caller may keep only part of it.
+    /// `reserve` is told each chunk of records' memory (`RecordMemory`) as they are decoded; false
+    /// stops the decoding (`overloaded`).
     public static func decode(_ body: [UInt8], endpoint: IntakeEndpoint, project: String?, receivedAt: Timestamp,
-                              maxRecords: Int = .max) throws(Failure) -> IntakeBatch {
+                              maxRecords: Int = .max, reserve: (Int) -> Bool = { _ in true }) throws(Failure) -> IntakeBatch {
         var result = IntakeBatch()
         switch endpoint {
         case .envelope:
@@ -65,7 +74,7 @@ public enum Intake {
                 throw .notAnEnvelope("not a Sentry envelope: the first line must be the envelope's JSON header")
             }
             result.eventID = header["event_id"]?.nonEmptyText
-            try read(body, source: nil, envelopes: true, receivedAt: receivedAt, maxRecords: maxRecords, into: &result)
+            try read(body, source: nil, envelopes: true, receivedAt: receivedAt, maxRecords: maxRecords, reserve: reserve, into: &result)
         case .store:
             // One event; SDKs send it as one JSON document, which may span lines.
             let value: JSONValue
@@ -78,24 +87,29 @@ public enum Intake {
                 result.rejects.append((1, RecordReader.overLimitReason("event of \(body.count) bytes", limit: LineReader.maxLineBytes, per: "record")))
                 break
             }
+            let record: ImportedRecord
             do {
-                switch try SourceKind.sentry.decoder.decode(value) {
-                case .event(var e):
-                    e.payload = body
-                    result.batch.events.append(e)
-                case .complaint(let c): result.batch.complaints.append(c)
-                case .adoption(let a): result.batch.adoption.append(a)
-                }
+                record = try SourceKind.sentry.decoder.decode(value)
             } catch {
                 result.rejects.append((1, error.reason))
+                break
+            }
+            switch record {
+            case .event(var e):
+                e.payload = body
+                let needed = RecordMemory.bytes(e)
+                guard reserve(needed) else { throw .overloaded(needed: needed) }
+                result.batch.events.append(e)
+            case .complaint(let c): result.batch.complaints.append(c)
+            case .adoption(let a): result.batch.adoption.append(a)
             }
         case .elk, .events:
             let source: SourceKind = endpoint == .elk ? .elk : .native
             // One JSON object over several lines, as a reporter may post it, or NDJSON.
             if let value = try? JSONParser.parse(body), isObject(value), body.contains(0x0A) {
-                try read(Array(value.serialized.utf8), source: source, maxRecords: maxRecords, into: &result)
+                try read(Array(value.serialized.utf8), source: source, maxRecords: maxRecords, reserve: reserve, into: &result)
             } else {
-                try read(body, source: source, maxRecords: maxRecords, into: &result)
+                try read(body, source: source, maxRecords: maxRecords, reserve: reserve, into: &result)
             }
         }
         if let project {
@@ -112,12 +126,21 @@ public enum Intake {
 
     /// Reads lines (or envelopes) through the reader `ingest` uses, stopping past `maxRecords`.
     static func read(_ body: [UInt8], source: SourceKind?, envelopes: Bool = false, receivedAt: Timestamp? = nil,
-                     maxRecords: Int, into result: inout IntakeBatch) throws(Failure) {
+                     maxRecords: Int, reserve: (Int) -> Bool, into result: inout IntakeBatch) throws(Failure) {
         var over = false
+        var refused: Int?
         do {
             let reader = try RecordReader(bytes: body, name: "request", source: source, receivedAt: receivedAt, envelopes: envelopes)
-            let size = maxRecords == .max ? .max : maxRecords + 1
-            try DecodedBatch.each(from: reader, size: size) { decoded in
+            // In chunks, each held against the budget as it is decoded: a body of small records
+            // that decode to far more than its size stops at the budget, not past it.
+            try DecodedBatch.each(from: reader, size: min(chunk, maxRecords == .max ? .max : maxRecords + 1)) { decoded in
+                let needed = decoded.records.events.reduce(0) { $0 + RecordMemory.bytes($1) }
+                    + decoded.records.complaints.reduce(0) { $0 + RecordMemory.bytes($1) }
+                    + decoded.records.adoption.reduce(0) { $0 + RecordMemory.bytes($1) }
+                guard reserve(needed) else {
+                    refused = needed
+                    return false
+                }
                 result.batch.events += decoded.records.events
                 result.batch.complaints += decoded.records.complaints
                 result.batch.adoption += decoded.records.adoption
@@ -132,6 +155,7 @@ public enum Intake {
             throw .malformed("\(error)")
         }
         if over { throw .tooManyRecords(limit: maxRecords) }
+        if let refused { throw .overloaded(needed: refused) }
     }
 }
 

@@ -25,7 +25,7 @@ struct IntakeHandler: Sendable {
     func handle(_ request: Request, context: IntakeContext) async throws -> Response {
         let state = context.intake
         guard let key = state.key else { throw KeyMiddleware.refusal(store: configuration.storeName, .missing) }
-        let admitted = try await admit(state.body, endpoint: state.endpoint, key: key)
+        let admitted = try await admit(state.body, endpoint: state.endpoint, key: key, reservation: state.reservation)
         let intake = admitted.intake
         if intake.records > 0 {
             do {
@@ -61,14 +61,28 @@ struct IntakeHandler: Sendable {
         return Answer.json(.ok, [("id", .string(intake.eventID ?? Self.newEventID()))])
     }
 
-    /// Decodes the body and charges its records, on the thread pool; keeps the admitted ones, prepared for the writer.
-    func admit(_ body: [UInt8], endpoint: IntakeEndpoint, key: IntakeKey) async throws -> Admitted {
+    /// Decodes the body and charges its records, on the thread pool; keeps the admitted ones,
+    /// prepared for the writer. The records are held against the request's share of the memory
+    /// budget as they are decoded, and the body's share is given back once they are.
+    func admit(_ decoded: DecodedBody, endpoint: IntakeEndpoint, key: IntakeKey, reservation: BudgetReservation?) async throws -> Admitted {
         let receivedAt = clock.now()
         let maxRecords = configuration.maxRecordsPerRequest
         let limiter = self.limiter
         let result: Result<Admitted, Intake.Failure> = try await NIOThreadPool.singleton.runIfActive {
             Result { () throws(Intake.Failure) -> Admitted in
-                var intake = try Intake.decode(body, endpoint: endpoint, project: key.project, receivedAt: receivedAt, maxRecords: maxRecords)
+                var (body, held) = decoded.take()
+                defer {
+                    body = []
+                    reservation?.release(held)
+                }
+                var intake: IntakeBatch
+                do throws(Intake.Failure) {
+                    intake = try Intake.decode(body, endpoint: endpoint, project: key.project, receivedAt: receivedAt, maxRecords: maxRecords,
+                                               reserve: { reservation?.reserve($0) ?? true })
+                } catch .overloaded(let needed) where reservation?.exceedsBudget(needed) == true {
+                    // Told before the body's share is given back: with it, this request alone passes the budget.
+                    throw .overBudget
+                }
                 let offered = intake.records
                 let grant = limiter.take(key: key.publicKey, count: offered)
                 if grant.granted < offered { intake.keepFirst(grant.granted) }
@@ -83,6 +97,10 @@ struct IntakeHandler: Sendable {
         case .failure(.malformed(let reason)): throw Refusal(.badRequest, .badItem, reason)
         case .failure(.tooManyRecords(let limit)):
             throw Refusal(.contentTooLarge, .tooManyRecords, "the body carries more than \(limit) records, the most one request may (serve --max-records-per-request); send them in several requests")
+        case .failure(.overloaded): throw BodyCollector.overloaded()
+        case .failure(.overBudget):
+            throw Refusal(.contentTooLarge, .tooLarge, "the body's records need more memory than the server's whole budget for requests "
+                          + "(serve --max-in-flight, \(ByteCount.text(Int64(configuration.maxInFlightBytes)))); send them in several requests", close: true)
         }
     }
 

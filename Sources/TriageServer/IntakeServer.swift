@@ -20,6 +20,8 @@ public final class IntakeServer: Sendable {
     let keys: KeyRing
     let limiter: RateLimiter
     let budget: InFlightBudget
+    /// The open connections: counted, timed, and the idle ones closed to make room (`ConnectionGuard`).
+    public let connections: ConnectionGuard
     let clock: ServeClock
     public let stats: IntakeStats
     /// Nil when the store answers and takes commits; else why not (for `/healthz`).
@@ -32,17 +34,33 @@ public final class IntakeServer: Sendable {
         self.keys = keys
         self.limiter = RateLimiter(configuration.rateLimit, clock: clock)
         self.budget = InFlightBudget(limit: configuration.maxInFlightBytes)
+        var limits = ConnectionGuard.Limits()
+        limits.maxConnections = configuration.maxConnections
+        limits.maxPerAddress = configuration.maxConnectionsPerAddress
+        limits.idleTimeout = .seconds(Int64(configuration.idleTimeoutSeconds))
+        limits.headTimeout = .seconds(Int64(min(configuration.headTimeoutSeconds, configuration.idleTimeoutSeconds)))
+        limits.bodyBackstop = .seconds(Int64(configuration.bodyTimeoutSeconds + 5))
+        self.connections = ConnectionGuard(limits: limits)
         self.clock = clock
         self.stats = stats
         self.health = health
     }
 
+    /// The thread `/healthz` asks the store on: one for the process, apart from the pool that
+    /// inflates and decodes bodies, so a load of large requests never makes it wait.
+    static let healthPool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        return pool
+    }()
+
     /// The routes, for the application and for tests.
     public func router() -> Router<IntakeContext> {
         let router = Router(context: IntakeContext.self)
         router.get("healthz") { [self] _, _ -> Response in
-            // The store's answer is waited for on the thread pool, never on the server's threads.
-            if let problem = try await NIOThreadPool.singleton.runIfActive({ [health] in health() }) {
+            // The store's answer is waited for on a thread of its own, never on the server's
+            // threads, nor behind the bodies the shared pool is inflating and decoding.
+            if let problem = try await Self.healthPool.runIfActive({ [health] in health() }) {
                 return Answer.text(.serviceUnavailable, "degraded: \(problem)\n", retryAfter: configuration.retryAfterSeconds)
             }
             return Answer.text(.ok, "ok\n")
@@ -57,7 +75,7 @@ public final class IntakeServer: Sendable {
         let handler = IntakeHandler(configuration: configuration, committer: committer, limiter: limiter, stats: stats, clock: clock)
         let api = router.group("api/:project")
             .add(middleware: AnswerMiddleware(stats: stats, budget: budget))
-            .add(middleware: KeyMiddleware(keys: keys, configuration: configuration))
+            .add(middleware: KeyMiddleware(keys: keys, configuration: configuration, connections: connections))
             .add(middleware: RateLimitMiddleware(limiter: limiter, limit: configuration.rateLimit))
             .add(middleware: BodyMiddleware(configuration: configuration, clock: clock))
         for endpoint in IntakeEndpoint.allCases {
@@ -69,15 +87,21 @@ public final class IntakeServer: Sendable {
     /// The application: the routes on HTTP/1 with the connection rules (`HTTP1ConnectionRules`),
     /// run as a service of `Serve`'s group (graceful shutdown: stop accepting, answer what is in
     /// flight). `onListening` gets the address bound (a port of 0 picks one).
+    ///
+    /// Connections are accepted as they come and counted by `connections`, which closes idle
+    /// ones to make room and times every phase (the idle timeout is its, not the HTTP channel's);
+    /// the accept loop pauses only past twice `--max-connections`, a backstop for connections
+    /// closing more slowly than they come.
     public func application(onListening: @escaping @Sendable (String, Int) -> Void) -> some ApplicationProtocol {
         var logger = Logger(label: "errtriage.serve")
         logger.logLevel = .critical
-        let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(Int64(configuration.idleTimeoutSeconds)))
+        ConnectionGuard.raiseOpenFileLimit(to: 2 * configuration.maxConnections + 256)
+        let http1 = HTTP1Channel.Configuration(idleTimeout: nil)
         return Application(
             router: router(),
-            server: HTTP1ConnectionRules.server(configuration: http1),
+            server: HTTP1ConnectionRules.server(configuration: http1, connections: connections),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "errtriage",
-                                 availableConnectionsDelegate: .maximum(configuration.maxConnections, logger: logger)),
+                                 availableConnectionsDelegate: .maximum(2 * configuration.maxConnections, logger: logger)),
             onServerRunning: { channel in
                 let address = channel.localAddress
                 onListening(address?.ipAddress ?? "?", address?.port ?? 0)

@@ -41,7 +41,7 @@ public final class IntakeStats: Sendable {
         }
         rejectionCounters = counters
         queueGauge = registry.makeGauge(descriptor: .init(namespace: "errtriage", metricName: "queue", unitName: "records", helpText: "Records waiting for the next commit."))
-        memoryGauge = registry.makeGauge(descriptor: .init(namespace: "errtriage", metricName: "bodies_in_flight", unitName: "bytes", helpText: "Request bodies held in memory, as sent and inflated (serve --max-in-flight)."))
+        memoryGauge = registry.makeGauge(descriptor: .init(namespace: "errtriage", metricName: "bodies_in_flight", unitName: "bytes", helpText: "Memory requests hold: bodies as sent and inflated, and the records decoded from them (serve --max-in-flight)."))
         let buckets: [Duration] = [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
                                    .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5)]
         commitSeconds = registry.makeDurationHistogram(descriptor: .init(namespace: "errtriage", metricName: "commit", unitName: "seconds", helpText: "Time of one group commit."), buckets: buckets)

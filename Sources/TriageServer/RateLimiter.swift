@@ -1,13 +1,19 @@
 import Synchronization
 
 /// Events per second a key may send, as a token bucket: `perSecond` refill, `burst` at most in hand.
+///
+/// The burst is what a key that was quiet may send at once: `burstSeconds` (10) seconds' worth
+/// of its rate — 10,000 records at the default 1000/s, 1,000 at `--rate-limit 100/s` — after
+/// which it is held to the rate itself.
 public struct RateLimit: Sendable, Equatable, CustomStringConvertible {
     public var perSecond: Double
     public var burst: Double
+    /// Seconds of the rate a key may send at once.
+    public static let burstSeconds: Double = 10
 
     public init(perSecond: Double, burst: Double? = nil) {
         self.perSecond = perSecond
-        self.burst = burst ?? max(1, perSecond * 5)
+        self.burst = burst ?? max(1, perSecond * RateLimit.burstSeconds)
     }
 
     /// `2000/s`, `120000/min`, `off`.

@@ -31,6 +31,7 @@ public final class Serve: Sendable {
 
     /// Runs until SIGTERM or SIGINT. Throws when the store cannot be opened at the start.
     public func run(onListening: @escaping @Sendable (String, Int) -> Void) async throws {
+        InFlightBudget.returnLargeBuffersToTheSystem()
         let location = self.location
         let log = self.log
         var configuration = self.configuration

@@ -6,14 +6,19 @@ public struct ServeConfiguration: Sendable {
     public var port = 8000
     public var limits = BodyLimits()
     /// Events per second per key: every record a request carries is charged.
-    public var rateLimit = RateLimit(perSecond: 1_000, burst: 10_000)
+    public var rateLimit = RateLimit(perSecond: 1_000)
     /// Records (events, complaints, sessions) one request may carry; a body with more is refused
     /// whole (413) before the rest of it is read. Sentry SDKs send one event a request.
     public var maxRecordsPerRequest = 1_000
     /// Request bodies held in memory at once, as sent and inflated: a request that would take the
     /// server past it is answered 503 with `Retry-After`, so concurrent large bodies cannot.
     public var maxInFlightBytes = 128 << 20
+    /// Connections open at once, and from one client address: past either, a new connection
+    /// takes the place of the oldest idle one (keyless first), else it is closed (`ConnectionGuard`).
     public var maxConnections = 1_024
+    public var maxConnectionsPerAddress = 256
+    /// A request's head must come whole within this time once it begins, however it trickles.
+    public var headTimeoutSeconds = 10
     /// A connection with nothing to read or write this long is closed.
     public var idleTimeoutSeconds = 30
     /// A request's body must have come whole within this time (slow clients are answered 408).

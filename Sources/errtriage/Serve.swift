@@ -29,11 +29,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Where to listen, HOST:PORT (port 0 picks a free one, printed).")
     var listen = "127.0.0.1:8000"
 
-    @Option(name: .customLong("rate-limit"), help: "Events a key may send, as N/s or N/min, or off.")
-    var rateLimit = RateLimit(perSecond: 1_000, burst: 10_000)
+    @Option(name: .customLong("rate-limit"), help: "Events a key may send, as N/s or N/min, or off; a quiet key may send 10 seconds' worth at once (its burst).")
+    var rateLimit = RateLimit(perSecond: 1_000)
 
-    @Option(name: .customLong("max-connections"), help: "Open connections at most; more wait to be accepted.")
+    @Option(name: .customLong("max-connections"), help: "Open connections at most; past it, a new connection takes the place of the oldest idle one (keyless first), else it is closed.")
     var maxConnections = 1_024
+
+    @Option(name: .customLong("max-connections-per-address"), help: "Open connections from one client address at most, as --max-connections (behind a proxy, every connection is the proxy's).")
+    var maxConnectionsPerAddress = 256
 
     @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may stay idle before it is closed.")
     var idleTimeout = 30
@@ -62,7 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-records-per-request"), help: "Events, complaints and sessions one request may carry; a body with more is answered 413.")
     var maxRecordsPerRequest = 1_000
 
-    @Option(name: .customLong("max-in-flight"), help: "Memory request bodies may hold at once, as sent and inflated (e.g. 128MiB); past it, requests are answered 503 with Retry-After.")
+    @Option(name: .customLong("max-in-flight"), help: "Memory requests may hold at once — bodies as sent and inflated, and the records decoded from them until committed (e.g. 128MiB); past it, requests are answered 503 with Retry-After, or 413 when one alone needs more.")
     var maxInFlight = "128MiB"
 
     func run() async throws {
@@ -71,8 +74,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var host = String(listen[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard logEvery > 0, maxConnections > 0, idleTimeout > 0, bodyTimeout > 0, maxRecordsPerRequest > 0 else {
-            throw CLIError.usage("--log-every, --max-connections, --idle-timeout, --body-timeout and --max-records-per-request must be above 0")
+        guard logEvery > 0, maxConnections > 0, maxConnectionsPerAddress > 0, idleTimeout > 0, bodyTimeout > 0, maxRecordsPerRequest > 0 else {
+            throw CLIError.usage("--log-every, --max-connections, --max-connections-per-address, --idle-timeout, --body-timeout and --max-records-per-request must be above 0")
         }
         guard let inFlight = ByteCount.parse(maxInFlight), inFlight >= 1 << 20 else {
             throw CLIError.usage("--max-in-flight '\(maxInFlight)' is not a size of at least 1MiB (e.g. 128MiB, 1GiB)")
@@ -89,6 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.rateLimit = rateLimit
         configuration.maxConnections = maxConnections
+        configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
         configuration.idleTimeoutSeconds = idleTimeout
         configuration.bodyTimeoutSeconds = bodyTimeout
         configuration.maxRecordsPerRequest = maxRecordsPerRequest

@@ -12,27 +12,43 @@ struct BodyMiddleware: RouterMiddleware {
         var context = context
         guard let reservation = context.intake.reservation else { return try await next(request, context) }
         let limits = configuration.limits
-        let sent: [UInt8]
+        var sent: [UInt8]
         if let read = context.intake.sent {
             sent = read
         } else {
-            sent = try await BodyCollector.collect(request.body, limit: limits.maxBodyBytes,
+            sent = try await BodyCollector.collect(request, channel: context.channel, limit: limits.maxBodyBytes,
                                                    timeout: .seconds(configuration.bodyTimeoutSeconds), reservation: reservation)
         }
         context.intake.sent = nil
+        // All this request holds so far is the body as sent.
+        let sentHeld = reservation.bytes
         context.intake.bodyRead = clock.uptime()
         let encoding = request.headers[.contentEncoding]
-        let decoded: Result<[UInt8], BodyRefusal> = try await NIOThreadPool.singleton.runIfActive {
-            Result { () throws(BodyRefusal) -> [UInt8] in
-                try BodyDecoder.decode(sent, contentEncoding: encoding, limits: limits, reserve: { reservation.reserve($0) })
+        let input = sent
+        let (decoded, neverFits) = try await NIOThreadPool.singleton.runIfActive {
+            var refused = 0
+            let result = Result { () throws(BodyRefusal) -> (bytes: [UInt8], held: Int) in
+                try BodyDecoder.decodeHeld(input, contentEncoding: encoding, limits: limits, reserve: { count in
+                    if reservation.reserve(count) { return true }
+                    refused = count
+                    return false
+                }, release: { reservation.release($0) })
             }
+            return (result, refused > 0 && reservation.exceedsBudget(refused))
         }
+        sent = []
         switch decoded {
-        case .success(let body): context.intake.body = body
+        case .success(let body) where body.held > 0:
+            // Inflated: the body as sent is no longer held.
+            reservation.release(sentHeld)
+            context.intake.body = DecodedBody(body.bytes, held: body.held)
+        case .success(let body): context.intake.body = DecodedBody(body.bytes, held: sentHeld)
         case .failure(.tooLarge(let reason)): throw Refusal(.contentTooLarge, .tooLarge, reason)
         case .failure(.malformed(let reason)), .failure(.truncated(let reason)): throw Refusal(.badRequest, .badEncoding, reason)
         case .failure(.unsupportedEncoding(let reason)): throw Refusal(.unsupportedMediaType, .unsupportedEncoding, reason)
-        case .failure(.overloaded): throw BodyCollector.overloaded()
+        case .failure(.overloaded):
+            // 413 when what inflating asked for could never fit, whatever other requests hold; else 503.
+            throw neverFits ? BodyCollector.overloaded(reservation, needing: limits.maxInflatedBytes) : BodyCollector.overloaded()
         }
         return try await next(request, context)
     }

@@ -9,6 +9,8 @@ import TriageImport
 struct KeyMiddleware: RouterMiddleware {
     let keys: KeyRing
     let configuration: ServeConfiguration
+    /// Told of a connection that showed a good key, which it then keeps over keyless ones.
+    var connections: ConnectionGuard? = nil
     /// How much of a body's decoded first line is read for an envelope header's DSN.
     static let headerCap = 16 << 10
 
@@ -27,10 +29,15 @@ struct KeyMiddleware: RouterMiddleware {
             // The body is read as it arrives, and its first line decoded as soon as it is there:
             // without a good key in it, the rest is never read.
             let encoding = request.headers[.contentEncoding]
+            // The start is decoded again as it grows, each time at twice the size: the work stays
+            // within twice the start's, however finely the body arrives.
+            var inspectAt = 0
             context.intake.sent = try await BodyCollector.collect(
-                request.body, limit: configuration.limits.maxBodyBytes, timeout: .seconds(configuration.bodyTimeoutSeconds),
+                request, channel: context.channel, limit: configuration.limits.maxBodyBytes, timeout: .seconds(configuration.bodyTimeoutSeconds),
                 reservation: reservation
             ) { sofar, complete in
+                guard complete || sofar.count >= inspectAt else { return false }
+                inspectAt = max(2 * sofar.count, 1024)
                 switch BodyDecoder.firstLine(sofar, contentEncoding: encoding, complete: complete, cap: Self.headerCap) {
                 case .needMore: return false
                 case .none: throw Self.refusal(store: configuration.storeName, .missing)
@@ -43,6 +50,7 @@ struct KeyMiddleware: RouterMiddleware {
             }
         }
         guard case .accepted(let key) = verdict else { throw Self.refusal(store: configuration.storeName, verdict) }
+        connections?.keyed(context.channel)
         context.intake.key = key
         return try await next(request, context)
     }

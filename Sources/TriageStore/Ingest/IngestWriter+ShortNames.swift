@@ -9,6 +9,9 @@ struct ShortNameOwners {
     var explicit: Set<String> = []
     /// Every short name a stored chain link carries, held or not: never derived for another domain.
     var used: Set<String> = []
+    /// Per first candidate, where its derivation's steps 4 and 5 resume: every name before that
+    /// index is taken, and taken names are never freed (`DomainShortName.derive(_:isTaken:extendedFrom:)`).
+    var extendedFrom: [String: Int] = [:]
 
     init() {}
 
@@ -22,9 +25,14 @@ struct ShortNameOwners {
         used = Set(try String.fetchAll(db, sql: "SELECT DISTINCT short FROM chain_link"))
     }
 
-    /// The next free candidate for a domain (`DomainShortName.derive(_:isTaken:)`).
-    func derive(_ domain: String) -> String {
-        DomainShortName.derive(domain) { domainByShort[$0] != nil || used.contains($0) }
+    /// The next free candidate for a domain (`DomainShortName.derive(_:isTaken:)`), in time that
+    /// does not grow with the domains that share its first candidate.
+    mutating func derive(_ domain: String) -> String {
+        let primary = DomainShortName.derive(domain)
+        let (name, index) = DomainShortName.derive(domain, isTaken: { domainByShort[$0] != nil || used.contains($0) },
+                                                   extendedFrom: extendedFrom[primary] ?? 0)
+        if let index { extendedFrom[primary] = index }
+        return name
     }
 }
 

@@ -14,6 +14,10 @@ public final class IngestWriter {
     /// after other writers' commits; a rolled-back transaction forgets them all.
     var terms: [String: Int64] = [:]
     static let termCacheLimit = 100_000
+    /// The UTF-8 bytes of the texts in `terms`, at most `termCacheBytesLimit`: texts are as long as
+    /// a client makes them (an event's custom keys), so the cache is bounded by size as well as count.
+    var termBytes = 0
+    static let termCacheBytesLimit = 32 << 20
     /// The store's revision after this writer's last commit: another writer's commit since (a
     /// mark, a merge, another ingest) makes the cached issues stale.
     var knownRevision: Int64?
@@ -126,8 +130,12 @@ public final class IngestWriter {
         /// Does on the calling thread the per-event work that needs no store, so that a reading
         /// thread takes it off the writer's.
         public mutating func prepare() {
-            // U+0000 cannot be stored and read back (`StorableText`): no record may carry it to the store.
-            for i in events.indices { events[i].makeStorable() }
+            // Within what one event may bring (`EventBounds`); U+0000 cannot be stored and read back
+            // (`StorableText`): no record may carry it to the store.
+            for i in events.indices {
+                events[i].bound()
+                events[i].makeStorable()
+            }
             for i in complaints.indices { complaints[i].makeStorable() }
             adoption = adoption.map { $0.storable() }
             keys = events.map { e in e.chain.links.allSatisfy { !$0.short.isEmpty } ? e.chain.shortKey : nil }
@@ -185,6 +193,7 @@ public final class IngestWriter {
             sample.dictionaries = sample.dictionaries.filter { !trainedInTransaction.contains($0.value.id) }
             store.dictionaries.forget(trainedInTransaction)
             terms = [:]
+            termBytes = 0
             landed = []
             pendingComplaints = []  // the transaction rolled back: forget what it cached
             knownRevision = nil
@@ -239,7 +248,12 @@ public final class IngestWriter {
                 found[try row.decode(0, as: String.self)] = try row.decode(1)
             }
         }
-        if terms.count + missing.count > IngestWriter.termCacheLimit { terms.removeAll(keepingCapacity: true) }
+        let adding = missing.keys.reduce(0) { $0 + $1.utf8.count }
+        if terms.count + missing.count > IngestWriter.termCacheLimit || termBytes + adding > IngestWriter.termCacheBytesLimit {
+            terms.removeAll(keepingCapacity: true)
+            termBytes = 0
+        }
+        termBytes += adding
         for (text, places) in missing {
             let id = found[text]
             terms[text] = id

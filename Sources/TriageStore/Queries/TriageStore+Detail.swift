@@ -34,7 +34,7 @@ extension TriageStore {
                     SELECT from_status, to_status, version, at, "by", note FROM status_change WHERE issue_id = ? ORDER BY at DESC, id DESC
                     """, arguments: [issueID]),
                 resolvedVersion: try row.decode(12))
-            detail.facets = try TriageStore.facets(db, issueIDs: ids, buckets: buckets, total: summary.events)
+            (detail.facets, detail.moreTags) = try TriageStore.facets(db, issueIDs: ids, buckets: buckets, total: summary.events)
             detail.rawEventsSince = buckets.rawSince.map(Timestamp.init(millis:))
             detail.approximateUsers = buckets.usersFromPrunedEvents(restricted: one.count > 1 || !candidate.group.isEmpty)
             return detail

@@ -6,7 +6,8 @@ extension TriageStore {
 
     /// The facets of an issue's (or a group's) events in the window, their shares of `total`:
     /// from the daily facet rollup over days; over 24 hours from the events of those hours.
-    static func facets(_ db: SQLDatabase, issueIDs ids: [Int64], buckets: Buckets, total: Int) throws -> [FacetBreakdown] {
+    /// At most `IssueDetail.maxTagFacets` tags, those on the most events; how many more is the second.
+    static func facets(_ db: SQLDatabase, issueIDs ids: [Int64], buckets: Buckets, total: Int) throws -> ([FacetBreakdown], Int) {
         var counts: [String: [String: Int]] = [:]
         if buckets.hourly {
             var stored = StoredFacets()
@@ -26,7 +27,18 @@ extension TriageStore {
                 counts[try row.decode(0), default: [:]][try row.decode(1), default: 0] += try row.decode(2) as Int
             }
         }
-        return facetBreakdowns(counts, total: total)
+        // Every context facet; of the tags, those on the most events (a sender sets as many keys as it likes).
+        let tags = counts.keys.filter { $0.hasPrefix("tag:") }
+        var moreTags = 0
+        if tags.count > IssueDetail.maxTagFacets {
+            let events = Dictionary(uniqueKeysWithValues: tags.map { ($0, counts[$0]!.values.reduce(0, +)) })
+            let ranked = tags.sorted { events[$0]! != events[$1]! ? events[$0]! > events[$1]! : $0 < $1 }
+            for tag in ranked.dropFirst(IssueDetail.maxTagFacets) where events[tag]! > 0 {
+                counts[tag] = nil
+                moreTags += 1
+            }
+        }
+        return (facetBreakdowns(counts, total: total), moreTags)
     }
 
     /// Each facet's top values with their shares of `total`: context facets in `ContextFacet`'s

@@ -59,6 +59,47 @@ public enum DomainShortName {
         return primary
     }
 
+    /// `derive(_:isTaken:)` for a caller whose taken names only ever grow (a store's: a short
+    /// name once held or carried is never free again), resuming steps 4 and 5 at `start`, the
+    /// index (`extended(_:_:)`) of the first of their candidates the caller did not find taken
+    /// before for this first candidate: the same name, without trying again every name taken
+    /// since — which made each new domain of a crowded first candidate cost as many tries as
+    /// there were domains before it. Returns the name and, where it came from steps 4 and 5,
+    /// its index there (the caller resumes after it next time).
+    public static func derive(_ domain: String, isTaken: (String) -> Bool, extendedFrom start: Int) -> (name: String, extended: Int?) {
+        let words = words(domain)
+        let primary = first(words)
+        var tried = Set<String>()
+        for candidate in [primary] + later(words) where tried.insert(candidate).inserted {
+            if !isTaken(candidate) { return (candidate, nil) }
+        }
+        var index = max(0, start)
+        while let candidate = extended(primary, index) {
+            if !isTaken(candidate) { return (candidate, index) }
+            index += 1
+        }
+        return (primary, nil)
+    }
+
+    /// The candidate of steps 4 and 5 at `index`: the first candidate and 1 to 6 more letters,
+    /// counting `A…Z` (`SIA` is 0, `SIZ` 25, `SIAA` 26, …); nil past the last.
+    public static func extended(_ primary: String, _ index: Int) -> String? {
+        var rest = index
+        var width = 1, count = 26
+        while rest >= count {
+            rest -= count
+            width += 1
+            guard width <= 6 else { return nil }
+            count *= 26
+        }
+        var letters = [Character](repeating: "A", count: width)
+        for i in stride(from: width - 1, through: 0, by: -1) {
+            letters[i] = Character(Unicode.Scalar(UInt8(65 + rest % 26)))
+            rest /= 26
+        }
+        return primary + String(letters)
+    }
+
     /// The candidates of steps 1 to 3, in order, each once.
     public static func candidates(_ domain: String) -> [String] {
         let words = words(domain)
