@@ -31,6 +31,8 @@ public struct IntakeBatch: Sendable {
     public var skippedItems: [String: Int] = [:]
     /// The id SDKs expect back: the envelope's or the event's `event_id`.
     public var eventID: String?
+    /// Records whose time was corrected or clamped (`EventTime`), by what was done.
+    public var retimed: [EventTime.Adjustment: Int] = [:]
 
     public var records: Int { batch.events.count + batch.complaints.count + batch.adoption.count }
     /// Envelope items accepted and not stored.
@@ -79,7 +81,11 @@ public enum Intake {
                 break
             }
             do {
-                switch try SourceKind.sentry.decoder.decode(value) {
+                var record = try SourceKind.sentry.decoder.decode(value)
+                if let adjustment = try RecordFinishing(clock: .received(at: receivedAt)).finish(&record, sentAt: nil) {
+                    result.retimed[adjustment, default: 0] += 1
+                }
+                switch record {
                 case .event(var e):
                     e.payload = body
                     result.batch.events.append(e)
@@ -93,9 +99,9 @@ public enum Intake {
             let source: SourceKind = endpoint == .elk ? .elk : .native
             // One JSON object over several lines, as a reporter may post it, or NDJSON.
             if let value = try? JSONParser.parse(body), isObject(value), body.contains(0x0A) {
-                try read(Array(value.serialized.utf8), source: source, maxRecords: maxRecords, into: &result)
+                try read(Array(value.serialized.utf8), source: source, receivedAt: receivedAt, maxRecords: maxRecords, into: &result)
             } else {
-                try read(body, source: source, maxRecords: maxRecords, into: &result)
+                try read(body, source: source, receivedAt: receivedAt, maxRecords: maxRecords, into: &result)
             }
         }
         if let project {
@@ -126,6 +132,7 @@ public enum Intake {
                 return !over
             }
             result.skippedItems.merge(reader.skippedItems, uniquingKeysWith: +)
+            result.retimed.merge(reader.retimed, uniquingKeysWith: +)
         } catch let error as InputError {
             throw .malformed(error.reason)
         } catch {
