@@ -105,8 +105,10 @@ public enum Intake {
             }
         }
         if let project {
-            // The key's project wins: a body cannot file its events under another project.
+            // The key's project wins: a body cannot file its events under another project, nor
+            // attach its complaints to another project's events.
             for i in result.batch.events.indices { result.batch.events[i].project = project }
+            for i in result.batch.complaints.indices { result.batch.complaints[i].project = project }
         }
         return result
     }
