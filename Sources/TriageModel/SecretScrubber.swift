@@ -63,11 +63,12 @@ public enum SecretScrubber {
     /// with a sensitive part (or is a whole sensitive word).
     static func isSensitiveKey(_ raw: UnsafeBufferPointer<UInt8>, ending: Bool = false) -> Bool {
         guard raw.count >= 3 else { return false }
+        // A name's last 256 bytes: what stands next to its value.
         let limit = min(raw.count, 256)
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: limit) { buffer -> Bool in
             var n = 0
-            var k = 0
-            while k < limit {
+            var k = raw.count - limit
+            while k < raw.count, n < limit {
                 var c = raw[k]
                 k += 1
                 if c == UInt8(ascii: "%") {
@@ -637,10 +638,11 @@ enum TextRules {
     static func pemBody(_ b: UnsafeBufferPointer<UInt8>, at: Int) -> Range<Int>? {
         let n = b.count
         guard at + pemBegin.count < n, b[at..<(at + pemBegin.count)].elementsEqual(pemBegin) else { return nil }
-        // The header's end: `PRIVATE KEY-----` within the line.
+        // The header's end: `PRIVATE KEY-----` within the line's next 64 bytes (a header is short:
+        // looking further for each `-----BEGIN ` would make a line of them quadratic).
         var k = at + pemBegin.count
         var headerEnd: Int?
-        while k + privateKey.count <= n, b[k] != 0x0A {
+        while k + privateKey.count <= min(n, at + pemBegin.count + 64), b[k] != 0x0A {
             if b[k..<(k + privateKey.count)].elementsEqual(privateKey) { headerEnd = k + privateKey.count; break }
             k += 1
         }

@@ -179,4 +179,42 @@ import TriageModel
         let untouched = #"{"a" : [1, "x\"y", {"b": "bob@example.com"}], "c": "10.0.0.1"}"#
         #expect(scrub(untouched) == untouched)
     }
+
+    /// Texts made of what the rules look for, a mebibyte each: read in one pass (a rule that
+    /// looked ahead or back again for each would not finish), never out of bounds, and a second
+    /// scrub changes nothing more.
+    @Test func hostileTextsAreReadOnce() {
+        let units = ["-----BEGIN ", "-----BEGIN RSA PRIVATE KEY-----", "password=", "password=\"", "token: {", "a@", "//a:b@",
+                     "Bearer ", "4111 ", "078-05-", "%70assword=", "x=", ":", "\\\"", "'"]
+        for unit in units {
+            let text = String(repeating: unit, count: (1 << 20) / unit.utf8.count)
+            let once = SecretScrubber.scrubText(text)
+            #expect(SecretScrubber.scrubText(once) == once, "\(unit)")
+            #expect(PayloadScrubber.scrub(Array("{\"m\":\(JSONValue.string(text).serialized)}".utf8)) != nil)
+        }
+        var random = SplitMixForTests(seed: 44)
+        let alphabet = Array("pastwordkenBbr=:@/%\"'{}[]-0123456789 &;#\\".utf8)
+        for _ in 0..<2_000 {
+            let bytes = (0..<Int(random.next() % 80)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let once = SecretScrubber.scrubText(text)
+            _ = SecretScrubber.scrubValue(text, name: text, structured: true)
+            _ = SecretScrubber.scrub(JSONValue.object([(text, .string(text)), ("tags", .array([.string(text), .string(text)]))]))
+            _ = PayloadScrubber.scrub(Array("{\"k\":\(JSONValue.string(text).serialized)}".utf8))
+            #expect(!once.isEmpty || text.isEmpty)
+        }
+    }
+}
+
+/// A small deterministic generator for the tests above.
+struct SplitMixForTests {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }
