@@ -99,6 +99,15 @@ public final class RecordReader {
     /// When the input was received (a request's time): the time of a user report whose envelope
     /// gives none.
     public var receivedAt: Timestamp?
+    /// What each record goes through before it is handed out: scrubbed, its time taken against
+    /// the receipt time (`receivedAt`) or, for a file, the moment the reader was made.
+    public var finishing = RecordFinishing.file()
+    /// Records whose received time was corrected or clamped, by what was done.
+    public private(set) var retimed: [EventTime.Adjustment: Int] = [:]
+    /// The `sent_at` of the envelope whose item was read last.
+    private var envelopeSentAt: Timestamp?
+    /// The bytes the last record was read from (what a refusal of its time hands back).
+    private var lastRaw: [UInt8] = []
 
     /// The longest CSV record (which may span lines) kept whole.
     static let maxRecordBytes = LineReader.maxLineBytes
@@ -119,6 +128,7 @@ public final class RecordReader {
         guard !bytes.isEmpty else { throw InputError(path: name, reason: "is empty") }
         try self.init(lines: LineReader(bytes: bytes, name: name), source: source, envelopes: envelopes)
         self.receivedAt = receivedAt
+        if let receivedAt { finishing = RecordFinishing(clock: .received(at: receivedAt)) }
     }
 
     init(lines: LineReader, source: SourceKind?, envelopes asEnvelopes: Bool = false) throws(InputError) {
@@ -167,8 +177,20 @@ public final class RecordReader {
         }
     }
 
-    /// The next record or rejection; nil at the end of the file.
+    /// The next record or rejection; nil at the end of the file. Every record is finished
+    /// (`finishing`): scrubbed, and its time taken or refused.
     public func next() throws(InputError) -> RecordResult? {
+        guard let result = try nextRead() else { return nil }
+        guard case .record(let line, var record) = result else { return result }
+        do {
+            if let adjustment = try finishing.finish(&record, sentAt: envelopeSentAt) { retimed[adjustment, default: 0] += 1 }
+            return .record(line: line, record)
+        } catch {
+            return .rejected(line: line, reason: error.reason, raw: lastRaw)
+        }
+    }
+
+    private func nextRead() throws(InputError) -> RecordResult? {
         if !early.isEmpty { return early.removeFirst() }
         if envelopes != nil { return try nextEnvelopeItem() }
         return csv ? try nextCSV() : try nextJSON()
@@ -202,6 +224,8 @@ public final class RecordReader {
             case .rejected(let line, let reason, let raw):
                 return .rejected(line: line, reason: reason, raw: raw)
             case .item(let item):
+                envelopeSentAt = item.envelopeHeader["sent_at"]?.nonEmptyText.flatMap(Timestamp.parse)
+                lastRaw = item.payload
                 guard RecordReader.storedItems.contains(item.type) else {
                     skippedItems[item.type, default: 0] += 1
                     continue
@@ -257,6 +281,7 @@ public final class RecordReader {
             }
             if line.tooLong { return RecordReader.overLimit(line) }
             if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            lastRaw = line.bytes
             if forced ? kind == .native : lastOther == nil, var event = lineDecoder.event(line.bytes, forced: forced) {
                 event.payload = line.bytes
                 return .record(line: line.number, .event(event))
@@ -339,6 +364,7 @@ public final class RecordReader {
             }
             if record.contains(0) { return .rejected(line: first.number, reason: "NUL byte", raw: record) }
             let text = String(decoding: record, as: UTF8.self)
+            lastRaw = record
             guard let reader = try? CSVReader(string: text), let fields = reader.next(), reader.next() == nil else {
                 return .rejected(line: first.number, reason: "not a valid CSV record", raw: record)
             }

@@ -22,7 +22,10 @@ public struct SentryDecoder: RecordDecoder {
         ("sentry.interfaces.Stacktrace", "stacktrace"),
     ]
 
-    public func decode(_ v: JSONValue) throws(LineRejection) -> ImportedRecord {
+    public func decode(_ sent: JSONValue) throws(LineRejection) -> ImportedRecord {
+        // Secrets go before anything is read, so that grouping reads the texts as they are stored
+        // (`password=hunter2` and `password=hunter3` are one situation), as Sentry's do.
+        let v = SecretScrubber.scrub(sent)
         guard let rawID = try optionalText(v["event_id"], field: "event_id") else { throw LineRejection("missing event_id") }
         let time = try timestamp(v["timestamp"] ?? v["received"], field: v["timestamp"] == nil && v["received"] != nil ? "received" : "timestamp")
         let exception = SentryDecoder.member(v, "exception")

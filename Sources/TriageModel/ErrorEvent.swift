@@ -117,9 +117,14 @@ public struct Complaint: Hashable, Sendable {
     /// The error event the complaint is about (a Sentry user report's or feedback's event id): the
     /// store attaches the complaint to that event's issue, as if it cited its key.
     public var eventID: String?
+    /// The project whose key sent it (a Sentry user report or feedback through `serve`): it
+    /// attaches to that project's events and issues only. Nil where no key sent it (a file): any.
+    /// Not stored.
+    public var project: String?
 
     public init(complaintID: String, timestamp: Timestamp, channel: String? = nil, category: String? = nil,
-                subject: String? = nil, text: String, userID: String? = nil, codes: [String], eventID: String? = nil) {
+                subject: String? = nil, text: String, userID: String? = nil, codes: [String], eventID: String? = nil,
+                project: String? = nil) {
         self.complaintID = complaintID
         self.timestamp = timestamp
         self.channel = channel
@@ -129,5 +134,6 @@ public struct Complaint: Hashable, Sendable {
         self.userID = userID
         self.codes = codes
         self.eventID = eventID
+        self.project = project
     }
 }

@@ -1,43 +1,21 @@
-/// Takes the secrets out of an event's JSON before the store keeps it, as Sentry's default data
-/// scrubber does: the value under any key whose name holds `password`, `secret`, `passwd`,
-/// `api_key`, `apikey`, `token`, `auth`, `credentials`, `sentry_dsn`, `private_key` or `cookie`
-/// (any case; so the `Authorization`, `Cookie` and `Set-Cookie` headers too, as an object's
-/// members or as `[name, value]` pairs) becomes `"[Filtered]"`, whatever it held; in a query
-/// string (`query_string`, the query of a `url`) the value of such a name does too. Everything
-/// else is kept byte for byte.
+/// Takes the secrets out of an event's JSON before the store keeps it whole, by
+/// `SecretScrubber`'s rules: each name and string is read with its escapes resolved, and a value
+/// that a rule changes is written anew (as a JSON string: `"[Filtered]"`, or its text with the
+/// secret parts filtered); every other byte is kept as it came.
 public enum PayloadScrubber {
     /// What a secret's value becomes.
-    public static let filtered = "[Filtered]"
+    public static let filtered = SecretScrubber.filtered
 
-    /// The parts of a name that mark its value secret (lower case).
-    public static let sensitiveParts = ["password", "secret", "passwd", "api_key", "apikey", "token", "auth", "credentials",
-                                        "sentry_dsn", "private_key", "cookie"]
-
-    private static let sensitiveBytes: [[UInt8]] = sensitiveParts.map { Array($0.utf8) }
-
-    /// Whether a value under this name is a secret. Called for every name of every kept payload:
-    /// no allocation but for a name that may hold a part.
-    public static func isSensitive(name: ArraySlice<UInt8>) -> Bool {
-        guard name.count >= 4 else { return false }  // the shortest part, `auth`
-        return name.withUnsafeBufferPointer { b in
-            let n = b.count
-            for part in sensitiveBytes where part.count <= n {
-                let first = part[0], m = part.count
-                var i = 0
-                while i + m <= n {
-                    if b[i] | 0x20 == first {
-                        var j = 1
-                        while j < m, lower(b[i + j]) == part[j] { j += 1 }
-                        if j == m { return true }
-                    }
-                    i += 1
-                }
-            }
-            return false
+    /// The JSON text with every secret filtered; nil when the text is not one JSON value
+    /// (whose secrets could not be found: such a payload is not kept).
+    public static func scrub(_ json: [UInt8]) -> [UInt8]? {
+        var walker = Walker(input: json)
+        let ok: Bool = json.withUnsafeBufferPointer { b in
+            walker.bytes = b
+            return (try? walker.document()) != nil
         }
+        return ok ? walker.output : nil
     }
-
-    @inline(__always) private static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
 
     @inline(__always) static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
 
@@ -46,46 +24,18 @@ public enum PayloadScrubber {
         isSpace(c) || c == UInt8(ascii: ",") || c == UInt8(ascii: "}") || c == UInt8(ascii: "]") || c == UInt8(ascii: ":")
     }
 
-    static func lowercased<S: Sequence>(_ bytes: S) -> [UInt8] where S.Element == UInt8 {
-        bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-    }
-
-    /// The JSON text with every secret's value filtered; nil when the text is not one JSON value
-    /// (whose secrets could not be found: such a payload is not kept).
-    public static func scrub(_ json: [UInt8]) -> [UInt8]? {
-        var walker = Walker(input: json)
-        guard (try? walker.document()) != nil else { return nil }
-        return walker.output
-    }
-
-    /// Replaces the values of secret names in a query string (`a=1&token=x`): its bytes as they
-    /// stand in the JSON string, escapes and all.
-    static func scrubQuery(_ query: ArraySlice<UInt8>) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(query.count)
-        var first = true
-        for pair in query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false) {
-            if !first { out.append(UInt8(ascii: "&")) }
-            first = false
-            if let eq = pair.firstIndex(of: UInt8(ascii: "=")), isSensitive(name: ArraySlice(pair[pair.startIndex..<eq])) {
-                out += pair[pair.startIndex...eq]
-                out += filtered.utf8
-            } else {
-                out += pair
-            }
-        }
-        return out
-    }
-
     private struct Malformed: Error {}
 
-    /// A recursive reading of the JSON that copies what it reads, except secrets' values.
+    static let quotedFiltered = Array("\"\(SecretScrubber.filtered)\"".utf8)
+    static let keyName = Array("key".utf8), nameName = Array("name".utf8), valueName = Array("value".utf8)
+
+    /// A recursive reading of the JSON that copies what it reads, except secrets.
     private struct Walker {
         let input: [UInt8]
+        var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         var i = 0
         var output: [UInt8] = []
         static let maxDepth = 512
-        static let url = Array("url".utf8), query = Array("query".utf8), queryString = Array("query_string".utf8)
 
         init(input: [UInt8]) {
             self.input = input
@@ -94,124 +44,183 @@ public enum PayloadScrubber {
 
         mutating func document() throws(Malformed) {
             space()
-            try value(name: nil, depth: 0)
+            try value(name: nil, zone: .plain, depth: 0)
             space()
-            guard i == input.count else { throw Malformed() }
+            guard i == bytes.count else { throw Malformed() }
         }
 
         private mutating func space() {
-            while i < input.count, PayloadScrubber.isSpace(input[i]) {
-                output.append(input[i])
+            while i < bytes.count, PayloadScrubber.isSpace(bytes[i]) {
+                output.append(bytes[i])
                 i += 1
             }
         }
 
-        /// A value under `name` (an object member's name, or the first of a pair).
-        private mutating func value(name: ArraySlice<UInt8>?, depth: Int) throws(Malformed) {
-            guard depth < Walker.maxDepth, i < input.count else { throw Malformed() }
-            if let name, PayloadScrubber.isSensitive(name: name) {
+        /// A value under `name` (an object member's name, or the first of a pair), its escapes resolved.
+        private mutating func value(name: [UInt8]?, zone: SecretScrubber.Zone, depth: Int, top: Bool = false) throws(Malformed) {
+            guard depth < Walker.maxDepth, i < bytes.count else { throw Malformed() }
+            if let name, !(top && SecretScrubber.appSessionNames.contains(name)),
+               name.withUnsafeBufferPointer({ SecretScrubber.isSensitiveKey($0) }) {
+                let start = i
                 try skip(depth: depth)
-                output += "\"\(PayloadScrubber.filtered)\"".utf8
+                if bytes[start..<i].elementsEqual(PayloadScrubber.quotedFiltered) {
+                    output += bytes[start..<i]
+                } else {
+                    output += PayloadScrubber.quotedFiltered
+                }
                 return
             }
-            switch input[i] {
-            case UInt8(ascii: "{"): try object(depth: depth)
-            case UInt8(ascii: "["): try array(depth: depth)
+            switch bytes[i] {
+            case UInt8(ascii: "{"): try object(zone: zone, depth: depth)
+            case UInt8(ascii: "["): try array(zone: zone, depth: depth)
             case UInt8(ascii: "\""):
-                let (start, end) = try string()
-                // Only a name of 3, 5 or 12 bytes can be `url`, `query` or `query_string`.
-                let lower = name.flatMap { [3, 5, 12].contains($0.count) ? PayloadScrubber.lowercased($0) : nil }
-                let isURL = lower == Walker.url
-                if isURL || lower == Walker.query || lower == Walker.queryString {
-                    // The query: all of a query string, what follows `?` in a URL.
-                    let body = input[(start + 1)..<(end - 1)]
-                    let queryStart = isURL ? body.firstIndex(of: UInt8(ascii: "?")).map { $0 + 1 } : body.startIndex
-                    guard let queryStart else {
-                        output += input[start..<end]
-                        return
-                    }
-                    output += input[start..<queryStart]
-                    output += PayloadScrubber.scrubQuery(input[queryStart..<(end - 1)])
-                    output.append(UInt8(ascii: "\""))
+                let (start, end, escaped) = try string()
+                let content = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(end - 1)])
+                let changed: [UInt8]?
+                if escaped {
+                    guard let text = try? JSONString.unescape(content) else { throw Malformed() }
+                    changed = Walker.scrubbed(text, zone: zone)
                 } else {
-                    output += input[start..<end]
+                    changed = Walker.scrubbed(content, zone: zone)
+                }
+                if let changed {
+                    var encoded = ""
+                    JSONString.write(String(decoding: changed, as: UTF8.self), to: &encoded)
+                    output += encoded.utf8
+                } else {
+                    output += bytes[start..<end]
                 }
             default:
                 let start = i
-                while i < input.count, !PayloadScrubber.endsScalar(input[i]) { i += 1 }
+                while i < bytes.count, !PayloadScrubber.endsScalar(bytes[i]) { i += 1 }
                 guard i > start else { throw Malformed() }
-                output += input[start..<i]
+                // A card number written as a number, where values are structured.
+                if zone == .structured, i - start >= 13,
+                   SecretScrubber.scrubText(UnsafeBufferPointer(rebasing: bytes[start..<i])) != nil {
+                    output += PayloadScrubber.quotedFiltered
+                } else {
+                    output += bytes[start..<i]
+                }
             }
         }
 
-        private mutating func object(depth: Int) throws(Malformed) {
-            output.append(input[i])
+        /// A string's new text by the rules of its zone; nil when it keeps its own.
+        static func scrubbed(_ text: String, zone: SecretScrubber.Zone) -> [UInt8]? {
+            var text = text
+            return text.withUTF8 { scrubbed($0, zone: zone) }
+        }
+
+        static func scrubbed(_ b: UnsafeBufferPointer<UInt8>, zone: SecretScrubber.Zone) -> [UInt8]? {
+            if zone == .structured, SecretScrubber.holdsSensitiveWord(b) {
+                return b.elementsEqual(SecretScrubber.filteredBytes) ? nil : SecretScrubber.filteredBytes
+            }
+            return SecretScrubber.scrubText(b)
+        }
+
+        /// A member's name (or a pair's first string) with its escapes resolved.
+        private func name(_ start: Int, _ end: Int, escaped: Bool) throws(Malformed) -> [UInt8] {
+            let content = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(end - 1)])
+            guard escaped else { return Array(content) }
+            guard let text = try? JSONString.unescape(content) else { throw Malformed() }
+            return Array(text.utf8)
+        }
+
+        private mutating func object(zone: SecretScrubber.Zone, depth: Int) throws(Malformed) {
+            output.append(bytes[i])
             i += 1
             space()
-            if i < input.count, input[i] == UInt8(ascii: "}") {
-                output.append(input[i]); i += 1
+            if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
+                output.append(bytes[i]); i += 1
                 return
             }
+            // `{"key": "api_key", "value": …}`: the value goes by the key, before or after it.
+            var pairSensitive = false
+            var pairChain = false
+            var valueOutput: Range<Int>?
             while true {
-                guard i < input.count, input[i] == UInt8(ascii: "\"") else { throw Malformed() }
-                let (start, end) = try string()
-                output += input[start..<end]
+                guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw Malformed() }
+                let (start, end, escaped) = try string()
+                output += bytes[start..<end]
+                let member = try name(start, end, escaped: escaped)
                 space()
-                guard i < input.count, input[i] == UInt8(ascii: ":") else { throw Malformed() }
-                output.append(input[i]); i += 1
+                guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw Malformed() }
+                output.append(bytes[i]); i += 1
                 space()
-                try value(name: input[(start + 1)..<(end - 1)], depth: depth + 1)
+                let isValue = member == PayloadScrubber.valueName
+                if isValue, pairSensitive {
+                    try skip(depth: depth + 1)
+                    output += PayloadScrubber.quotedFiltered
+                } else {
+                    let valueStart = i, outputStart = output.count
+                    let inner = isValue && pairChain ? .plain : member.withUnsafeBufferPointer { zone.entering($0) }
+                    try value(name: member, zone: inner, depth: depth + 1, top: depth == 0)
+                    if isValue { valueOutput = outputStart..<output.count }
+                    if !pairSensitive, member == PayloadScrubber.keyName || member == PayloadScrubber.nameName,
+                       bytes[valueStart] == UInt8(ascii: "\"") {
+                        let (s, e, esc) = (valueStart, i, bytes[valueStart..<i].contains(UInt8(ascii: "\\")))
+                        let pair = try name(s, e, escaped: esc)
+                        pairChain = SecretScrubber.chainKeys.contains(String(decoding: pair, as: UTF8.self))
+                        if pair.withUnsafeBufferPointer({ SecretScrubber.isSensitiveKey($0) }) {
+                            pairSensitive = true
+                            if let r = valueOutput { output.replaceSubrange(r, with: PayloadScrubber.quotedFiltered) }
+                        }
+                    }
+                }
                 space()
-                guard i < input.count else { throw Malformed() }
-                output.append(input[i])
+                guard i < bytes.count else { throw Malformed() }
+                output.append(bytes[i])
                 i += 1
-                if input[i - 1] == UInt8(ascii: "}") { return }
-                guard input[i - 1] == UInt8(ascii: ",") else { throw Malformed() }
+                if bytes[i - 1] == UInt8(ascii: "}") { return }
+                guard bytes[i - 1] == UInt8(ascii: ",") else { throw Malformed() }
                 space()
             }
         }
 
-        private mutating func array(depth: Int) throws(Malformed) {
-            output.append(input[i])
+        private mutating func array(zone: SecretScrubber.Zone, depth: Int) throws(Malformed) {
+            output.append(bytes[i])
             i += 1
             space()
-            if i < input.count, input[i] == UInt8(ascii: "]") {
-                output.append(input[i]); i += 1
+            if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
+                output.append(bytes[i]); i += 1
                 return
             }
             var index = 0
-            var firstString: ArraySlice<UInt8>?
+            var firstString: [UInt8]?
             while true {
-                guard i < input.count else { throw Malformed() }
-                if index == 0, input[i] == UInt8(ascii: "\"") {
-                    let (start, end) = try string()
-                    output += input[start..<end]
-                    firstString = input[(start + 1)..<(end - 1)]
+                guard i < bytes.count else { throw Malformed() }
+                if index == 0, bytes[i] == UInt8(ascii: "\"") {
+                    let start = i
+                    try value(name: nil, zone: zone, depth: depth + 1)
+                    let (s, e, esc) = (start, i, bytes[start..<i].contains(UInt8(ascii: "\\")))
+                    firstString = try name(s, e, escaped: esc)
                 } else {
                     // A `[name, value]` pair (headers, a query as pairs): the value goes by the name.
-                    try value(name: index == 1 ? firstString : nil, depth: depth + 1)
+                    try value(name: index == 1 ? firstString : nil, zone: zone, depth: depth + 1)
                 }
                 index += 1
                 space()
-                guard i < input.count else { throw Malformed() }
-                output.append(input[i])
+                guard i < bytes.count else { throw Malformed() }
+                output.append(bytes[i])
                 i += 1
-                if input[i - 1] == UInt8(ascii: "]") { return }
-                guard input[i - 1] == UInt8(ascii: ",") else { throw Malformed() }
+                if bytes[i - 1] == UInt8(ascii: "]") { return }
+                guard bytes[i - 1] == UInt8(ascii: ",") else { throw Malformed() }
                 space()
             }
         }
 
-        /// Reads a string whose opening quote is at `i`: its range with the quotes.
-        private mutating func string() throws(Malformed) -> (Int, Int) {
+        /// Reads a string whose opening quote is at `i`: its range with the quotes, and whether it holds an escape.
+        private mutating func string() throws(Malformed) -> (Int, Int, Bool) {
             let start = i
+            var escaped = false
             i += 1
-            while i < input.count {
-                switch input[i] {
-                case UInt8(ascii: "\\"): i += 2
+            while i < bytes.count {
+                switch bytes[i] {
+                case UInt8(ascii: "\\"):
+                    escaped = true
+                    i += 2
                 case UInt8(ascii: "\""):
                     i += 1
-                    return (start, i)
+                    return (start, i, escaped)
                 default: i += 1
                 }
             }
@@ -220,21 +229,21 @@ public enum PayloadScrubber {
 
         /// Passes over a value without copying it.
         private mutating func skip(depth: Int) throws(Malformed) {
-            guard depth < Walker.maxDepth, i < input.count else { throw Malformed() }
-            switch input[i] {
+            guard depth < Walker.maxDepth, i < bytes.count else { throw Malformed() }
+            switch bytes[i] {
             case UInt8(ascii: "\""): _ = try string()
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                let close = input[i] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                let close = bytes[i] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
                 i += 1
                 while true {
-                    while i < input.count, PayloadScrubber.isSpace(input[i]) || input[i] == UInt8(ascii: ",") || input[i] == UInt8(ascii: ":") { i += 1 }
-                    guard i < input.count else { throw Malformed() }
-                    if input[i] == close { i += 1; return }
+                    while i < bytes.count, PayloadScrubber.isSpace(bytes[i]) || bytes[i] == UInt8(ascii: ",") || bytes[i] == UInt8(ascii: ":") { i += 1 }
+                    guard i < bytes.count else { throw Malformed() }
+                    if bytes[i] == close { i += 1; return }
                     try skip(depth: depth + 1)
                 }
             default:
                 let start = i
-                while i < input.count, !PayloadScrubber.endsScalar(input[i]) { i += 1 }
+                while i < bytes.count, !PayloadScrubber.endsScalar(bytes[i]) { i += 1 }
                 guard i > start else { throw Malformed() }
             }
         }

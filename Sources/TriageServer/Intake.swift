@@ -31,6 +31,8 @@ public struct IntakeBatch: Sendable {
     public var skippedItems: [String: Int] = [:]
     /// The id SDKs expect back: the envelope's or the event's `event_id`.
     public var eventID: String?
+    /// Records whose time was corrected or clamped (`EventTime`), by what was done.
+    public var retimed: [EventTime.Adjustment: Int] = [:]
 
     public var records: Int { batch.events.count + batch.complaints.count + batch.adoption.count }
     /// Envelope items accepted and not stored.
@@ -87,9 +89,12 @@ public enum Intake {
                 result.rejects.append((1, RecordReader.overLimitReason("event of \(body.count) bytes", limit: LineReader.maxLineBytes, per: "record")))
                 break
             }
-            let record: ImportedRecord
+            var record: ImportedRecord
             do {
                 record = try SourceKind.sentry.decoder.decode(value)
+                if let adjustment = try RecordFinishing(clock: .received(at: receivedAt)).finish(&record, sentAt: nil) {
+                    result.retimed[adjustment, default: 0] += 1
+                }
             } catch {
                 result.rejects.append((1, error.reason))
                 break
@@ -107,14 +112,16 @@ public enum Intake {
             let source: SourceKind = endpoint == .elk ? .elk : .native
             // One JSON object over several lines, as a reporter may post it, or NDJSON.
             if let value = try? JSONParser.parse(body), isObject(value), body.contains(0x0A) {
-                try read(Array(value.serialized.utf8), source: source, maxRecords: maxRecords, reserve: reserve, into: &result)
+                try read(Array(value.serialized.utf8), source: source, receivedAt: receivedAt, maxRecords: maxRecords, reserve: reserve, into: &result)
             } else {
-                try read(body, source: source, maxRecords: maxRecords, reserve: reserve, into: &result)
+                try read(body, source: source, receivedAt: receivedAt, maxRecords: maxRecords, reserve: reserve, into: &result)
             }
         }
         if let project {
-            // The key's project wins: a body cannot file its events under another project.
+            // The key's project wins: a body cannot file its events under another project, nor
+            // attach its complaints to another project's events.
             for i in result.batch.events.indices { result.batch.events[i].project = project }
+            for i in result.batch.complaints.indices { result.batch.complaints[i].project = project }
         }
         return result
     }
@@ -149,6 +156,7 @@ public enum Intake {
                 return !over
             }
             result.skippedItems.merge(reader.skippedItems, uniquingKeysWith: +)
+            result.retimed.merge(reader.retimed, uniquingKeysWith: +)
         } catch let error as InputError {
             throw .malformed(error.reason)
         } catch {

@@ -39,6 +39,7 @@ struct IntakeHandler: Sendable {
             }
         }
         stats.acknowledged(seconds: clock.uptime() - state.bodyRead)
+        stats.retimed(intake.retimed)
         if intake.records > 0 || admitted.offered == 0 { stats.accepted(records: intake.records, skipped: intake.skipped) }
         if admitted.grant.granted < admitted.offered {
             // The records within the limit were kept; the answer says how many, and when the rest may come.

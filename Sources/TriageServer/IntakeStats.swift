@@ -1,5 +1,6 @@
 import Prometheus
 import Synchronization
+import TriageModel
 
 /// The server's counts: accepted events and requests, rejections by reason, commits; the
 /// minute's log line and `/metrics` read them.
@@ -15,6 +16,8 @@ public final class IntakeStats: Sendable {
         var requests = 0
         var records = 0
         var skippedItems = 0
+        /// Records whose time was corrected or clamped (`EventTime`).
+        var retimed = 0
         var rejected: [RejectionReason: Int] = [:]
         var commits = 0
         var failedCommits = 0
@@ -25,6 +28,7 @@ public final class IntakeStats: Sendable {
     private let skippedCounter: Counter
     private let commitsCounter: Counter
     private let rejectionCounters: [RejectionReason: Counter]
+    private let retimedCounters: [EventTime.Adjustment: Counter]
     private let queueGauge: Gauge
     private let memoryGauge: Gauge
     private let commitSeconds: DurationHistogram
@@ -40,6 +44,10 @@ public final class IntakeStats: Sendable {
             counters[reason] = registry.makeCounter(descriptor: .init(namespace: "errtriage", metricName: "requests_rejected", unitName: "total", helpText: "Requests (or their items) refused, by reason."), labels: [("reason", reason.rawValue)])
         }
         rejectionCounters = counters
+        let registry = self.registry
+        retimedCounters = Dictionary(uniqueKeysWithValues: EventTime.Adjustment.allCases.map { adjustment in
+            (adjustment, registry.makeCounter(descriptor: .init(namespace: "errtriage", metricName: "records_retimed", unitName: "total", helpText: "Records whose time was moved: by the sender's clock drift, or to their receipt from the future or before 1970."), labels: [("reason", adjustment.rawValue)]))
+        })
         queueGauge = registry.makeGauge(descriptor: .init(namespace: "errtriage", metricName: "queue", unitName: "records", helpText: "Records waiting for the next commit."))
         memoryGauge = registry.makeGauge(descriptor: .init(namespace: "errtriage", metricName: "bodies_in_flight", unitName: "bytes", helpText: "Memory requests hold: bodies as sent and inflated, and the records decoded from them (serve --max-in-flight)."))
         let buckets: [Duration] = [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
@@ -57,6 +65,13 @@ public final class IntakeStats: Sendable {
         requestsCounter.increment()
         recordsCounter.increment(by: Int64(records))
         if skipped > 0 { skippedCounter.increment(by: Int64(skipped)) }
+    }
+
+    func retimed(_ counts: [EventTime.Adjustment: Int]) {
+        guard !counts.isEmpty else { return }
+        let total = counts.values.reduce(0, +)
+        windows.withLock { w in w.minute.retimed += total; w.total.retimed += total }
+        for (adjustment, count) in counts { retimedCounters[adjustment]?.increment(by: Int64(count)) }
     }
 
     func rejected(_ reason: RejectionReason, count: Int = 1) {
@@ -100,6 +115,7 @@ public final class IntakeStats: Sendable {
     static func line(_ m: Window, queueDepth: Int) -> String {
         var line = "accepted \(m.records) record\(m.records == 1 ? "" : "s") in \(m.requests) request\(m.requests == 1 ? "" : "s")"
         if m.skippedItems > 0 { line += " (\(m.skippedItems) items not stored)" }
+        if m.retimed > 0 { line += " (\(m.retimed) re-timed to their receipt or the sender's clock)" }
         let rejected = m.rejected.filter { $0.key != .rateLimited }
         let count = rejected.values.reduce(0, +)
         line += ", rejected \(count)"

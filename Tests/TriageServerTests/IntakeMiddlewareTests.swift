@@ -23,12 +23,15 @@ import TriageStore
         func advance(_ by: Double) { lock.lock(); seconds += by; lock.unlock() }
         var uptime: Double { lock.lock(); defer { lock.unlock() }; return seconds }
         var clock: ServeClock {
-            ServeClock(now: { Timestamp.parse("2026-11-24T12:00:00Z")! }, uptime: { self.uptime })
+            ServeClock(now: { T.receipt }, uptime: { self.uptime })
         }
     }
 
     /// A server on a new store with a configuration, a clock and the committer's failure as its health.
-    static func withServer(_ configure: (inout ServeConfiguration) -> Void = { _ in }, clock: ServeClock = .system,
+    /// The server reads the time a second after the fixtures' envelopes were sent (`T.receipt`), so
+    /// that no time sent is corrected for a drift of the machine's clock from the fixtures'.
+    static func withServer(_ configure: (inout ServeConfiguration) -> Void = { _ in },
+                           clock: ServeClock = ServeClock(now: { T.receipt }, uptime: ServeClock.system.uptime),
                            open: GroupCommitter.Opener? = nil,
                            _ body: @Sendable (RouterClient, TemporaryStore, IntakeStats) async throws -> Void) async throws {
         let temporary = try TemporaryStore()

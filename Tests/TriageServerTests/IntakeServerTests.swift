@@ -20,6 +20,8 @@ import TriageStore
         IntakeKey(publicKey: "androidandroidandroidandroidandr", projectID: 2, project: "android", revoked: false),
     ]
     static let auth = "Sentry sentry_version=7, sentry_client=sentry.python/2.75.0, sentry_key=\(key)"
+    /// When the server receives every request: a second after the envelopes' `sent_at`.
+    static let receipt = Timestamp.parse("2026-11-24T10:00:02Z")!
 
     /// A server on a new store; `body` gets a client and the store.
     static func withServer(_ configure: (inout ServeConfiguration) -> Void = { _ in },
@@ -31,8 +33,11 @@ import TriageStore
         configure(&configuration)
         let committer = GroupCommitter(open: open ?? { try TriageStore.open(path, for: .writing) }, beforeCommit: beforeCommit)
         defer { committer.close() }
+        // The server's clock reads a second after the envelopes' `sent_at`, so that no time sent is
+        // corrected for a drift of the machine's clock from the fixtures'.
+        let clock = ServeClock(now: { Self.receipt }, uptime: ServeClock.system.uptime)
         let server = IntakeServer(configuration: configuration, committer: committer,
-                                  keys: KeyRing { Self.keys }, stats: IntakeStats(), health: { nil })
+                                  keys: KeyRing { Self.keys }, stats: IntakeStats(), clock: clock, health: { nil })
         try await body(RouterClient(router: server.router()), temporary)
     }
 

@@ -10,7 +10,7 @@ extension IngestWriter {
                        rollups: inout Rollups) throws {
         guard !complaints.isEmpty else { return }
         let path = db.writes
-        let citations = try citations(db, complaints, events: events)
+        let citations = try citations(db, complaints, events: events, rollups: rollups)
         let rowIDs = try path.insertComplaints(complaints, codes: citations.map(\.codes), db)
         var cited = Set<String>()
         for (rowID, citation) in zip(rowIDs, citations) where rowID != nil {

@@ -316,8 +316,8 @@ public final class IngestWriter {
               counts: inout IngestCounts, rollups: inout Rollups) throws {
         var issue = stored
         counts.eventsAdded += 1
-        if !awaitedEvents.isEmpty, awaitedEvents.contains(raw.eventID) {
-            try attachAwaiting(eventID: raw.eventID, key: key, issueID: issue.id, db: db, rollups: &rollups)
+        if !awaitedEvents.isEmpty {
+            try attachAwaiting(eventID: raw.eventID, project: raw.project, key: key, issueID: issue.id, db: db, rollups: &rollups)
         }
         rollups.add(raw, issueID: issue.id)
         issue.absorb(raw, versions: &versions)
