@@ -192,8 +192,12 @@ enum PGSchema {
         \(TriageStore.keyURLColumn(text: text));
         \(payloads)
         \(facets)
+        \(wordTemplates)
         """
     }
+
+    /// Schema 18 (SQLite's `migrateToV18`): the templates learned at each place, aliases per key.
+    static var wordTemplates: String { TriageStore.wordTemplates(text: text, integer: "BIGINT") }
 
 
     /// Schema 17 (SQLite's `migrateToV17`): the events' context facets and the facet rollup.

@@ -50,5 +50,6 @@ extension TriageStore {
         SchemaStep(15, "v15-key-urls", sqlite: migrateToV15, postgres: keyURLColumn(text: PGSchema.text) + ";"),
         SchemaStep(16, "v16-payloads", sqlite: migrateToV16, postgres: PGSchema.payloads),
         SchemaStep(17, "v17-facets", sqlite: migrateToV17, postgres: PGSchema.facets, after: countStoredTags),
+        SchemaStep(18, "v18-word-templates", sqlite: migrateToV18, postgres: PGSchema.wordTemplates),
     ]
 }
