@@ -38,10 +38,20 @@ enum SDKService: String, CaseIterable, CustomStringConvertible, Sendable {
         }
     }
 
-    /// Runs the service keeping its events in `folder`: the file its SDK wrote, and what it sent.
-    func capture(into folder: String) throws -> (file: String, sent: [Sent]) {
+    /// The argument that makes the service fail in the opposite order.
+    var reverse: [String] {
+        switch self {
+        case .python: ["--reverse"]
+        case .go: ["-reverse"]
+        case .ruby: ["--reverse", "yes"]
+        }
+    }
+
+    /// Runs the service keeping its events in `folder`: the file its SDK wrote, and what it sent;
+    /// `reversed`: failing in the opposite order (each failure's events too).
+    func capture(into folder: String, reversed: Bool = false) throws -> (file: String, sent: [Sent]) {
         let (arguments, directory) = try command()
-        let run = try ChildProcess.run(arguments + ["--out", folder], directory: directory)
+        let run = try ChildProcess.run(arguments + ["--out", folder] + (reversed ? reverse : []), directory: directory)
         try #require(run.status == 0, "\(self) service: \(run.stdout)\(run.stderr)")
         let file = folder + (self == .go ? "/events.ndjson" : "/events.envelope")
         return (file, try Self.manifest(folder + "/manifest.json"))
