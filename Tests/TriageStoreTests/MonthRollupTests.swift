@@ -189,11 +189,12 @@ import TriageModel
                 DROP INDEX complaint_code_by_complaint;
                 ALTER TABLE project_key DROP COLUMN dsn_base;
                 DROP TABLE issue_alias; DELETE FROM meta WHERE key = '\(TriageStore.formerGroupingKey)'; DROP TABLE event_payload; DROP TABLE issue_day_facet;
+                DROP TABLE word_template; DELETE FROM meta WHERE key = '\(TriageStore.priorGroupingKey)';
                 DROP VIEW event; ALTER TABLE event_row DROP COLUMN level_term; ALTER TABLE event_row DROP COLUMN facets_term; \(TriageStore.eventView(of: TriageStore.eventRowColumnsV10))
                 """)
             if !TemporaryStore.onPostgres {
                 try db.execute(sql: """
-                    DELETE FROM grdb_migrations WHERE identifier IN ('v12-months', 'v13-citations-by-complaint', 'v14-levels-aliases', 'v15-key-urls', 'v16-payloads', 'v17-facets')
+                    DELETE FROM grdb_migrations WHERE identifier IN ('v12-months', 'v13-citations-by-complaint', 'v14-levels-aliases', 'v15-key-urls', 'v16-payloads', 'v17-facets', 'v18-word-templates')
                     """)
             }
             try TriageStore.setStoredSchemaVersion(db, 11)
