@@ -30,14 +30,26 @@ public enum EventDetailReader {
             ?? v["message"]?.nonEmptyText ?? v.at("message.formatted")?.nonEmptyText ?? v.at("message.message")?.nonEmptyText
         // Sentry lists a chain's exceptions the root cause first; the detail shows the outermost first.
         let exceptions = (v.at("exception.values") ?? v["exception"]).map(list) ?? []
-        d.exceptions = exceptions.reversed().map { e in
-            EventException(type: e["type"]?.nonEmptyText, value: e["value"]?.nonEmptyText, module: e["module"]?.nonEmptyText,
-                           mechanism: e.at("mechanism.type")?.nonEmptyText, handled: e.at("mechanism.handled")?.bool,
-                           frames: sentryFrames(e["stacktrace"]))
+        let isGo = SentryStacks(event: v).isGo
+        d.exceptions = exceptions.reversed().enumerated().map { n, e -> EventException in
+            var exception = EventException(type: e["type"]?.nonEmptyText, value: e["value"]?.nonEmptyText, module: e["module"]?.nonEmptyText,
+                                           mechanism: e.at("mechanism.type")?.nonEmptyText, handled: e.at("mechanism.handled")?.bool,
+                                           frames: sentryFrames(e["stacktrace"], isGo: isGo))
+            // sentry-go's stack on the outermost value is where it was reported, or a recovered panic's.
+            if isGo, n == 0, !SentryStacks.goStackTypes.contains(e["type"]?.text ?? ""), let frames = e.at("stacktrace.frames")?.elements,
+               !frames.isEmpty {
+                if let cut = SentryFrames.goPanicCut(frames) {
+                    exception.recoveryFrames = frames.count - cut
+                } else {
+                    exception.reportedHere = true
+                }
+            }
+            return exception
         }
         d.boundExceptions()
         if d.exceptions.isEmpty {
-            d.stack = sentryFrames(v["stacktrace"] ?? v["threads"].flatMap { list($0).first { $0["stacktrace"] != nil }?["stacktrace"] })
+            d.stack = sentryFrames(v["stacktrace"] ?? v["threads"].flatMap { list($0).first { $0["stacktrace"] != nil }?["stacktrace"] },
+                                   isGo: isGo)
         }
         d.breadcrumbs = (v["breadcrumbs"].map(list) ?? []).map { b in
             EventBreadcrumb(timestamp: time(b["timestamp"]), category: b["category"]?.nonEmptyText, level: b["level"]?.nonEmptyText,
@@ -61,13 +73,18 @@ public enum EventDetailReader {
         return d
     }
 
-    /// Sentry's frames are the oldest call first; the detail's, the innermost first.
-    static func sentryFrames(_ stacktrace: JSONValue?) -> [EventFrame] {
+    /// Sentry's frames are the oldest call first; the detail's, the innermost first. Each frame's
+    /// `in_app` is as the SDK meant it (`SentryFrames.inApp`): sentry-go leaves it out of library
+    /// frames, and marks the module cache's frames the app's.
+    static func sentryFrames(_ stacktrace: JSONValue?, isGo: Bool = false) -> [EventFrame] {
         guard let frames = stacktrace?["frames"] else { return [] }
-        return list(frames).reversed().map { f in
-            EventFrame(function: f["function"]?.nonEmptyText, module: f["module"]?.nonEmptyText,
+        let all = list(frames)
+        let owner = SentryFrames.inApp(all, isGo: isGo)
+        return all.indices.reversed().map { i in
+            let f = all[i]
+            return EventFrame(function: f["function"]?.nonEmptyText, module: f["module"]?.nonEmptyText,
                        file: f["filename"]?.nonEmptyText ?? f["abs_path"]?.nonEmptyText, line: f["lineno"]?.int64.map { Int($0) },
-                       column: f["colno"]?.int64.map { Int($0) }, inApp: f["in_app"]?.bool, contextLine: f["context_line"]?.text,
+                       column: f["colno"]?.int64.map { Int($0) }, inApp: owner[i], contextLine: f["context_line"]?.text,
                        preContext: list(f["pre_context"] ?? .null).compactMap(\.text),
                        postContext: list(f["post_context"] ?? .null).compactMap(\.text), package: f["package"]?.nonEmptyText,
                        absPath: f["abs_path"]?.nonEmptyText)

@@ -40,10 +40,11 @@ public struct SentryDecoder: RecordDecoder {
             if !reading.others.isEmpty {
                 keys.append(("exception_group.other_branches", reading.others.map(\.fullForm).joined(separator: " | ")))
             }
-            message = reading.outermost?["value"]?.nonEmptyText ?? SentryMessage.read(v)?.text
-        } else if let (link, text) = SentryMessage.read(v) {
-            reading = SentryException.Reading(chain: ErrorChain(links: [link]), outermost: nil, others: [], former: nil)
-            message = text
+            message = reading.outermost?["value"]?.nonEmptyText ?? SentryMessage.text(v)
+        } else if let read = SentryMessage.read(v) {
+            reading = SentryException.Reading(chain: ErrorChain(links: [read.link]), outermost: nil, others: [], former: nil,
+                                              prior: read.prior.map { FormerChain(links: [$0]) }, words: read.words.map { [$0] } ?? [])
+            message = read.text
         } else {
             if exception != nil { throw LineRejection("exception holds no exception value (only null): nothing to group by") }
             if v["stacktrace"] != nil || v["sentry.interfaces.Stacktrace"] != nil {
@@ -55,6 +56,9 @@ public struct SentryDecoder: RecordDecoder {
         if fingerprint != nil, !values.isEmpty { keys.append(("exception_chain", reading.chain.fullForm)) }
         let chain = fingerprint.map { $0.chain(reading.chain) } ?? reading.chain
         let former = reading.former.flatMap { former in fingerprint.map { $0.former(former) } ?? former }
+        let prior = reading.prior.flatMap { prior in fingerprint.map { $0.former(prior) } ?? prior }
+        // A fingerprint without the default replaces the chain: no template of it is learned.
+        let words = fingerprint.map { $0.keepsDefault } ?? true ? reading.words : []
         let level = SentryDecoder.level(v["level"]?.nonEmptyText ?? tag("level"))
         let release = v["release"]?.nonEmptyText ?? tag("sentry:release")
         let releaseVersion = release.flatMap { AppVersion($0) }
@@ -81,7 +85,8 @@ public struct SentryDecoder: RecordDecoder {
             environment: v["environment"]?.nonEmptyText ?? tag("environment"),
             message: message,
             customKeys: keys, facets: SentryDecoder.facets(v), source: source,
-            kind: SentryException.kind(level: level, values: values, platform: v["platform"]?.nonEmptyText), level: level, formerChain: former))
+            kind: SentryException.kind(level: level, values: values, platform: v["platform"]?.nonEmptyText), level: level, formerChain: former,
+            priorChain: prior, words: words))
     }
 
     /// The event's level as Sentry names levels: lowercase, `warn` read as `warning` and

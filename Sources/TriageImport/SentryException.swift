@@ -45,6 +45,10 @@ enum SentryException {
         var outermost: JSONValue?
         var others: [ErrorChain]
         var former: FormerChain?
+        /// The chain as grouping made it before schema 21, where that may differ (`ErrorEvent.priorChain`).
+        var prior: FormerChain? = nil
+        /// The words of the links named by a template (`LinkWords`).
+        var words: [LinkWords] = []
     }
 
     /// The chain of the values (`SentryLink` reads each link); `stacks` says whose stack traces tell where they were raised.
@@ -56,13 +60,19 @@ enum SentryException {
         let path = SentryLink.withoutPhantoms(tree.path, values)
         var links: [ChainLink] = []
         var formerLinks: [FormerChain.Link] = []
+        var priorLinks: [FormerChain.Link] = []
+        var words: [LinkWords] = []
         var differs = path.count != tree.path.count
+        var priorDiffers = false
         for (i, n) in path.enumerated() {
             let cause = i + 1 < path.count ? values[path[i + 1]] : nil
-            let read = try SentryLink.read(values[n], number: n + 1, cause: cause, stacks: stacks, outermost: i == 0)
+            let read = try SentryLink.read(values[n], number: n + 1, cause: cause, stacks: stacks, outermost: i == 0, index: i)
             links.append(read.link)
             formerLinks.append(read.former)
+            priorLinks.append(read.prior)
+            if let w = read.words { words.append(w) }
             if read.former != .read(read.link) { differs = true }
+            if read.prior != .read(read.link) { priorDiffers = true }
         }
         if path.count != tree.path.count {
             formerLinks = []
@@ -78,7 +88,8 @@ enum SentryException {
             others.append(ErrorChain(links: branchLinks))
         }
         return Reading(chain: ErrorChain(links: links), outermost: tree.path.first.map { values[$0] }, others: others,
-                       former: differs ? FormerChain(links: formerLinks) : nil)
+                       former: differs ? FormerChain(links: formerLinks) : nil, prior: priorDiffers ? FormerChain(links: priorLinks) : nil,
+                       words: words)
     }
 
     /// The code the mechanism's meta (or a numeric `code` in its data) gives, and a name for it

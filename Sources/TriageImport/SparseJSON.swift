@@ -41,13 +41,14 @@ public struct SparseKeep: Sendable {
     ])
 
     /// What `SentryDecoder` reads of an event: not the breadcrumbs, debug images, spans, request
-    /// or `extra`, and of a stack trace only what a raise site reads (`RaiseSite`): each frame's
-    /// module, function, file, source line and `in_app`, not its variables, its context around the
-    /// line or its paths, which make most of an SDK's bytes. `exception` is an object of
+    /// or `extra` (but for the console integration's `extra.arguments`), and of a stack trace only
+    /// what a raise site reads (`RaiseSite`, `SentryFrames`): each frame's module, function, file,
+    /// path, source line and `in_app`, not its variables or its context around the line, which make
+    /// most of an SDK's bytes. `exception` is an object of
     /// `values`, a bare array of values, or one value: its keep names a value's members too;
     /// `threads` likewise (an object of `values`, or sentry-go's bare array).
     public static let sentryEvent: SparseKeep = {
-        let frame = SparseKeep(["module": nil, "function": nil, "filename": nil, "context_line": nil, "in_app": nil],
+        let frame = SparseKeep(["module": nil, "function": nil, "filename": nil, "abs_path": nil, "context_line": nil, "in_app": nil],
                                namesOthers: false)
         let stacktrace = SparseKeep(["frames": frame], namesOthers: false)
         let value: [String: SparseKeep?] = ["type": nil, "value": nil, "mechanism": nil, "data": nil, "stacktrace": stacktrace]
@@ -62,6 +63,7 @@ public struct SparseKeep: Sendable {
             "threads": threads, "stacktrace": stacktrace, "sentry.interfaces.Stacktrace": stacktrace,
             "contexts": SparseKeep(["app": nil, "os": nil, "device": nil, "runtime": nil, "browser": nil]),
             "server_name": nil, "transaction": nil, "request": SparseKeep(["url": nil]), "sentry.interfaces.Http": SparseKeep(["url": nil]),
+            "extra": SparseKeep(["arguments": nil], namesOthers: false),
         ])
     }()
 }

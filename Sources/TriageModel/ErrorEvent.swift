@@ -36,6 +36,14 @@ public struct ErrorEvent: Hashable, Sendable {
     /// `chain` (nil where it is the same): a store made before then joins the event to its issue
     /// of that chain by an alias. Not stored.
     public var formerChain: FormerChain?
+    /// The chain as errtriage grouped the same event from schema 14 to 20, where that may differ
+    /// from `chain` (nil where it is the same): a store made then joins the event to its issue of
+    /// that chain by an alias. Not stored.
+    public var priorChain: FormerChain?
+    /// The words of the links whose names are templates, which the store learns from at their
+    /// place and which may give such a link the code and name of the template it joins (`LinkWords`).
+    /// Not stored.
+    public var words: [LinkWords] = []
     /// The event as it came (a JSON line, an envelope item's payload), which the store keeps whole
     /// for a sample of events (scrubbed, compressed); nil where the reader kept none. Not compared.
     public var payload: [UInt8]?
@@ -48,7 +56,7 @@ public struct ErrorEvent: Hashable, Sendable {
                 message: String? = nil, customKeys: [(key: String, value: String)] = [],
                 facets: [(key: String, value: String)] = [], source: String = "native",
                 kind: EventKind? = nil, project: String? = nil, level: String? = nil, formerChain: FormerChain? = nil,
-                payload: [UInt8]? = nil) {
+                priorChain: FormerChain? = nil, words: [LinkWords] = [], payload: [UInt8]? = nil) {
         self.eventID = eventID
         self.timestamp = timestamp
         self.chain = chain
@@ -75,6 +83,8 @@ public struct ErrorEvent: Hashable, Sendable {
         self.project = project
         self.level = level
         self.formerChain = formerChain
+        self.priorChain = priorChain
+        self.words = words
         self.payload = payload
     }
 

@@ -107,6 +107,12 @@ public struct EventException: Hashable, Sendable {
     public var handled: Bool?
     /// The innermost (most recent) call first.
     public var frames: [EventFrame]
+    /// Whether the frames are where the error was reported, not where it was made (sentry-go's
+    /// stack of `CaptureException` on a value whose type records none): no raise site.
+    public var reportedHere = false
+    /// How many of the innermost frames are a recovered panic's recovery (the deferred function
+    /// that called sentry-go's `Recover`), not where it was raised.
+    public var recoveryFrames = 0
 
     public init(type: String?, value: String?, module: String? = nil, mechanism: String? = nil, handled: Bool? = nil,
                 frames: [EventFrame] = []) {
@@ -118,11 +124,17 @@ public struct EventException: Hashable, Sendable {
         self.frames = frames
     }
 
-    /// Where it was raised: the innermost frame of the app's (`in_app`), else the innermost frame.
+    /// Where it was raised: the innermost frame of the app's (`in_app`), else the innermost frame;
+    /// nil where the frames only tell where it was reported; a panic's recovery left out.
     public var raisedAt: FrameLocation? { raisingFrame.flatMap(\.location) }
 
-    /// The frame it was raised in: the innermost of the app's (`in_app`), else the innermost.
-    public var raisingFrame: EventFrame? { frames.first { $0.inApp == true } ?? frames.first }
+    /// The frame it was raised in: the innermost of the app's (`in_app`), else the innermost; nil
+    /// where the frames only tell where it was reported; a panic's recovery left out.
+    public var raisingFrame: EventFrame? {
+        guard !reportedHere else { return nil }
+        let raising = frames.dropFirst(recoveryFrames)
+        return raising.first { $0.inApp == true } ?? raising.first
+    }
 }
 
 /// One frame of a stack trace.

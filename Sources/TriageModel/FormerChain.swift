@@ -1,15 +1,18 @@
-/// The chain errtriage's grouping gave an event before schema 14, where it may differ from the one
-/// it gives now (its codes came from a link's whole message and, where no code was stated, from
-/// the type and that message's name alone). Worked out only when a store made before schema 14
-/// looks for the issue of a key it does not know (the ingest's aliases), so that most events never
-/// pay for it: a link read from its message keeps the message, and reads it on demand.
+/// The chain an earlier grouping of errtriage's gave an event, where it may differ from the one it
+/// gives now: before schema 14 (`ErrorEvent.formerChain`: codes from a link's whole message and,
+/// where no code was stated, from the type and that message's name alone), and before schema 21
+/// (`ErrorEvent.priorChain`: the whole path of the app's frames as the raise site, the masks before
+/// it). Worked out only when a store made before then looks for the issue of a key it does not know
+/// (the ingest's aliases), so that most events never pay for it: a link read from its message keeps
+/// the message, and reads it on demand, with the masks of then (`MessageTemplate.Rules.former`).
 public struct FormerChain: Hashable, Sendable {
     /// One link of the former chain.
     public enum Link: Hashable, Sendable {
         /// The link as it was: its code known.
         case read(ChainLink)
-        /// A link whose code came from its whole message: a code the message states, else one
-        /// derived from the type and the message's name; `codeName` names a link without a message.
+        /// A link whose code came from its message (its whole message before schema 14, its own
+        /// words before 18): a code the message states, else one derived from the type and the
+        /// message's name; `codeName` names a link without a message.
         case fromMessage(domain: String, message: String?, codeName: String?)
     }
 
@@ -25,7 +28,7 @@ public struct FormerChain: Hashable, Sendable {
                 return known
             case .fromMessage(let domain, let message, let codeName):
                 let stated = message.flatMap(MessageTemplate.statedCode)
-                let name = (stated?.rest ?? message).flatMap(MessageTemplate.caseName) ?? codeName
+                let name = (stated?.rest ?? message).flatMap { MessageTemplate.caseName($0, rules: .former) } ?? codeName
                 guard let stated else {
                     return ChainLink(domain: domain, short: "", code: MessageTemplate.derivedCode(domain: domain, name: name), name: name,
                                      origin: .derived)

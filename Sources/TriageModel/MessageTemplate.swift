@@ -7,6 +7,24 @@
 /// digit in it: `<id>`). What is left names the situation, so the same situation masks to the
 /// same template in every event and release, and different words give different templates.
 public enum MessageTemplate {
+    /// Which masks apply: grouping's since schema 21 (`current`), or the masks before it
+    /// (`former`), with which the chains of earlier stores' keys are worked out (`FormerChain`).
+    public struct Rules: Hashable, Sendable {
+        /// Quoted values are masked whole (`'<value>'`); since schema 21 they are kept, and the
+        /// values that differ from one event to the next at one place are learned instead
+        /// (`WordTemplate`), so that `(reading 'total')` keeps the property it names.
+        public var masksQuoted: Bool
+        /// A run of six or more digits is an id like a run of six or more hex digits (`<id>`),
+        /// and so is a run of eight or more hex letters: an id is one class whatever its digits.
+        public var unifiesIDs: Bool
+        /// An IPv4 address is kept as it is and a port after a host is `<port>`
+        /// (`127.0.0.1:<port>`, `db.internal:<port>`), instead of `<n>.<n>.<n>.<n>:<n>`.
+        public var keepsAddresses: Bool
+
+        public static let current = Rules(masksQuoted: false, unifiesIDs: true, keepsAddresses: true)
+        public static let former = Rules(masksQuoted: true, unifiesIDs: false, keepsAddresses: false)
+    }
+
     /// The longest name a template gives, in characters.
     public static let maxNameLength = 80
     /// Derived codes are five digits, 10000–99999: a code the app states is rarely that large, and
@@ -16,17 +34,17 @@ public enum MessageTemplate {
     /// The message with per-event data masked, white space folded, on one line. Masking may
     /// uncover another mask (a quote that closed too early around a word now closes around a
     /// mask), so it runs until the template masks to itself: a template is its own template.
-    public static func mask(_ text: String) -> String {
-        var template = maskOnce(text)
+    public static func mask(_ text: String, rules: Rules = .current) -> String {
+        var template = maskOnce(text, rules)
         for _ in 0..<8 {
-            let again = maskOnce(template)
+            let again = maskOnce(template, rules)
             if again == template { break }
             template = again
         }
         return template
     }
 
-    static func maskOnce(_ text: String) -> String {
+    static func maskOnce(_ text: String, _ rules: Rules = .current) -> String {
         // Every line break and control is a space: a template is one line (U+2028, U+0085 …).
         var b = Array(text.utf8)
         if b.allSatisfy({ $0 < 0x80 }) {
@@ -43,7 +61,7 @@ public enum MessageTemplate {
         while i < b.count {
             let c = b[i]
             let atWordStart = i == 0 || !isWordOrMask(b[i - 1])
-            if atWordStart, let end = quoted(b, i) {
+            if rules.masksQuoted, atWordStart, let end = quoted(b, i) {
                 out += [c] + Array("<value>".utf8) + [c]
                 i = end
             } else if atWordStart, let end = uuid(b, i) {
@@ -55,15 +73,24 @@ public enum MessageTemplate {
             } else if atWordStart, let end = hex(b, i) {
                 out += Array("<hex>".utf8)
                 i = end
-            } else if i == 0 || isSpace(b[i - 1]) || opensToken(b[i - 1]), let (end, mask) = token(b, i) {
+            } else if rules.keepsAddresses, atWordStart, let (end, port) = address(b, i) {
+                out += b[i..<(port ?? end)]
+                if port != nil { out += Array(":<port>".utf8) }
+                i = end
+            } else if rules.keepsAddresses, c == UInt8(ascii: ":"), let end = port(b, i, after: out) {
+                out += Array(":<port>".utf8)
+                i = end
+            } else if i == 0 || isSpace(b[i - 1]) || opensToken(b[i - 1]) || (!rules.masksQuoted && isQuote(b[i - 1])),
+                      let (end, mask) = token(b, i) {
                 out += Array(mask.utf8)
                 i = end
             } else if isWord(c) && atWordStart {
                 var j = i
                 while j < b.count, isWord(b[j]) { j += 1 }
-                out += word(b[i..<j])
+                // A decimal: 30.2 reads as one number, however many digits it has.
+                let decimal = j + 1 < b.count && b[j] == UInt8(ascii: ".") && isDigit(b[j + 1]) && b[i..<j].allSatisfy(isDigit)
+                out += decimal && rules.unifiesIDs ? Array("<n>".utf8) : word(b[i..<j], rules)
                 i = j
-                // A decimal: 30.2 reads as one number.
                 if out.last == UInt8(ascii: ">"), i + 1 < b.count, b[i] == UInt8(ascii: "."), isDigit(b[i + 1]),
                    out.count >= 3, Array(out.suffix(3)) == Array("<n>".utf8) {
                     i += 1
@@ -119,7 +146,7 @@ public enum MessageTemplate {
     /// `getTokenFailed for user 42`: an identifier before a colon, or a camelCase or snake_case
     /// word), else its masked template, first line, at most `maxNameLength` characters; nil
     /// for an empty message.
-    public static func caseName(_ message: String) -> String? {
+    public static func caseName(_ message: String, domain: String? = nil, rules: Rules = .current) -> String? {
         let b = Array(message.utf8)
         var i = 0
         while i < b.count, isSpace(b[i]) { i += 1 }
@@ -131,15 +158,24 @@ public enum MessageTemplate {
             let camel = ident.dropFirst().contains(where: isUpperLetter) && ident.contains(where: isLowerLetter)
             let snake = ident.contains(UInt8(ascii: "_")) && ident.contains(where: isLowerLetter)
             let colon = next == UInt8(ascii: ":") && (j + 1 == b.count || isSpace(b[j + 1]))
-            if !ident.contains(where: isDigit),
+            // Go's `json: cannot unmarshal …` names the type's package, not a case of the app's.
+            let package = rules == .current && colon && domain.map { packageName($0) == String(decoding: ident, as: UTF8.self) } == true
+            if !ident.contains(where: isDigit), !package,
                colon || ((camel || snake) && (next == nil || isSpace(next!) || next == UInt8(ascii: "(") || next == UInt8(ascii: ","))) {
                 return String(decoding: ident, as: UTF8.self)
             }
         }
         let firstLine = String(decoding: b.prefix { $0 != 0x0A }, as: UTF8.self)
-        let template = mask(firstLine)
+        let template = mask(firstLine, rules: rules)
         guard !template.isEmpty else { return nil }
         return String(template.prefix(maxNameLength))
+    }
+
+    /// The package a type is declared in, as its message may name it first: `json` of
+    /// `*json.UnmarshalTypeError`, `decoder` of `json.decoder.JSONDecodeError`; nil for a bare name.
+    static func packageName(_ domain: String) -> String? {
+        let parts = domain.drop { $0 == "*" || $0 == "&" }.split(separator: ".")
+        return parts.count >= 2 ? String(parts[parts.count - 2]) : nil
     }
 
     /// A code for a link that states none, from its domain and name: the same pair gives the
@@ -251,6 +287,38 @@ public enum MessageTemplate {
         return end == b.count || !isWordOrMask(b[end]) ? end : nil
     }
 
+    /// An IPv4 address at `i` (four numbers of at most three digits), its end and where a port
+    /// after it starts (`127.0.0.1:5432`); nil where none starts there.
+    static func address(_ b: [UInt8], _ i: Int) -> (Int, Int?)? {
+        var j = i
+        for part in 0..<4 {
+            if part > 0 {
+                guard j < b.count, b[j] == UInt8(ascii: ".") else { return nil }
+                j += 1
+            }
+            let start = j
+            while j < b.count, isDigit(b[j]), j - start < 4 { j += 1 }
+            guard j > start, j - start <= 3 else { return nil }
+        }
+        guard j == b.count || !(isWordOrMask(b[j]) || (b[j] == UInt8(ascii: ".") && j + 1 < b.count && isDigit(b[j + 1]))) else { return nil }
+        if let end = port(b, j, after: []) { return (end, j) }
+        return (j, nil)
+    }
+
+    /// A port at `i` (`:` and one to five digits, ending a word) after a host: an address, a
+    /// name with a dot (`db.internal`) or `localhost`, as `out` ends (empty: the caller knows).
+    static func port(_ b: [UInt8], _ i: Int, after out: [UInt8]) -> Int? {
+        guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
+        var j = i + 1
+        while j < b.count, isDigit(b[j]), j - i <= 6 { j += 1 }
+        guard j - i >= 2, j - i <= 6, j == b.count || !isWordOrMask(b[j]) else { return nil }
+        guard !out.isEmpty else { return j }
+        let host = out.reversed().prefix { !isSpace($0) && !opensToken($0) && !isQuote($0) && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "@") }
+        guard let last = host.first, isWord(last) || last == UInt8(ascii: ">") || last == UInt8(ascii: "]") else { return nil }
+        let name = Array(host.reversed())
+        return name.contains(UInt8(ascii: ".")) || name == Array("localhost".utf8) || name.first == UInt8(ascii: "[") ? j : nil
+    }
+
     /// A URL, a path or an e-mail address that starts at `i`: its end and its mask.
     static func token(_ b: [UInt8], _ i: Int) -> (Int, String)? {
         var j = i
@@ -284,9 +352,16 @@ public enum MessageTemplate {
     /// A word with digits in it: a number; an id (six or more hex digits: `8f3a2c`); a number with
     /// a unit (`120000ms`; a hex-looking one such as `123456b` reads as an id); another id (eight or
     /// more letters and digits); else a word whose digits are masked (`v2`, `u42`).
-    static func word(_ w: ArraySlice<UInt8>) -> [UInt8] {
-        guard w.contains(where: isDigit) else { return Array(w) }
-        if w.allSatisfy(isDigit) { return Array("<n>".utf8) }
+    static func word(_ w: ArraySlice<UInt8>, _ rules: Rules = .current) -> [UInt8] {
+        guard w.contains(where: isDigit) else {
+            // Eight or more hex letters (`deadbeef`, `CAFEBABEFACE`): an id whose digits happen to be letters.
+            if rules.unifiesIDs, w.count >= 8, w.allSatisfy(isHex), w.allSatisfy(isLowerLetter) || w.allSatisfy(isUpperLetter) {
+                return Array("<id>".utf8)
+            }
+            return Array(w)
+        }
+        // Six or more digits are an id, as six or more hex digits are: one class, whichever form comes.
+        if w.allSatisfy(isDigit) { return Array((rules.unifiesIDs && w.count >= 6 ? "<id>" : "<n>").utf8) }
         if w.count >= 6 && w.allSatisfy(isHex) { return Array("<id>".utf8) }
         // A number with a unit (`120000ms`, `30s`, `12345678B`) is a number, however long.
         if let unit = w.firstIndex(where: { !isDigit($0) }), unit > w.startIndex,
@@ -347,6 +422,7 @@ public enum MessageTemplate {
     static func isWordOrMask(_ c: UInt8) -> Bool { isWord(c) || c == UInt8(ascii: "<") || c == UInt8(ascii: ">") }
     static func isHex(_ c: UInt8) -> Bool { isDigit(c) || (c | 0x20 >= 97 && c | 0x20 <= 102) }
     static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+    static func isQuote(_ c: UInt8) -> Bool { c == UInt8(ascii: "'") || c == UInt8(ascii: "\"") || c == UInt8(ascii: "`") }
     static func opensToken(_ c: UInt8) -> Bool {
         c == UInt8(ascii: "(") || c == UInt8(ascii: "[") || c == UInt8(ascii: "=") || c == UInt8(ascii: "<")
     }

@@ -1,12 +1,14 @@
 /// Where an error was raised, as its stack trace tells it, in the parts that stay the same from one
-/// release and machine to the next: the app's own frames by module and function, and the source
-/// text of the line that raised it. Never line numbers or absolute paths, which move with every
-/// edit above the line and with every checkout.
+/// release, machine and caller to the next: the innermost of the app's frames, by module and
+/// function, and the source text of its line. Never line numbers or absolute paths, which move with
+/// every edit above the line and with every checkout, and never the frames that led there: one
+/// failure reached from a request handler and from a worker is raised at one place.
 ///
 /// The frames are the app's (`in_app`) where the trace marks any, else all of them, as Sentry's
 /// grouping reads them. A frame is named by its module (else its file, relative as the SDK gives
-/// it, or the last component of an absolute one) and its function; the raising line is the
-/// innermost of those frames' `context_line`, white space trimmed.
+/// it, or the last component of an absolute one) and its function; the raising line is that
+/// frame's `context_line`, white space trimmed. Stores made before schema 21 read the whole path
+/// of the app's frames instead (`init(pathOf:)`), which their keys' former chains are worked out by.
 public struct RaiseSite: Hashable, Sendable {
     /// One frame of a stack trace, as far as a raise site reads it.
     public struct Frame: Hashable, Sendable {
@@ -25,7 +27,7 @@ public struct RaiseSite: Hashable, Sendable {
         }
     }
 
-    /// The site in one line: `module.function` per frame, outermost first, then the raising line.
+    /// The site in one line: the raising frame's `module.function`, then the raising line.
     public let text: String
 
     /// Nil where no frame names a place (no module, file or function anywhere).
@@ -34,14 +36,31 @@ public struct RaiseSite: Hashable, Sendable {
         self.init(chosen: frames.lazy.filter { !appOnly || $0.inApp == true })
     }
 
-    /// The site of frames already chosen (the app's, or all of them where none is marked).
+    /// The site of frames already chosen (the app's, or all of them where none is marked), oldest first:
+    /// the innermost that names a place.
     public init?<Frames: Sequence>(chosen frames: Frames) where Frames.Element == Frame {
+        var innermost: Frame?
+        for frame in frames where RaiseSite.names(frame) { innermost = frame }
+        guard let innermost else { return nil }
+        var text = ""
+        _ = RaiseSite.place(innermost, into: &text)
+        self.init(text: text, line: innermost.contextLine)
+    }
+
+    /// The site as grouping read it before schema 21: every chosen frame that names a place,
+    /// outermost first (`module.function > module.function`), then the innermost one's line.
+    public init?<Frames: Sequence>(pathOf frames: Frames) where Frames.Element == Frame {
         var text = ""
         var line: String?
         for frame in frames {
             guard RaiseSite.place(frame, into: &text) else { continue }
             line = frame.contextLine
         }
+        self.init(text: text, line: line)
+    }
+
+    private init?(text: String, line: String?) {
+        var text = text
         guard !text.isEmpty else { return nil }
         if let line = line?.trimmingASCIIWhitespace(), !line.isEmpty {
             text += " | "
@@ -56,6 +75,11 @@ public struct RaiseSite: Hashable, Sendable {
         let hash = StableHash.value(domain + "\u{1F}site\u{1F}" + text)
         let range = MessageTemplate.derivedRange
         return range.lowerBound + Int(hash % UInt64(range.count))
+    }
+
+    /// Whether the frame names a place: a module, a file or a function.
+    static func names(_ frame: Frame) -> Bool {
+        frame.module?.isEmpty == false || frame.function?.isEmpty == false || frame.file.flatMap(relativeFile) != nil
     }
 
     /// Appends `module.function`, each part that is known, after ` > ` where the text has a place

@@ -54,6 +54,10 @@ extension ErrorEvent {
         userID = o(userID); sessionID = o(sessionID); environment = o(environment)
         message = o(message); source = c(source); project = o(project); level = o(level)
         formerChain?.makeStorable()
+        priorChain?.makeStorable()
+        if words.contains(where: { StorableText.holdsNul($0.place) || $0.tokens.contains(where: StorableText.holdsNul) }) {
+            words = words.map { LinkWords(link: $0.link, place: c($0.place), tokens: $0.tokens.map(c), bySite: $0.bySite) }
+        }
         // The payload is bytes, compressed into a blob; a NUL byte in it (which no JSON text holds
         // unescaped) becomes the stand-in's UTF-8 all the same, so that no reading of it meets one.
         if let bytes = payload, bytes.contains(0) { payload = StorableText.clean(bytes) }

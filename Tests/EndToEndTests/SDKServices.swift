@@ -38,11 +38,21 @@ enum SDKService: String, CaseIterable, CustomStringConvertible, Sendable {
         }
     }
 
+    /// The argument that makes the service fail in the opposite order.
+    var reverse: [String] {
+        switch self {
+        case .python: ["--reverse"]
+        case .go: ["-reverse"]
+        case .ruby: ["--reverse", "yes"]
+        }
+    }
+
     /// Runs the service keeping its events in `folder`: the file its SDK wrote, and what it sent.
-    /// `options` go to the service (the Python one's `--no-source`).
-    func capture(into folder: String, options: [String] = []) throws -> (file: String, sent: [Sent]) {
+    /// `options` go to the service (the Python one's `--no-source`); `reversed`: failing in the
+    /// opposite order (each failure's events too).
+    func capture(into folder: String, options: [String] = [], reversed: Bool = false) throws -> (file: String, sent: [Sent]) {
         let (arguments, directory) = try command()
-        let run = try ChildProcess.run(arguments + ["--out", folder] + options, directory: directory)
+        let run = try ChildProcess.run(arguments + ["--out", folder] + options + (reversed ? reverse : []), directory: directory)
         try #require(run.status == 0, "\(self) service: \(run.stdout)\(run.stderr)")
         let file = folder + (self == .go ? "/events.ndjson" : "/events.envelope")
         return (file, try Self.manifest(folder + "/manifest.json"))

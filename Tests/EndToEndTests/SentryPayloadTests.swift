@@ -10,9 +10,9 @@ import Testing
     static let fixture = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/sentry-platforms.ndjson").path
     static let now = "2026-11-20T00:00:00Z"
     static let keys: [String: String] = [
-        "EB1": "crash", "EX6": "crash", "SI11": "crash", "SG6": "crash", "SB10": "crash", "AN77831": "anr",
-        "AE52081": "non-fatal", "VA28156": "non-fatal", "VL19210": "non-fatal", "OS28": "non-fatal", "TY42922": "non-fatal",
-        "DB45690": "non-fatal", "ER45807-NA73023": "non-fatal", "ME87207": "non-fatal",
+        "EB1": "crash", "EX6": "crash", "SI11": "crash", "SG6": "crash", "SB10": "crash", "AN27471": "anr",
+        "AE91832": "non-fatal", "VA46505": "non-fatal", "VL97254": "non-fatal", "OS28": "non-fatal", "TY72036": "non-fatal",
+        "DB77915": "non-fatal", "ER45807-NA17360": "non-fatal", "ME87207": "non-fatal",
     ]
 
     func issues(_ cli: CLI, _ extra: [String] = []) throws -> [String: [String: Any]] {
@@ -33,7 +33,7 @@ import Testing
         // The log record is an issue of its own, named by its template.
         #expect(list["ME87207"]?["title"] as? String == "Payment %s declined", "\(list["ME87207"] ?? [:])")
         // Rails' `ActionView::Template::Error` repeats its cause's message: the title is the cause's words.
-        #expect(list["ER45807-NA73023"]?["title"] as? String == "NameError: undefined local variable or method `foo'", "\(list["ER45807-NA73023"] ?? [:])")
+        #expect(list["ER45807-NA17360"]?["title"] as? String == "NameError: undefined local variable or method `foo'", "\(list["ER45807-NA17360"] ?? [:])")
         #expect(try cli.run(["check"]).status == 0)
     }
 
@@ -70,11 +70,11 @@ import Testing
         #expect(rn["environment"] as? String == "production" && rn["user_id"] as? String == "rn-7")
         #expect(rn["timestamp"] as? String == "2026-11-18T09:01:00Z")
         #expect(rn["event_id"] as? String == "5a1e0000000000000000000000000003")
-        let java = try event("AE52081")
+        let java = try event("AE91832")
         #expect((java["user_id"] as? String)?.hasPrefix("email:") == true && !(java["user_id"] as! String).contains("@"))
         #expect(java["app_version"] as? String == "3.0.2" && java["environment"] as? String == "production")
-        #expect((try event("VA28156")["user_id"] as? String)?.hasPrefix("ip:") == true)
-        #expect(try event("TY42922")["user_id"] as? String == "js-1")
+        #expect((try event("VA46505")["user_id"] as? String)?.hasPrefix("ip:") == true)
+        #expect(try event("TY72036")["user_id"] as? String == "js-1")
         let cocoa = try cli.run(["show", "EB1", "--now", Self.now, "--window", "30d", "--format", "json"]).json
         #expect(cocoa["events"] as? Int == 1 && cocoa["users"] as? Int == 1)
         let kinds = (cocoa["breakdowns"] as? [String: [[String: Any]]])?["kind"]

@@ -4,62 +4,66 @@ import Testing
 @testable import TriageModel
 
 /// What one event's message says once its data is masked: examples of each kind of data, then
-/// the properties a template keeps whatever the data.
+/// the properties a template keeps whatever the data (under the masks before schema 21).
 @Suite("MessageTemplate.mask")
 struct MessageTemplateMaskTests {
+    /// The masks as grouping had them before schema 21, with which earlier stores' keys are found
+    /// (`MessageTemplate.Rules.former`); `MessageTemplateRulesTests` has what changed since.
+    static func mask(_ text: String) -> String { MessageTemplate.mask(text, rules: .former) }
+
     @Test(arguments: ["'", "\"", "`"])
     func masksAQuotedValueKeepingItsQuotes(_ quote: String) {
-        #expect(MessageTemplate.mask("user \(quote)bob smith\(quote) not found") == "user \(quote)<value>\(quote) not found")
+        #expect(Self.mask("user \(quote)bob smith\(quote) not found") == "user \(quote)<value>\(quote) not found")
     }
 
     @Test func masksAnEmptyQuotedValue() {
-        #expect(MessageTemplate.mask("key '' is empty") == "key '<value>' is empty")
+        #expect(Self.mask("key '' is empty") == "key '<value>' is empty")
     }
 
     @Test func keepsAnApostropheInsideAWord() {
-        #expect(MessageTemplate.mask("can't connect, don't retry") == "can't connect, don't retry")
+        #expect(Self.mask("can't connect, don't retry") == "can't connect, don't retry")
     }
 
     @Test func masksAUUIDInEitherCase() {
-        #expect(MessageTemplate.mask("order 550e8400-e29b-41d4-a716-446655440000 lost") == "order <uuid> lost")
-        #expect(MessageTemplate.mask("order 550E8400-E29B-41D4-A716-446655440000.") == "order <uuid>.")
+        #expect(Self.mask("order 550e8400-e29b-41d4-a716-446655440000 lost") == "order <uuid> lost")
+        #expect(Self.mask("order 550E8400-E29B-41D4-A716-446655440000.") == "order <uuid>.")
     }
 
     @Test func masksAHexNumber() {
-        #expect(MessageTemplate.mask("bad access at 0x7ffee4a1c0") == "bad access at <hex>")
-        #expect(MessageTemplate.mask("bad access at 0XDEADbeef, again") == "bad access at <hex>, again")
+        #expect(Self.mask("bad access at 0x7ffee4a1c0") == "bad access at <hex>")
+        #expect(Self.mask("bad access at 0XDEADbeef, again") == "bad access at <hex>, again")
     }
 
     @Test func masksAURL() {
-        #expect(MessageTemplate.mask("GET https://api.example.com/v1/items?id=42&page=3 failed") == "GET <url> failed")
+        #expect(Self.mask("GET https://api.example.com/v1/items?id=42&page=3 failed") == "GET <url> failed")
     }
 
     @Test func aURLEndsBeforeTheSentencesPunctuation() {
-        #expect(MessageTemplate.mask("cannot reach (http://10.0.0.7:8080/health).") == "cannot reach (<url>).")
+        #expect(Self.mask("cannot reach (http://10.0.0.7:8080/health).") == "cannot reach (<url>).")
     }
 
     @Test(arguments: ["/var/mobile/Containers/Data/app-3.sqlite", "~/Library/Caches/x", "./build/out.log", "../up/there",
                       "C:\\Users\\bob\\AppData\\x.txt"])
     func masksAPath(_ path: String) {
-        #expect(MessageTemplate.mask("cannot open \(path) for writing") == "cannot open <path> for writing")
+        #expect(Self.mask("cannot open \(path) for writing") == "cannot open <path> for writing")
     }
 
     @Test func masksAnEmailAddress() {
-        #expect(MessageTemplate.mask("mail to first.last+tag@example.co.uk bounced.") == "mail to <email> bounced.")
+        #expect(Self.mask("mail to first.last+tag@example.co.uk bounced.") == "mail to <email> bounced.")
     }
 
     @Test(arguments: ["2026-10-04", "2026-10-04T22:33:00Z", "2026-10-04 22:33:00", "2026-10-04T22:33:00.123+03:00",
                       "2026-10-04T22:33:00-0500", "2026-10-04 22:33:00 UTC", "22:33", "9:05:01", "22:33:00.5"])
     func masksADateOrATime(_ time: String) {
-        #expect(MessageTemplate.mask("expired at \(time) today") == "expired at <time> today")
+        #expect(Self.mask("expired at \(time) today") == "expired at <time> today")
     }
 
     @Test func masksANumber() {
-        #expect(MessageTemplate.mask("retry 3 of 15") == "retry <n> of <n>")
+        #expect(Self.mask("retry 3 of 15") == "retry <n> of <n>")
     }
 
     @Test func masksADecimalAsOneNumber() {
-        #expect(MessageTemplate.mask("took 30.2s") == "took <n>s")
+        #expect(Self.mask("took 30.2s") == "took <n>s")
     }
 
     /// A number with its unit is a number however many digits it has: 120000ms is not an id.
@@ -67,47 +71,47 @@ struct MessageTemplateMaskTests {
     @Test(arguments: ["5000ms", "120000ms", "1500000us", "12345678KB"])
     func masksANumberWithAUnitAsANumber(_ duration: String) {
         let unit = duration.drop { $0.isNumber }
-        #expect(MessageTemplate.mask("timed out after \(duration)") == "timed out after <n>\(unit)")
+        #expect(Self.mask("timed out after \(duration)") == "timed out after <n>\(unit)")
     }
 
     @Test func keepsTheSignOfANegativeNumber() {
-        #expect(MessageTemplate.mask("status -1009") == "status -<n>")
+        #expect(Self.mask("status -1009") == "status -<n>")
     }
 
     @Test func masksAWordOfSixOrMoreHexDigitsAsAnID() {
-        #expect(MessageTemplate.mask("request req-8f3a2c timed out") == "request req-<id> timed out")
+        #expect(Self.mask("request req-8f3a2c timed out") == "request req-<id> timed out")
     }
 
     @Test func masksAWordOfEightOrMoreLettersAndDigitsAsAnID() {
-        #expect(MessageTemplate.mask("session a1b2c3d4zz expired") == "session <id> expired")
+        #expect(Self.mask("session a1b2c3d4zz expired") == "session <id> expired")
     }
 
     @Test func masksOnlyTheDigitsOfAShortWord() {
-        #expect(MessageTemplate.mask("http2 stream ab12 reset") == "http<n> stream ab<n> reset")
+        #expect(Self.mask("http2 stream ab12 reset") == "http<n> stream ab<n> reset")
     }
 
     @Test func keepsAWordWithoutDigits() {
-        #expect(MessageTemplate.mask("deadbeef cafe") == "deadbeef cafe")
+        #expect(Self.mask("deadbeef cafe") == "deadbeef cafe")
     }
 
     @Test func foldsWhiteSpaceOntoOneLine() {
-        #expect(MessageTemplate.mask("  connection\tlost\r\n\n  retrying  ") == "connection lost retrying")
+        #expect(Self.mask("  connection\tlost\r\n\n  retrying  ") == "connection lost retrying")
     }
 
     /// Every line break Unicode names (LF, CR, VT, FF, NEL, LS, PS) is white space: the template is one line.
     @Test(arguments: ["\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}"])
     func foldsEveryLineBreakToASpace(_ lineBreak: String) {
-        #expect(MessageTemplate.mask("connection lost\(lineBreak)retrying") == "connection lost retrying")
+        #expect(Self.mask("connection lost\(lineBreak)retrying") == "connection lost retrying")
     }
 
     @Test func masksNothingInAnEmptyMessage() {
-        #expect(MessageTemplate.mask("") == "")
-        #expect(MessageTemplate.mask(" \t\n") == "")
+        #expect(Self.mask("") == "")
+        #expect(Self.mask(" \t\n") == "")
     }
 
     /// A hex number running into a word (`0x1fg9`) masked only its hex run: the digits after it stayed.
     @Test func aHexNumberRunningIntoAWordLeavesNoDigitBehind() {
-        let template = MessageTemplate.mask("bad pointer 0x1fg9")
+        let template = Self.mask("bad pointer 0x1fg9")
         #expect(!template.utf8.contains { $0 >= 48 && $0 <= 57 }, "\(template)")
     }
 
@@ -115,8 +119,8 @@ struct MessageTemplateMaskTests {
     /// number's `<n>` ends in `>`, so the quote then starts a word), and a hex run into a word.
     @Test(arguments: ["size 12\"abc\"", "0\"_1\"", "bad pointer 0x1fg9", "0xcode12:30"])
     func maskingATemplateAgainChangesNothing(_ message: String) {
-        let template = MessageTemplate.mask(message)
-        #expect(MessageTemplate.mask(template) == template, "\(message.debugDescription) → \(template.debugDescription)")
+        let template = Self.mask(message)
+        #expect(Self.mask(template) == template, "\(message.debugDescription) → \(template.debugDescription)")
     }
 
     // MARK: - Properties
@@ -125,8 +129,8 @@ struct MessageTemplateMaskTests {
     @Test func aTemplateIsStableUnderChangedData() async {
         await propertyCheck(count: 500, input: MaskGen.quote, MaskGen.slots, MaskGen.slots) { quote, a, b in
             let expected = MaskGen.template(quote: quote)
-            #expect(MessageTemplate.mask(MaskGen.sentence(quote: quote, a)) == expected, "\(MaskGen.sentence(quote: quote, a))")
-            #expect(MessageTemplate.mask(MaskGen.sentence(quote: quote, a)) == MessageTemplate.mask(MaskGen.sentence(quote: quote, b)))
+            #expect(Self.mask(MaskGen.sentence(quote: quote, a)) == expected, "\(MaskGen.sentence(quote: quote, a))")
+            #expect(Self.mask(MaskGen.sentence(quote: quote, a)) == Self.mask(MaskGen.sentence(quote: quote, b)))
         }
     }
 
@@ -139,7 +143,7 @@ struct MessageTemplateMaskTests {
             var other = words
             other[at] = replacement
             let a = MaskGen.interleave(words, data), b = MaskGen.interleave(other, data)
-            #expect(MessageTemplate.mask(a) != MessageTemplate.mask(b), "\(a) | \(b)")
+            #expect(Self.mask(a) != Self.mask(b), "\(a) | \(b)")
         }
     }
 
@@ -147,15 +151,15 @@ struct MessageTemplateMaskTests {
         let pieces = zip(MaskGen.messyPiece.array(of: 0...30), MaskGen.unicodePiece.array(of: 0...3))
         await propertyCheck(count: Int(ProcessInfo.processInfo.environment["MASK_CHECKS"] ?? "") ?? 500, input: pieces) { messy, other in
             let text = (messy + other).joined()
-            let once = MessageTemplate.mask(text)
-            #expect(MessageTemplate.mask(once) == once, "\(text.debugDescription) → \(once.debugDescription)")
+            let once = Self.mask(text)
+            #expect(Self.mask(once) == once, "\(text.debugDescription) → \(once.debugDescription)")
         }
     }
 
     @Test func maskNeverCrashesAndGivesOneLineOnArbitraryUnicode() async {
         await propertyCheck(count: 1000, input: MaskGen.unicodePiece.array(of: 0...40)) { pieces in
             let text = pieces.joined()
-            let template = MessageTemplate.mask(text)
+            let template = Self.mask(text)
             #expect(!template.contains { $0.isNewline }, "\(text.unicodeScalars.map { String($0.value, radix: 16) }) → \(template.debugDescription)")
         }
     }
@@ -165,7 +169,7 @@ struct MessageTemplateMaskTests {
     @Test func theASCIIPathMasksEveryByteAsTheUnicodePathDoes() {
         for byte in UInt8(0)..<0x80 {
             let ascii = "id\(Character(Unicode.Scalar(byte)))42 at 'x'\t\(Character(Unicode.Scalar(byte)))end"
-            #expect(MessageTemplate.mask(ascii) + " é" == MessageTemplate.mask(ascii + " é"), "byte \(byte)")
+            #expect(Self.mask(ascii) + " é" == Self.mask(ascii + " é"), "byte \(byte)")
         }
     }
 }
@@ -491,6 +495,80 @@ enum MaskGen {
         default:
             return ["\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}", "\r\n", "\u{FEFF}", "\u{200D}", "\u{202E}", "\u{0301}", "🇺🇦",
                     "👩‍💻", "\u{0}"].randomElement(using: &rng)!
+        }
+    }
+}
+
+/// The masks since schema 21 (`MessageTemplate.Rules.current`): one class for each kind of data
+/// whichever form comes, quoted values kept (the values that vary are learned, `WordTemplate`),
+/// an address kept and its port masked.
+@Suite("MessageTemplate.mask, schema 21")
+struct MessageTemplateRulesTests {
+    @Test(arguments: ["123456", "9081726354", "8f3a2c", "0123456789abcdef", "deadbeefcafe", "DEADBEEF"])
+    func anIDIsOneClassWhetherItsDigitsAreDecimalOrHex(_ id: String) {
+        #expect(MessageTemplate.mask("resume session \(id) now") == "resume session <id> now")
+    }
+
+    @Test func aShortNumberAndADecimalStayNumbers() {
+        #expect(MessageTemplate.mask("retry 3 of 15 after 30.2s, 1234567.5 bytes") == "retry <n> of <n> after <n>s, <n> bytes")
+    }
+
+    @Test func aWordOfHexLettersShorterThanAnIDStays() {
+        #expect(MessageTemplate.mask("deadbeef cafe decade") == "<id> cafe decade")
+        #expect(MessageTemplate.mask("a facade was defaced") == "a facade was defaced")
+    }
+
+    @Test(arguments: ["'", "\"", "`"])
+    func aQuotedValueIsKept(_ quote: String) {
+        #expect(MessageTemplate.mask("Cannot read properties of undefined (reading \(quote)total\(quote))")
+                == "Cannot read properties of undefined (reading \(quote)total\(quote))")
+        #expect(MessageTemplate.mask("user \(quote)u4711\(quote) not found") == "user \(quote)u<n>\(quote) not found")
+    }
+
+    @Test func aPathInQuotesIsStillAPath() {
+        #expect(MessageTemplate.mask("cannot open '/var/data/x.db'") == "cannot open '<path>'")
+    }
+
+    @Test func anAddressIsKeptAndItsPortMasked() {
+        #expect(MessageTemplate.mask("connect ECONNREFUSED 127.0.0.1:5432") == "connect ECONNREFUSED 127.0.0.1:<port>")
+        #expect(MessageTemplate.mask("dial tcp 10.0.7.12:443: i/o timeout") == "dial tcp 10.0.7.12:<port>: i/o timeout")
+        #expect(MessageTemplate.mask("cannot reach db.internal:6543 or localhost:8080") == "cannot reach db.internal:<port> or localhost:<port>")
+        #expect(MessageTemplate.mask("retry:3 code: 8") == "retry:<n> code: <n>")
+    }
+
+    @Test func aVersionIsNotAnAddress() {
+        #expect(MessageTemplate.mask("requires 1.4.2 or later") == "requires <n>.<n> or later")
+    }
+
+    @Test func aGoPackageBeforeAColonIsNotACase() {
+        let message = "json: cannot unmarshal string into Go struct field .qty of type int"
+        #expect(MessageTemplate.caseName(message, domain: "*json.UnmarshalTypeError") == message)
+        #expect(MessageTemplate.caseName("timeout: request took 3s", domain: "*main.NetworkError") == "timeout")
+        #expect(MessageTemplate.caseName(message, domain: "*json.UnmarshalTypeError", rules: .former) == "json")
+    }
+
+    /// Two forms of one kind of data give one template, whichever comes first.
+    @Test func oneTemplateWhicheverFormOfAnIDComes() async {
+        await propertyCheck(count: 300, input: MaskGen.make { rng in
+            (MaskGen.run(Array("0123456789"), 6...20, &rng), MaskGen.hexID(&rng))
+        }) { pair in
+            #expect(MessageTemplate.mask("order \(pair.0) lost") == MessageTemplate.mask("order \(pair.1) lost"))
+        }
+    }
+
+    @Test func maskIsIdempotent() async {
+        let pieces = zip(MaskGen.messyPiece.array(of: 0...30), MaskGen.unicodePiece.array(of: 0...3))
+        await propertyCheck(count: 500, input: pieces) { messy, other in
+            let text = (messy + other).joined()
+            let once = MessageTemplate.mask(text)
+            #expect(MessageTemplate.mask(once) == once, "\(text.debugDescription) → \(once.debugDescription)")
+        }
+    }
+
+    @Test func theASCIIPathMasksEveryByteAsTheUnicodePathDoes() {
+        for byte in UInt8(0)..<0x80 {
+            let ascii = "id\(Character(Unicode.Scalar(byte)))42 at 'x'\t\(Character(Unicode.Scalar(byte)))end 127.0.0.1:80"
+            #expect(MessageTemplate.mask(ascii) + " é" == MessageTemplate.mask(ascii + " é"), "byte \(byte)")
         }
     }
 }

@@ -1,7 +1,8 @@
 import Testing
 @testable import TriageModel
 
-/// Where an error was raised: the app's frames by module and function, and the raising line.
+/// Where an error was raised: the innermost of the app's frames by module and function, and its
+/// line; before schema 21, the whole path of the app's frames (`init(pathOf:)`).
 @Suite struct RaiseSiteTests {
     typealias Frame = RaiseSite.Frame
 
@@ -12,13 +13,28 @@ import Testing
         Frame(module: "json.decoder", function: "raw_decode", contextLine: "raise JSONDecodeError()", inApp: nil),
     ]
 
-    @Test func theAppsFramesAndItsRaisingLineMakeTheSite() {
-        #expect(RaiseSite(frames: Self.frames)?.text == "shop.views.checkout > shop.billing.validate | raise ValueError(\"invalid input\")")
+    @Test func theInnermostAppFrameAndItsRaisingLineMakeTheSite() {
+        #expect(RaiseSite(frames: Self.frames)?.text == "shop.billing.validate | raise ValueError(\"invalid input\")")
+    }
+
+    /// One failure reached from a request handler and from a worker is raised at one place.
+    @Test func thePathThatLedThereIsNotPartOfTheSite() {
+        var fromWorker = Self.frames
+        fromWorker[0] = Frame(module: "jobs.worker", function: "run", contextLine: "job()", inApp: true)
+        fromWorker[1] = Frame(module: "jobs.retry", function: "again", contextLine: "    billing.validate(amount)", inApp: true)
+        #expect(RaiseSite(frames: fromWorker) == RaiseSite(frames: Self.frames))
+        #expect(RaiseSite(pathOf: fromWorker.filter { $0.inApp == true }) != RaiseSite(pathOf: Self.frames.filter { $0.inApp == true }))
+    }
+
+    @Test func beforeSchema18TheWholePathOfTheAppsFramesMadeTheSite() {
+        #expect(RaiseSite(pathOf: Self.frames.filter { $0.inApp == true })?.text
+                == "shop.views.checkout > shop.billing.validate | raise ValueError(\"invalid input\")")
     }
 
     @Test func withoutInAppMarksEveryFrameCounts() {
         let frames = Self.frames.map { Frame(module: $0.module, function: $0.function, contextLine: $0.contextLine) }
-        #expect(RaiseSite(frames: frames)?.text.hasPrefix("threading.run > shop.views.checkout") == true)
+        #expect(RaiseSite(frames: frames)?.text == "json.decoder.raw_decode | raise JSONDecodeError()")
+        #expect(RaiseSite(pathOf: frames)?.text.hasPrefix("threading.run > shop.views.checkout") == true)
     }
 
     @Test func aFrameWithoutAModuleIsNamedByItsRelativeFileOrTheLastComponentOfAnAbsoluteOne() {

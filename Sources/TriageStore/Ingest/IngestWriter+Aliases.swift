@@ -17,6 +17,7 @@ extension IngestWriter {
             aliases[(try row.decode(0))] = try row.decode(1)
         }
         formerLastIssue = try TriageStore.meta(db, TriageStore.formerGroupingKey) ?? 0
+        priorLastIssue = try TriageStore.meta(db, TriageStore.priorGroupingKey) ?? 0
     }
 
     /// The issue an event lands in, its key and the chain it is counted with: its key's issue (an
@@ -32,11 +33,14 @@ extension IngestWriter {
                 return (key, key == known ? raw.chain : cached.chain, cached)
             }
         }
-        let chain = try resolve(raw.chain, db: db)
+        let chain = try resolve(try learnedChain(raw, met: &met, db: db), db: db)
         try learn(chain, db: db)
         let ownKey = chain.shortKey
         var key = ownKey
         if !aliases.isEmpty, let target = aliases[key] {
+            key = target
+        } else if priorLastIssue > 0, issues[key] == nil, met[key] == nil, let prior = raw.priorChain?.chain,
+                  let target = try adoptPrior(key, prior: prior, at: raw.timestamp, db: db) {
             key = target
         } else if formerLastIssue > 0, issues[key] == nil, met[key] == nil, let former = raw.formerChain?.chain,
                   let target = try adopt(key, former: former, at: raw.timestamp, db: db) {
@@ -67,6 +71,30 @@ extension IngestWriter {
         ])
         aliases[key] = formerKey
         return formerKey
+    }
+
+    /// Makes `key` an alias of the issue the prior chain's key (grouping's from schema 14 to 20)
+    /// names, where no issue has the key itself and that issue was made by then (or the prior key
+    /// is an alias of one); its key, or nil. An issue may take several such aliases.
+    private func adoptPrior(_ key: String, prior: ErrorChain, at time: Timestamp, db: SQLDatabase) throws -> String? {
+        guard let priorKey = formerKey(prior), priorKey != key,
+              try Int64.fetchOne(db, sql: "SELECT id FROM issue WHERE key = ?", arguments: [key]) == nil else { return nil }
+        let target: (id: Int64, key: String)
+        if let aliased = aliases[priorKey], let id = try Int64.fetchOne(db, sql: "SELECT id FROM issue WHERE key = ?", arguments: [aliased]) {
+            target = (id, aliased)
+        } else if let id = try Int64.fetchOne(db, sql: "SELECT id FROM issue WHERE key = ? AND id <= ?", arguments: [priorKey, priorLastIssue]) {
+            target = (id, priorKey)
+        } else {
+            return nil
+        }
+        try db.execute(sql: "INSERT INTO issue_alias (key, issue_id, at) VALUES (?, ?, ?)", arguments: [key, target.id, time.millis])
+        try db.execute(sql: "INSERT INTO note (issue_id, at, \"by\", text) VALUES (?, ?, 'errtriage', ?)", arguments: [
+            target.id, time.millis,
+            "Grouping since errtriage's schema 21 reads where each error was raised from the frames nearest it and learns the "
+                + "words that vary at one place: its events now carry the key \(key), and they join this issue, which keeps \(target.key).",
+        ])
+        aliases[key] = target.key
+        return target.key
     }
 
     /// The key the former chain had: its links' short names as the store holds them for their

@@ -27,6 +27,10 @@ public final class IngestWriter {
     var aliases: [String: String] = [:]
     /// The last issue the grouping before schema 14 made: those up to it may take an alias (0: none).
     var formerLastIssue: Int64 = 0
+    /// The last issue the grouping from schema 14 to 20 made: those up to it may take aliases (0: none).
+    var priorLastIssue: Int64 = 0
+    /// The templates learned at each place (`TemplateLearner`).
+    var learner = TemplateLearner()
     /// Free space the disk must keep: each transaction is refused before it starts when the disk
     /// holds less (`StoreError.belowFloor`); nil or 0 writes until the disk is full.
     public var minFreeBytes: Int64?
@@ -80,6 +84,7 @@ public final class IngestWriter {
             dictionary[code] = FullForm.Name(domain: try row.decode(2), name: try row.decode(3))
         }
         owners = try ShortNameOwners(db)
+        learner.forget()
         awaitedEvents = try IngestWriter.awaitedEvents(db)
         try loadAliases(db)
         knownRevision = try TriageStore.storedRevision(db)
@@ -194,6 +199,7 @@ public final class IngestWriter {
             store.dictionaries.forget(trainedInTransaction)
             terms = [:]
             termBytes = 0
+            learner.forget()
             landed = []
             pendingComplaints = []  // the transaction rolled back: forget what it cached
             knownRevision = nil

@@ -19,7 +19,7 @@ extension TriageStore {
         "total_hour", "total_day", "saved_view", "owner_rule", "alert_rule", "alert_fired", "adoption_day",
         "adoption_session", "merge_change", "app_version", "project", "project_key",
         "pruned_version_day", "pruned_version_users", "issue_month", "issue_month_user", "issue_alias",
-        "issue_day_facet", "payload_dictionary", "kept_payload", "kept_role", "grouping_rule", "grouping_rule_member",
+        "issue_day_facet", "payload_dictionary", "kept_payload", "kept_role", "grouping_rule", "grouping_rule_member", "word_template",
     ]
 
     /// Copies everything this store holds into `target`, which must be empty: events, complaints,

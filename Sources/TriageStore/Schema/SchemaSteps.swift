@@ -53,5 +53,6 @@ extension TriageStore {
         SchemaStep(18, "v18-kept-payloads", sqlite: migrateToV18, postgres: PGSchema.keptPayloads, after: hashMovedEventKeys),
         SchemaStep(19, "v19-project-code", sqlite: migrateToV19, postgres: projectCodeColumns(text: PGSchema.text)),
         SchemaStep(20, "v20-grouping-rules", sqlite: migrateToV20, postgres: PGSchema.groupingRules),
+        SchemaStep(21, "v21-word-templates", sqlite: migrateToV21, postgres: PGSchema.wordTemplates),
     ]
 }

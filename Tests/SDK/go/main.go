@@ -7,6 +7,10 @@
 //	shop -dsn DSN -manifest FILE   sends every event to errtriage serve over HTTP (/api/ID/store/)
 //	shop -out DIR                  keeps every event as the SDK serialises it, one per line, in
 //	                               DIR/events.ndjson (a capturing transport), and writes DIR/manifest.json
+//	shop -reverse …                fails in the opposite order (each failure's events too)
+//
+// The failures of freshScenarios quote words made for each run (coupon codes, tenants, users in
+// every form, field lists): grouping must learn which words vary from the events alone.
 //
 // The manifest names each event's distinct failure (its group) and whether its chain states codes.
 package main
@@ -65,6 +69,7 @@ func main() {
 	dsn := flag.String("dsn", "", "report to this DSN over HTTP")
 	out := flag.String("out", "", "keep the events in this folder instead")
 	manifestPath := flag.String("manifest", "", "where the manifest goes (default OUT/manifest.json)")
+	reverse := flag.Bool("reverse", false, "fail in the opposite order")
 	flag.Parse()
 	options := sentry.ClientOptions{Release: "shop@3.2.0", Environment: "production"}
 	if *out != "" {
@@ -89,8 +94,16 @@ func main() {
 		panic(err)
 	}
 	var events []sent
-	for _, sc := range scenarios() {
-		for n := 0; n < 3; n++ {
+	all := append(scenarios(), freshScenarios()...)
+	order := []int{0, 1, 2}
+	if *reverse {
+		for i, j := 0, len(all)-1; i < j; i, j = i+1, j-1 {
+			all[i], all[j] = all[j], all[i]
+		}
+		order = []int{2, 1, 0}
+	}
+	for _, sc := range all {
+		for _, n := range order {
 			id := report(sc, n)
 			if id == nil {
 				fmt.Fprintln(os.Stderr, "the SDK dropped an event of", sc.group)

@@ -10,3 +10,7 @@ def order_stuck(order, email, minutes):
 def plan_changed(name, plan):
     # Free text in the message: only where it was sent from tells these apart.
     sentry_sdk.capture_message(f"Audit: {name} moved to the {plan} plan")
+
+
+def over_quota(tenant):
+    sentry_sdk.capture_message(f"tenant {tenant} over quota")
