@@ -46,11 +46,7 @@ enum EventRowOutcome {
 protocol EventRows {
     /// Writes (or stages) an event's row in its issue, with the ids of its texts.
     mutating func add(_ event: ErrorEvent, issueID: Int64, terms: ArraySlice<Int64?>) throws -> EventRowOutcome
-    /// Writes the staged rows; the keys of those that were new, with their rows' ids.
-    mutating func finish() throws -> [IngestWriter.EventKey: Int64]
-}
-
-extension IngestWriter {
-    /// An event row's identity in the store: its issue, time and id.
-    struct EventKey: Hashable { var issue: Int64; var ts: Int64; var eventID: String }
+    /// Writes the staged rows: per staged row, in the order they were staged, its row's id where
+    /// it was new to the store, nil where it was not (a duplicate, also of a row staged before it).
+    mutating func finish() throws -> [Int64?]
 }

@@ -74,6 +74,35 @@ import TestSupport
         #expect(db.isConnected)
     }
 
+    @Test func aBinaryCopyCarriesEveryTextEveryIntegerAndNull() throws {
+        let db = try PGConnection(try PostgresCluster.database())
+        try db.execute("CREATE TABLE t (n bigint, s text, i bigint)")
+        let texts: [String?] = ["tab\there", "line\nbreak", "back\\slash", "cr\rlf", nil, "", "\\N", "漢字 🙂", String(repeating: "long ", count: 5_000)]
+        let integers: [Int64?] = [0, -1, 1, Int64.max, Int64.min, nil, 1 << 40, -(1 << 33), 42]
+        var rows = PGBinaryRows()
+        for (n, (text, integer)) in zip(texts, integers).enumerated() {
+            rows.row(fields: 3)
+            rows.integer(n)
+            rows.text(text)
+            rows.integer(integer)
+        }
+        #expect(try db.copyIn("COPY t FROM STDIN WITH (FORMAT binary)", binary: rows) == texts.count)
+        let back = try db.execute("SELECT s, i::text FROM t ORDER BY n").rows
+        #expect(back.map { $0[0] } == texts)
+        #expect(back.map { $0[1] } == integers.map { $0.map(String.init) })
+    }
+
+    @Test func aBinaryCopyOfTheWrongTypeFailsWhole() throws {
+        let db = try PGConnection(try PostgresCluster.database())
+        try db.execute("CREATE TABLE t (n int)")
+        var rows = PGBinaryRows()
+        rows.row(fields: 1)
+        rows.integer(1)  // eight bytes where int4 takes four
+        #expect(throws: PGError.self) { try db.copyIn("COPY t FROM STDIN WITH (FORMAT binary)", binary: rows) }
+        #expect(try db.execute("SELECT count(*) FROM t").rows == [["0"]])
+        #expect(db.isConnected)
+    }
+
     @Test func anotherSessionsNotifyArrives() throws {
         let uri = try PostgresCluster.database()
         let listener = try PGConnection(uri)

@@ -302,12 +302,12 @@ public final class IngestWriter {
             case .staged: staged.append((i, key, chain, issue))
             }
         }
-        var inserted = try rows.finish()
-        for (i, key, chain, state) in staged {
+        let inserted = try rows.finish()
+        for ((i, key, chain, state), id) in zip(staged, inserted) {
             let raw = batch.events[i]
             // An event landed earlier in the batch may have changed its issue since it was found.
             let issue = issues[key] ?? state
-            guard let rowID = inserted.removeValue(forKey: EventKey(issue: issue.id, ts: raw.timestamp.millis, eventID: raw.eventID)) else {
+            guard let rowID = id else {
                 counts.duplicates += 1
                 continue
             }

@@ -1,3 +1,4 @@
+import Foundation
 import TriageModel
 
 /// What `verify` found: SQLite's own check, then every rollup recounted from the rows it sums.
@@ -13,18 +14,50 @@ public struct StoreCheck: Sendable {
 extension TriageStore {
     /// Checks the whole store: `PRAGMA integrity_check` and foreign keys, then each rollup against
     /// a naive count over the events and complaints, each issue's counts and first/last seen, and
-    /// each issue's status against its history. Reads one snapshot; every recount is SQL over the
-    /// events (`GROUP BY`, then the rows only one side holds), so it takes seconds on millions (the dashboard never calls it).
+    /// each issue's status against its history. Reads one snapshot; the recounts that read every
+    /// event are made in one pass where the engine reads rows in place (`EventRecount`), the rest
+    /// (and all of them on PostgreSQL, on the server) are SQL over the events (`GROUP BY`, then the
+    /// rows only one side holds), so it takes seconds on millions (the dashboard never calls it).
+    /// SQLite's integrity check runs beside the recounts, on another connection and thread.
     public func verify(limit: Int = 20) throws(StoreError) -> StoreCheck {
         // SQLite may list damage and then stop on it: keep the lines it gave and say it stopped.
         // Outside a transaction, whose commit would fail on the same damage.
         // (PostgreSQL checks its own pages and constraints as it writes.)
-        let integrity = engine.integrityCheck()
-        if integrity != ["ok"] {
-            // Counts over a damaged file would only add noise.
-            return StoreCheck(problems: integrity.prefix(min(5, limit)).map { "SQLite integrity check: \($0)" })
+        let integrity = IntegrityCheck(engine)
+        let recounted: Result<StoreCheck, StoreError>
+        do { recounted = .success(try recount(limit: limit)) } catch { recounted = .failure(error) }
+        let lines = integrity.lines()
+        if lines != ["ok"] {
+            // Counts over a damaged file would only add noise (or fail on the damage).
+            return StoreCheck(problems: lines.prefix(min(5, limit)).map { "SQLite integrity check: \($0)" })
         }
-        return try read { db in
+        return try recounted.get()
+    }
+
+    /// `PRAGMA integrity_check` on a thread of its own, beside the recounts: on a store of
+    /// millions of events it takes as long as a few of them.
+    private final class IntegrityCheck: @unchecked Sendable {
+        private var result: [String] = []
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ engine: any StoreEngine) {
+            let thread = Thread { [self] in
+                result = engine.integrityCheck()
+                done.signal()
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+
+        func lines() -> [String] {
+            done.wait()
+            return result
+        }
+    }
+
+    /// Every rollup against its recount, on one snapshot.
+    private func recount(limit: Int) throws(StoreError) -> StoreCheck {
+        try read { db in
             var check = StoreCheck()
             func problem(_ text: String) { if check.problems.count < limit { check.problems.append(text) } }
             try db.beginCheck()
@@ -34,12 +67,19 @@ extension TriageStore {
                 problem("a row refers to a missing issue or complaint")
             }
 
-            try TriageStore.verifyTerms(db, problem: problem)
-            try TriageStore.verifyKeptPayloads(db, problem: problem)
-
             // After a prune the raw rows begin at the horizon (a month's start): every recount keeps to
             // the buckets from there, and what lies before stays as the prune left it.
             let horizon = try TriageStore.meta(db, RetentionKey.since)
+            let span = try SQLRow.fetchOne(db, sql: "SELECT MIN(day), MAX(day) FROM issue_day")
+            let lo: Int64? = try span?.decode(0), hi: Int64? = try span?.decode(1)
+            // Where rows are read in place, the recounts over every event in one pass.
+            let pass = try db.scansInPlace
+                ? EventRecount.read(db, since: horizon, monthSpan: lo.flatMap { lo in hi.map { Timestamp.monthStart(ofDay: lo)...$0 } })
+                : nil
+
+            try TriageStore.verifyTerms(db, missing: pass?.missingTerms, problem: problem)
+            try TriageStore.verifyKeptPayloads(db, problem: problem)
+
             let h = horizon ?? 0, hHour = h / Timestamp.millisPerHour, hDay = h / Timestamp.millisPerDay
             func kept(_ column: String, _ bound: Int64) -> String { horizon == nil ? "" : " AND \(column) >= \(bound)" }
             let keptEvents = horizon == nil ? "" : " WHERE ts >= \(h)"
@@ -72,8 +112,6 @@ extension TriageStore {
             // Months: of the kept days, recounted like the days (from the events, or from `issue_day`
             // once its days are found equal to them); the months before the horizon from `issue_day`,
             // whose days there are what the events left.
-            let span = try SQLRow.fetchOne(db, sql: "SELECT MIN(day), MAX(day) FROM issue_day")
-            let lo: Int64? = try span?.decode(0), hi: Int64? = try span?.decode(1)
             let months = TriageStore.monthTable(days: lo.flatMap { lo in hi.map { lo...$0 } })
             func inMonth(_ column: String, _ unit: String) -> String {
                 "JOIN \(months) m ON \(column) >= m.first_\(unit) AND \(column) < m.end_\(unit)"
@@ -165,8 +203,24 @@ extension TriageStore {
                     UNION SELECT app_version FROM pruned_version_day
                     """, nil, "SELECT version FROM app_version"),
             ]
+            // The recounts the pass made, compared in Swift.
+            let inPass: [String: () throws -> Int] = pass.map { pass in
+                ["hourly events": { try pass.hourlyEventsDiffer(db, since: horizon.map { _ in hHour }) },
+                 "issue users": { try pass.issueUsersDiffer(db, since: horizon.map { _ in hHour }) },
+                 "users seen per month": { try pass.monthUsersDiffer(db, since: horizon.map { _ in hDay }) },
+                 "breakdown": { try pass.breakdownDiffers(db, since: horizon.map { _ in hDay }) }]
+            } ?? [:]
             var equal = Set<String>()
             for rollup in rollups {
+                if let compare = inPass[rollup.name] {
+                    let differ = try compare()
+                    if differ > 0 {
+                        problem("the \(rollup.name) rollup differs from a recount of the rows in \(differ) places")
+                    } else {
+                        equal.insert(rollup.name)
+                    }
+                    continue
+                }
                 // (A recount from two tables names both: "a and b".)
                 let recount = rollup.from.flatMap { from in
                     from.checked.split(separator: " and ").allSatisfy { equal.contains(String($0)) } ? from.sql : nil
@@ -194,8 +248,8 @@ extension TriageStore {
                 """) ?? 0
             if untimed > 0 { problem("\(untimed) citations of complaints give another time than their complaint's") }
             if misfiled > 0 { problem("\(misfiled) complaints are marked linked to an issue (or not) against the issues they cite") }
-            try verifyKinds(db, since: horizon, problem: problem)
-            try TriageStore.verifyFacets(db, since: horizon, problem: problem)
+            try verifyKinds(db, since: horizon, kinds: pass?.kindTexts, problem: problem)
+            try TriageStore.verifyFacets(db, since: horizon, combinations: pass?.facets, problem: problem)
             try TriageStore.verifyGroups(db, since: horizon, problem: problem)
 
             for row in try SQLRow.fetchAll(db, sql: """
@@ -249,23 +303,26 @@ extension TriageStore {
     }
 
     /// Every text in `term` once, and every id an event names there.
-    static func verifyTerms(_ db: SQLDatabase, problem: (String) -> Void) throws {
+    /// `missing`: the events that name a missing id, where a pass over the events counted them.
+    static func verifyTerms(_ db: SQLDatabase, missing counted: Int? = nil, problem: (String) -> Void) throws {
         let twice = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (SELECT value FROM term GROUP BY value HAVING COUNT(*) > 1) AS d") ?? 0
         if twice > 0 { problem("\(twice) texts are stored more than once in the term dictionary") }
         let named = termColumns.map { "(\($0)_term IS NOT NULL AND \($0)_term NOT IN (SELECT id FROM term))" }
-        let missing = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event_row WHERE \(named.joined(separator: " OR "))") ?? 0
+        let missing = try counted ?? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event_row WHERE \(named.joined(separator: " OR "))") ?? 0
         if missing > 0 { problem("\(missing) events name a text the term dictionary does not hold") }
     }
 
-    /// Each issue's kind against the most severe of its events'.
-    private func verifyKinds(_ db: SQLDatabase, since horizon: Int64?, problem: (String) -> Void) throws {
+    /// Each issue's kind against the most severe of its events' (`kinds`: each issue's kinds as
+    /// their texts, where a pass over the events read them).
+    private func verifyKinds(_ db: SQLDatabase, since horizon: Int64?, kinds: [(issue: Int64, kind: String)]? = nil,
+                             problem: (String) -> Void) throws {
         var worst: [Int64: EventKind] = [:]
-        for row in try SQLRow.fetchAll(db, sql: """
+        let named = try kinds ?? SQLRow.fetchAll(db, sql: """
             SELECT d.issue_id, t.value FROM (SELECT DISTINCT issue_id, kind_term FROM event_row
                                              WHERE kind_term IS NOT NULL AND ts >= ?) AS d
             JOIN term t ON t.id = d.kind_term
-            """, arguments: [horizon ?? .min]) {
-            let issueID: Int64 = try row.decode(0), value: String = try row.decode(1)
+            """, arguments: [horizon ?? .min]).map { row throws(StoreError) in (try row.decode(0), try row.decode(1)) }
+        for (issueID, value) in named {
             guard let kind = EventKind(rawValue: value) else { problem("an event has the unknown kind '\(value)'"); continue }
             worst[issueID] = EventKind.worst(worst[issueID], kind)
         }

@@ -5,17 +5,25 @@ import TriageModel
 /// runs once per row (one round trip each, which a server over a network makes slow).
 extension Rollups {
     mutating func flushSetBased(_ db: SQLDatabase, session: PGSession) throws {
-        func stage(_ table: String, like source: String, _ rows: [[String?]]) throws {
+        // Each table's rows in COPY's binary format, in the columns' order of the table it is like.
+        func stage(_ table: String, like source: String, _ fill: (inout PGBinaryRows) -> Void) throws {
             try session.stage(table, "(LIKE \(source))")
-            guard !rows.isEmpty else { return }
-            try session.connection.copyIn("COPY \(table) FROM STDIN") { writer in
-                for row in rows { try writer.row(row) }
-            }
+            var rows = PGBinaryRows()
+            fill(&rows)
+            guard rows.count > 0 else { return }
+            try session.connection.copyIn("COPY \(table) FROM STDIN WITH (FORMAT binary)", binary: rows)
         }
 
         // Users: each (issue, user) and each user moves to its latest hour; the buckets they
         // leave and enter are counted from the hours they held (read in one query).
-        try stage("issue_user_stage", like: "issue_user", userHours.map { [String($0.key.issue), $0.key.user, String($0.value)] })
+        try stage("issue_user_stage", like: "issue_user") { rows in
+            for (key, hour) in userHours {
+                rows.row(fields: 3)
+                rows.integer(key.issue)
+                rows.text(key.user)
+                rows.integer(hour)
+            }
+        }
         var held: [UserKey: Int64] = [:]
         for row in try SQLRow.fetchAll(db, sql: """
             SELECT u.issue_id, u.user_id, u.last_hour FROM issue_user_stage s
@@ -33,7 +41,13 @@ extension Rollups {
             ON CONFLICT (issue_id, user_id) DO UPDATE SET last_hour = excluded.last_hour WHERE issue_user.last_hour < excluded.last_hour
             """)
 
-        try stage("user_seen_stage", like: "user_seen", totalUserHours.map { [$0.key, String($0.value)] })
+        try stage("user_seen_stage", like: "user_seen") { rows in
+            for (user, hour) in totalUserHours {
+                rows.row(fields: 2)
+                rows.text(user)
+                rows.integer(hour)
+            }
+        }
         var seen: [String: Int64] = [:]
         for row in try SQLRow.fetchAll(db, sql: """
             SELECT u.user_id, u.last_hour FROM user_seen_stage s JOIN user_seen u ON u.user_id = s.user_id
@@ -50,20 +64,39 @@ extension Rollups {
             INSERT INTO user_seen (user_id, last_hour) SELECT user_id, last_hour FROM user_seen_stage
             ON CONFLICT (user_id) DO UPDATE SET last_hour = excluded.last_hour WHERE user_seen.last_hour < excluded.last_hour
             """)
-        try stage("total_hour_stage", like: "total_hour", totals.hours.filter { $0.value != 0 }.map { [String($0.key), String($0.value)] })
+        try stage("total_hour_stage", like: "total_hour") { rows in
+            for (hour, n) in totals.hours where n != 0 {
+                rows.row(fields: 2)
+                rows.integer(hour)
+                rows.integer(n)
+            }
+        }
         try db.execute(sql: """
             INSERT INTO total_hour (hour, users) SELECT hour, users FROM total_hour_stage
             ON CONFLICT (hour) DO UPDATE SET users = total_hour.users + excluded.users
             """)
-        try stage("total_day_stage", like: "total_day", dayTotals(users: totals.days).map {
-            [String($0.key), String($0.value.users), String($0.value.events)]
-        })
+        let dayChanges = dayTotals(users: totals.days)
+        try stage("total_day_stage", like: "total_day") { rows in
+            for (day, change) in dayChanges {
+                rows.row(fields: 3)
+                rows.integer(day)
+                rows.integer(change.users)
+                rows.integer(change.events)
+            }
+        }
         try db.execute(sql: Rollups.totalDayUpsert(values: "SELECT day, users, events FROM total_day_stage"))
 
         for (table, column, buckets) in [("issue_day", "day", days), ("issue_hour", "hour", hours)] {
-            try stage("\(table)_stage", like: table, buckets.map {
-                [String($0.key.issue), String($0.key.bucket), String($0.value.events), String($0.value.complaints), String($0.value.users)]
-            })
+            try stage("\(table)_stage", like: table) { rows in
+                for (key, counts) in buckets {
+                    rows.row(fields: 5)
+                    rows.integer(key.issue)
+                    rows.integer(key.bucket)
+                    rows.integer(counts.events)
+                    rows.integer(counts.complaints)
+                    rows.integer(counts.users)
+                }
+            }
             try db.execute(sql: """
                 INSERT INTO \(table) (issue_id, \(column), events, complaints, users)
                 SELECT issue_id, \(column), events, complaints, users FROM \(table)_stage
@@ -75,7 +108,14 @@ extension Rollups {
         // then the late ones, of which each row it did not hold is a user new to its month.
         var months = monthUserChanges(held: held)
         for (keys, counted) in [(months.rows, false), (months.late, true)] where !keys.isEmpty {
-            try stage("issue_month_user_stage", like: "issue_month_user", keys.map { [String($0.month), String($0.issue), $0.user] })
+            try stage("issue_month_user_stage", like: "issue_month_user") { rows in
+                for key in keys {
+                    rows.row(fields: 3)
+                    rows.integer(key.month)
+                    rows.integer(key.issue)
+                    rows.text(key.user)
+                }
+            }
             let insert = """
                 INSERT INTO issue_month_user (month, issue_id, user_id) SELECT month, issue_id, user_id FROM issue_month_user_stage
                 ON CONFLICT DO NOTHING
@@ -90,24 +130,46 @@ extension Rollups {
                 months.gained[DayKey(issue: (try row.decode(0)), bucket: (try row.decode(1))), default: 0] += (try row.decode(2)) as Int
             }
         }
-        try stage("issue_month_stage", like: "issue_month", monthSums().map {
-            [String($0.key.issue), String($0.key.bucket), String($0.value.events), String($0.value.complaints), String($0.value.users),
-             String(months.gained[$0.key] ?? 0)]
-        })
+        let sums = monthSums(), gained = months.gained
+        try stage("issue_month_stage", like: "issue_month") { rows in
+            for (key, counts) in sums {
+                rows.row(fields: 6)
+                rows.integer(key.issue)
+                rows.integer(key.bucket)
+                rows.integer(counts.events)
+                rows.integer(counts.complaints)
+                rows.integer(counts.users)
+                rows.integer(gained[key] ?? 0)
+            }
+        }
         try db.execute(sql: Rollups.monthUpsert(values: """
             SELECT issue_id, month, events, complaints, users, distinct_users FROM issue_month_stage
             """))
-        try stage("issue_day_dim_stage", like: "issue_day_dim", dims.map {
-            [String($0.key.issue), $0.key.dim.rawValue, $0.key.value, String($0.key.day), String($0.value)]
-        })
+        try stage("issue_day_dim_stage", like: "issue_day_dim") { rows in
+            for (key, n) in dims {
+                rows.row(fields: 5)
+                rows.integer(key.issue)
+                rows.text(key.dim.rawValue)
+                rows.text(key.value)
+                rows.integer(key.day)
+                rows.integer(n)
+            }
+        }
         try db.execute(sql: """
             INSERT INTO issue_day_dim (issue_id, dim, value, day, events) SELECT issue_id, dim, value, day, events FROM issue_day_dim_stage
             ON CONFLICT (issue_id, dim, value, day) DO UPDATE SET events = issue_day_dim.events + excluded.events
             """)
         guard !facets.isEmpty else { return }
-        try stage("issue_day_facet_stage", like: "issue_day_facet", facets.map {
-            [String($0.key.issue), $0.key.facet, $0.key.value, String($0.key.day), String($0.value)]
-        })
+        try stage("issue_day_facet_stage", like: "issue_day_facet") { rows in
+            for (key, n) in facets {
+                rows.row(fields: 5)
+                rows.integer(key.issue)
+                rows.text(key.facet)
+                rows.text(key.value)
+                rows.integer(key.day)
+                rows.integer(n)
+            }
+        }
         try db.execute(sql: """
             INSERT INTO issue_day_facet (issue_id, facet, value, day, events) SELECT issue_id, facet, value, day, events FROM issue_day_facet_stage
             ON CONFLICT (issue_id, facet, value, day) DO UPDATE SET events = issue_day_facet.events + excluded.events

@@ -77,6 +77,6 @@ struct RowByRowWrites: WritePath {
             return try insert.fetchInt64().map(EventRowOutcome.new) ?? .duplicate
         }
 
-        mutating func finish() throws -> [IngestWriter.EventKey: Int64] { [:] }
+        mutating func finish() throws -> [Int64?] { [] }
     }
 }
