@@ -444,7 +444,10 @@ enum TextRules {
     }
 
     static func isFiltered(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
-        r.count == S.filteredBytes.count && b[r].elementsEqual(S.filteredBytes)
+        // The marker itself, or the part of it before a `]` that ends a value: a second scrub
+        // must leave a first one's `[Filtered]` as it is.
+        let end = r.lowerBound + S.filteredBytes.count
+        return r.count <= S.filteredBytes.count && end <= b.count && b[r.lowerBound..<end].elementsEqual(S.filteredBytes)
     }
 
     /// Bytes a name in a text is made of (`X-Api-Key`, `p%61ssword`, `user.token`).

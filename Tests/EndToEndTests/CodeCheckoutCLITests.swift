@@ -41,7 +41,10 @@ import Testing
             (group, file, line, comment) = ("key-setting", "pyshop/catalog.py", 11, "  # ")
         case .go:
             files = try FileManager.default.contentsOfDirectory(atPath: sdk + "/go").filter { $0.hasSuffix(".go") }.map { ("go/" + $0, "cmd/shop/" + $0) }
-            (group, file, line, comment) = ("pkg-config", "cmd/shop/scenarios.go", 50, "  // ")
+            // The line that wraps the error, wherever the service has it now.
+            let source = try String(contentsOfFile: sdk + "/go/scenarios.go", encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            let wrap = try #require(source.firstIndex { $0.contains(#"errors.Wrap(err, "read config")"#) })
+            (group, file, line, comment) = ("pkg-config", "cmd/shop/scenarios.go", wrap + 1, "  // ")
             // Go's frames carry the build machine's absolute paths: the map says where they live here.
             options += ["--path-map", "\(sdk)/go/=cmd/shop/"]
         case .ruby:

@@ -68,7 +68,7 @@ public enum DomainShortName {
     /// its index there (the caller resumes after it next time).
     public static func derive(_ domain: String, isTaken: (String) -> Bool, extendedFrom start: Int) -> (name: String, extended: Int?) {
         let words = words(domain)
-        let primary = first(words)
+        let primary = system[domain] ?? first(words)
         var tried = Set<String>()
         for candidate in [primary] + later(words) where tried.insert(candidate).inserted {
             if !isTaken(candidate) { return (candidate, nil) }
