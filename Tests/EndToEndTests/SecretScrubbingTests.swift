@@ -125,7 +125,7 @@ import Testing
             let cluster = try PostgresCluster.shared.get()
             let dump = try ChildProcess.run([cluster.tool("pg_dump"), "--no-owner", "-d", cli.store])
             #expect(dump.status == 0, "\(dump.stderr)")
-            #expect(dump.stdout.contains("event_payload"))
+            #expect(dump.stdout.contains("kept_payload"))
             return dump.stdout
         }
         return try [cli.store, cli.store + "-wal", cli.store + "-shm"].map { path in

@@ -66,12 +66,17 @@ extension TriageStore {
             }
             // An issue's group refers to an issue written later: set after every issue is in.
             let group = columns.firstIndex(of: "group_id")
-            try db.writes.insertCopied(table: table, columns: columns, rows: batch.map { row in
-                guard let group else { return row.values }
-                var values = row.values
-                values[group] = .null
-                return values
-            }, db)
+            do {
+                try db.writes.insertCopied(table: table, columns: columns, rows: batch.map { row in
+                    guard let group else { return row.values }
+                    var values = row.values
+                    values[group] = .null
+                    return values
+                }, db)
+            } catch {
+                // The table named, so that a refused row can be found.
+                throw StoreError("copying \(table): \(error)")
+            }
             copied += batch.count
             batch.removeAll(keepingCapacity: true)
         }

@@ -30,9 +30,14 @@ final class GRDBConnection: SQLConnection {
     func rows(sql: String, arguments: SQLArguments) throws -> [SQLRow] {
         let statement = try db.cachedStatement(sql: sql)
         try statement.setArguments(arguments.grdb)
-        let columns = SQLRow.ColumnNames(statement.columnNames)
+        var columns: SQLRow.ColumnNames?
         var rows: [SQLRow] = []
-        try SQLiteSteps.each(statement, in: db) { rows.append(SQLRow(columns: columns, values: SQLiteSteps.values(of: $0))) }
+        try SQLiteSteps.each(statement, in: db) { handle in
+            // Named after the first step: a statement SQLite prepared again for a changed schema
+            // (another connection migrated the store) may have more columns than at its prepare.
+            if columns == nil { columns = SQLRow.ColumnNames(SQLiteSteps.columnNames(of: handle)) }
+            rows.append(SQLRow(columns: columns!, values: SQLiteSteps.values(of: handle)))
+        }
         return rows
     }
 
@@ -65,13 +70,13 @@ final class GRDBConnection: SQLConnection {
 final class SQLiteRowSource: RowSource {
     private let statement: GRDB.Statement
     private let db: GRDB.Database
-    private let columns: SQLRow.ColumnNames
+    /// Named after the first step (see `GRDBConnection.rows`).
+    private var columns: SQLRow.ColumnNames?
     private var finished = false
 
     init(statement: GRDB.Statement, db: GRDB.Database) {
         self.statement = statement
         self.db = db
-        columns = SQLRow.ColumnNames(statement.columnNames)
     }
 
     func next() throws -> SQLRow? {
@@ -80,7 +85,8 @@ final class SQLiteRowSource: RowSource {
             finished = true
             return nil
         }
-        return SQLRow(columns: columns, values: SQLiteSteps.values(of: handle))
+        if columns == nil { columns = SQLRow.ColumnNames(SQLiteSteps.columnNames(of: handle)) }
+        return SQLRow(columns: columns!, values: SQLiteSteps.values(of: handle))
     }
 }
 
@@ -105,6 +111,11 @@ enum SQLiteSteps {
                                 message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
         }
         return handle
+    }
+
+    /// The statement's column names as it runs now.
+    static func columnNames(of handle: OpaquePointer) -> [String] {
+        (0..<sqlite3_column_count(handle)).map { sqlite3_column_name(handle, $0).map { String(cString: $0) } ?? "" }
     }
 
     /// The current row's values.
