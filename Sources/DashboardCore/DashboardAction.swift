@@ -30,8 +30,11 @@ public enum DashboardAction: Hashable, Sendable {
     case undone(MarkReceipt)
     /// The store left a change alone because someone changed the issue since (the sentence says who and what).
     case undoSkipped(MarkReceipt, String)
-    /// The store merged issues into one group under `head` (the first of `keys`).
-    case merged(head: String, keys: [String])
+    /// The store merged issues into one group under `head` (the first of `keys`); the receipt,
+    /// where the store gave one, is what `u` takes back.
+    case merged(head: String, keys: [String], receipt: MergeReceipt? = nil)
+    /// The store took a merge back: the keys it took out of the head's group (none: all were moved since).
+    case mergeUndone(MergeReceipt, restored: [String])
     /// The store made a grouping rule; what it took.
     case ruleAdded(GroupingPreview)
     /// An effect failed: shown, and an optimistic mark still pending is reverted.
@@ -100,13 +103,15 @@ public enum StoreRequest: Hashable, Sendable {
     case undo(MarkReceipt)
     /// Merges issues into one group under the first key (`J` on the list).
     case merge(keys: [String])
+    /// Takes a merge back where its issues are still in the head's group (`u` after `J`).
+    case undoMerge(MergeReceipt)
     /// Makes a grouping rule (offered after a merge).
     case addRule(name: String, query: String)
 
     /// Whether it writes (the loop reads the store's revision after it, so that its own write is no reload).
     public var writes: Bool {
         switch self {
-        case .mark, .undo, .merge, .addRule: true
+        case .mark, .undo, .merge, .undoMerge, .addRule: true
         default: false
         }
     }

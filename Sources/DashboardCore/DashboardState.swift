@@ -31,9 +31,13 @@ public struct DashboardState: Hashable, Sendable {
     public var prompt: Prompt?
     /// The transient status line message; the next key clears it.
     public var message: StatusMessage?
-    /// Receipts of this run's changes (marks, notes, links, assignees), the newest last: `u` takes
-    /// back the newest that still stands.
-    public var undoStack: [MarkReceipt] = []
+    /// Receipts of this run's changes (marks, notes, links, assignees, merges), the newest last:
+    /// `u` takes back the newest that still stands.
+    public var undoable: [UndoableChange] = []
+    /// The marks among them.
+    public var undoStack: [MarkReceipt] {
+        undoable.compactMap { if case .mark(let receipt) = $0 { receipt } else { nil } }
+    }
     /// The changes `u` skipped on its way down the stack (someone changed them since), said once it stops.
     var undoSkips: [String] = []
     /// Optimistic changes not yet confirmed by the store, oldest first.

@@ -51,7 +51,7 @@ enum Marks {
                        hint: "ticket", .marks) { state, _ in
                 target(state).map { [.writeTicket(key: $0.key, window: state.query.window, code: state.detail.key == $0.key ? state.detail.code : nil)] } ?? []
             },
-            KeyBinding("u", [.char("u")], "undo your newest change still standing (marks, notes, links, assignees); again: the one before",
+            KeyBinding("u", [.char("u")], "undo your newest change still standing (marks, notes, links, assignees, merges); again: the one before",
                        hint: "undo", .marks) { state, _ in
                 state.readOnly ? state.refuseReadOnly() : state.undoLast()
             },
@@ -65,6 +65,14 @@ enum Marks {
         guard parts.count == 2, !text.contains(" "), parts[1].hasPrefix("//"), parts[1].count > 2 else { return false }
         return !parts[0].isEmpty && parts[0].allSatisfy { $0.isASCII && $0.isLetter }
     }
+}
+
+/// A change of this run that `u` can take back, the newest last (`DashboardState.undoable`).
+public enum UndoableChange: Hashable, Sendable {
+    /// A status, note, tracker link or assignee.
+    case mark(MarkReceipt)
+    /// A merge made with `J`.
+    case merge(MergeReceipt)
 }
 
 /// What an issue looked like before an optimistic change, to put back if the store refuses it.
@@ -141,11 +149,19 @@ extension DashboardState {
     /// Undoes the newest change of this run still standing: shown at once, confirmed or skipped by
     /// the store (`undoSkipped`, which goes on to the one before).
     mutating func undoLast() -> [DashboardEffect] {
-        guard let receipt = undoStack.popLast() else {
+        guard let change = undoable.popLast() else {
             message = StatusMessage(undoSkips.isEmpty ? "Nothing to undo." : skippedText(then: "nothing else of yours to undo."),
                                     isError: !undoSkips.isEmpty, ticksLeft: undoSkips.isEmpty ? 8 : 15)
             undoSkips = []
             return []
+        }
+        let receipt: MarkReceipt
+        switch change {
+        case .mark(let mark): receipt = mark
+        case .merge(let merge):
+            // Not shown at once: the store says which issues it could take out, and the list is read again.
+            message = StatusMessage("Undoing: the merge of \(merge.moved.count) into \(merge.head)" + (unicode ? "…" : "..."))
+            return [.store(.undoMerge(merge))]
         }
         pending.append(snapshot(receipt.key, kind: .undo(receipt)))
         updateIssue(receipt.key) { summary, detail in
@@ -183,7 +199,7 @@ extension DashboardState {
     mutating func confirmMark(_ receipt: MarkReceipt) -> [DashboardEffect] {
         var seen: IssueStatus?
         if let i = pending.firstIndex(where: { $0.key == receipt.key && $0.isMark }) { seen = pending.remove(at: i).status }
-        undoStack.append(receipt)
+        undoable.append(.mark(receipt))
         message = StatusMessage(markedText(receipt.key, receipt.mark))
         // Someone else changed the status since this screen showed it: the mark is taken, and said so.
         if case .status = receipt.mark, let seen, seen != receipt.previousStatus {
@@ -198,6 +214,26 @@ extension DashboardState {
         if let i = pending.firstIndex(where: { $0.kind == .undo(receipt) }) { pending.remove(at: i) }
         let undid = "Undid: \(receipt.key) \(Format.describe(receipt.mark))" + undoneResult(receipt)
         message = undoSkips.isEmpty ? StatusMessage(undid) : StatusMessage(skippedText(then: undid), ticksLeft: 15)
+        undoSkips = []
+        return reloadEffects()
+    }
+
+    /// The store took a merge back: the issues it took out stand as before; one moved since was left.
+    mutating func confirmUndoMerge(_ receipt: MergeReceipt, restored: [String]) -> [DashboardEffect] {
+        guard !restored.isEmpty else {
+            // Every issue it moved was moved again since: as a mark changed since, skipped, and the one before undone.
+            undoSkips.append("the merge into \(receipt.head) (its issues were moved since)")
+            let next = undoLast()
+            return next.isEmpty ? reloadEffects() : next
+        }
+        let left = receipt.moved.count - restored.count
+        var text = "Undid: the merge into \(receipt.head)"
+        if left > 0 {
+            text += ", \(restored.count) taken out; \(left) moved since left where \(left == 1 ? "it is" : "they are")"
+        } else {
+            text += ", \(restored.joined(separator: ", ")) \(restored.count == 1 ? "stands" : "stand") as before"
+        }
+        message = undoSkips.isEmpty ? StatusMessage(text, ticksLeft: 10) : StatusMessage(skippedText(then: text), ticksLeft: 15)
         undoSkips = []
         return reloadEffects()
     }
@@ -228,7 +264,7 @@ extension DashboardState {
         switch change.kind {
         case .mark(let mark): what = "Could not mark \(change.key) \(Format.describe(mark))"
         case .undo(let receipt):
-            undoStack.append(receipt)
+            undoable.append(.mark(receipt))
             undoSkips = []
             what = "Could not undo \(change.key) \(Format.describe(receipt.mark))"
         }

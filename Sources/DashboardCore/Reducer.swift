@@ -50,8 +50,11 @@ private func reduceAction(_ state: inout DashboardState, _ action: DashboardActi
         return state.confirmUndo(receipt)
     case .undoSkipped(let receipt, let why):
         return state.skipUndo(receipt, because: why)
-    case .merged(let head, let keys):
+    case .merged(let head, let keys, let receipt):
+        if let receipt { state.undoable.append(.merge(receipt)) }
         return ListScreen.merged(head: head, keys: keys, &state)
+    case .mergeUndone(let receipt, let restored):
+        return state.confirmUndoMerge(receipt, restored: restored)
     case .ruleAdded(let preview):
         return ListScreen.ruleAdded(preview, &state)
     case .failed(let text):

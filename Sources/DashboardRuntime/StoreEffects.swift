@@ -73,8 +73,9 @@ public struct StoreEffects: EffectPerformer {
                 case .overwritten(let why): return .undoSkipped(receipt, why)
                 }
             case .merge(let keys):
-                try store.merge(keys, into: keys[0], by: user, at: now)
-                return .merged(head: keys[0], keys: keys)
+                return .merged(head: keys[0], keys: keys, receipt: try store.merge(keys, into: keys[0], by: user, at: now))
+            case .undoMerge(let receipt):
+                return .mergeUndone(receipt, restored: try store.undoMerge(receipt, by: user, at: now))
             case .addRule(let name, let query):
                 return .ruleAdded(try store.addGroupingRule(query: query, name: name, by: user, at: now))
             }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Presentation
 import TriageImport
+import TriageIngest
 import TriageModel
 import TriageStore
 
@@ -32,6 +33,9 @@ struct Export: ParsableCommand {
     @Flag(help: "Write the events kept whole instead, one JSON object a line: event_id, issue, timestamp, source, release, environment, kept_as and payload (the event as its source sent it, secrets filtered).")
     var whole = false
 
+    @Flag(help: "Write the grouping rules instead, one JSON object a line in the order they are tried: name, query, by, at (errtriage rule import reads them into another store).")
+    var rules = false
+
     func run() throws {
         let canonical = key?.canonical
         let now = try options.nowTimestamp()
@@ -43,6 +47,17 @@ struct Export: ParsableCommand {
         }
         // Data goes to a file or a pipe exactly; to a terminal, made inert (as every text output is).
         let toTerminal = out == "-" && Stdout.isTerminal
+        if rules {
+            guard !whole, format == .ndjson, query == nil, key == nil else {
+                throw CLIError.usage("--rules writes NDJSON of every rule; no --whole, --format csv, --query or --key")
+            }
+            let sink = try LineWriter(path: out)
+            for rule in try store.groupingRules() {
+                try sink.write(toTerminal ? TextSanitizer.inert(RuleFile.line(rule)) : RuleFile.line(rule))
+            }
+            try sink.close()
+            return
+        }
         if whole {
             guard format == .ndjson, query == nil else { throw CLIError.usage("--whole writes NDJSON of a window or of one --key; no --format csv or --query") }
             let sink = try LineWriter(path: out)

@@ -154,6 +154,39 @@ import TriageModel
         #expect(state.message?.text.hasPrefix("No rule") == true)
     }
 
+    @Test func uTakesTheMergeBackAsItTakesBackAMark() {
+        var state = Self.picked()
+        let keys = ["AP63478-WR51601-ES56620", "AP63478-WR51687-ES56620"]
+        let receipt = MergeReceipt(head: keys[0], moved: [.init(key: keys[1], formerHead: nil)])
+        _ = reduce(&state, .merged(head: keys[0], keys: keys, receipt: receipt))
+        _ = reduce(&state, .key(.escape))
+        #expect(state.undoable == [.merge(receipt)])
+        #expect(state.undoStack.isEmpty, "no mark among them")
+        #expect(reduce(&state, .key(.char("u"))) == [.store(.undoMerge(receipt))])
+        #expect(state.undoable.isEmpty)
+        #expect(state.message?.text.hasPrefix("Undoing: the merge of 1 into AP63478-WR51601-ES56620") == true)
+        let effects = reduce(&state, .mergeUndone(receipt, restored: [keys[1]]))
+        #expect(effects.contains(.loadList(state.query)))
+        #expect(state.message?.text == "Undid: the merge into AP63478-WR51601-ES56620, AP63478-WR51687-ES56620 stands as before")
+        expectSnapshot(render(state, size: state.size), "list-merge-undone-80x24")
+        #expect(reduce(&state, .key(.char("u"))).isEmpty)
+        #expect(state.message?.text == "Nothing to undo.")
+    }
+
+    @Test func aMergeWhoseIssuesMovedSinceIsSkippedAndTheMarkBeforeItUndone() {
+        var state = Self.picked()
+        let mark = MarkReceipt(key: "AP63478-WR51601-ES56620", mark: .status(.muted, version: nil), previousStatus: .open,
+                               previousVersion: nil, previousTracker: nil, noteID: nil)
+        _ = reduce(&state, .marked(mark))
+        let receipt = MergeReceipt(head: "AP63478-WR51601-ES56620", moved: [.init(key: "AP63478-WR51687-ES56620", formerHead: nil)])
+        _ = reduce(&state, .merged(head: receipt.head, keys: [receipt.head] + receipt.moved.map(\.key), receipt: receipt))
+        _ = reduce(&state, .key(.escape))
+        #expect(reduce(&state, .key(.char("u"))) == [.store(.undoMerge(receipt))])
+        #expect(reduce(&state, .mergeUndone(receipt, restored: [])) == [.undo(mark)])
+        _ = reduce(&state, .undone(mark))
+        #expect(state.message?.text.hasPrefix("Skipped the merge into AP63478-WR51601-ES56620 (its issues were moved since); Undid:") == true)
+    }
+
     @Test func theRuleMadeIsSaidAndTheListReloads() {
         var state = Self.picked()
         let preview = GroupingPreview(name: "coupon", query: "key:AP63478-*", issues: [

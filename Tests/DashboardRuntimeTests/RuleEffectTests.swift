@@ -37,4 +37,34 @@ import TriageModel
         try temporary.ingest(lines: [Self.coupon("d", "SPRING", wrapper: 40_001)])
         #expect(try temporary.store.groupHead(of: "CH3-WR40001-ES1") == "CH3-WR51601-ES1")
     }
+
+    /// `u` after `J` (the rule offered left with `Esc`): the merge is taken back in the store, and
+    /// the list read again shows both issues.
+    @Test func uTakesTheMergeBack() throws {
+        let temporary = try TemporaryStore()
+        try temporary.ingest(lines: [Self.coupon("a", "SAVE10", wrapper: 51_601), Self.coupon("c", "XMAS24", wrapper: 51_687)])
+        let effects = StoreEffects(store: temporary.store, user: "tester", ticketFolder: temporary.folder.path)
+        let wait: () -> TerminalEvent? = { Thread.sleep(forTimeInterval: 0.3); return nil }
+        // Waits (up to 10 s) for the store to say the member's head is `head`, then for the answer to reach the screen.
+        func until(_ head: String) -> () -> TerminalEvent? {
+            {
+                for _ in 0..<100 where (try? temporary.store.groupHead(of: "CH3-WR51687-ES1")) != head { Thread.sleep(forTimeInterval: 0.1) }
+                Thread.sleep(forTimeInterval: 0.6)
+                return nil
+            }
+        }
+        var merged: String?
+        let screen = FakeScreen(steps: [wait, { .key(.char(" ")) }, { .key(.down) }, { .key(.char("J")) }, until("CH3-WR51601-ES1"),
+                                        { merged = try? temporary.store.groupHead(of: "CH3-WR51687-ES1"); return .key(.escape) },
+                                        wait, wait, { .key(.char("u")) }, until("CH3-WR51687-ES1"), wait, wait])
+        let loop = DashboardLoop(screen: screen, effects: effects, state: DashboardState(storeName: "test.sqlite"),
+                                 now: Timestamp.parse("2026-11-20T18:00:00Z")!)
+        loop.run()
+        #expect(merged == "CH3-WR51601-ES1")
+        #expect(try temporary.store.groupHead(of: "CH3-WR51687-ES1") == "CH3-WR51687-ES1")
+        #expect(try temporary.store.groupingRules().isEmpty)
+        let last = screen.frames.last?.lines ?? []
+        #expect(last.contains { $0.contains("CH3-WR51687-ES1") } && last.contains { $0.contains("CH3-WR51601-ES1") })
+        #expect(screen.frames.contains { $0.lines.contains { $0.contains("Undid: the merge into CH3-WR51601-ES1") } })
+    }
 }

@@ -27,6 +27,12 @@ import Testing
         Array(Set((0..<(n * 3)).map { _ in "C" + String(UInt32.random(in: 100_000...999_999), radix: 36).uppercased() })).prefix(n).sorted()
     }
 
+    /// `rule list --format json`.
+    func rules(_ cli: CLI) throws -> [[String: Any]] {
+        let out = try cli.run(["rule", "list", "--format", "json"]).stdout
+        return (try? JSONSerialization.jsonObject(with: Data(out.utf8))) as? [[String: Any]] ?? []
+    }
+
     func keys(_ cli: CLI, _ extra: [String] = []) throws -> [String] {
         let issues = try cli.run(["report", "--now", Self.now, "--window", "30d", "--format", "json"] + extra).json["issues"] as? [[String: Any]]
         return (issues ?? []).compactMap { $0["key"] as? String }
@@ -70,6 +76,60 @@ import Testing
         #expect(removed.stdout.hasPrefix("rule coupon removed: took out "))
         #expect(try keys(cli).count == 5)
         #expect(try cli.run(["rule", "list"]).stdout == "no grouping rules (errtriage rule add 'QUERY' --as NAME adds one)\n")
+    }
+
+    /// Rules are stored decisions: `export --rules` writes them, `rule import` makes them in another
+    /// store (merging what they match there, holding for its next events), a second import leaves
+    /// them as they are, and a bad line is named while the good ones are made.
+    @Test func exportCarriesTheRulesAndRuleImportMakesThemInAnotherStore() throws {
+        let cli = try CLI()
+        let codes = Self.codes(5)
+        let week1 = codes.prefix(3).enumerated().map { Self.coupon("a\($0.offset)", 10 + $0.offset, $0.element, user: "u\($0.offset)") }
+        let file = try cli.file("week1.ndjson", week1.joined(separator: "\n"))
+        #expect(try cli.run(["ingest", file]).status == 0)
+        let query = #"message:"load coupon *: not found""#
+        #expect(try cli.run(["rule", "add", query, "--as", "coupon", "--by", "ana", "--now", "2026-11-20T09:00:00Z"]).status == 0)
+        #expect(try cli.run(["rule", "add", "root:ES1 outer:CH3", "--as", "checkout", "--by", "ben"]).status == 0)
+        let exported = try cli.run(["export", "--rules"])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let lines = exported.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(lines.first == #"{"name":"coupon","query":"message:\"load coupon *: not found\"","by":"ana","at":"2026-11-20T09:00:00Z"}"#,
+                "\(lines)")
+        #expect(lines.last?.hasPrefix(#"{"name":"checkout","query":"root:ES1 outer:CH3","by":"ben","at":""#) == true)
+        let ruleFile = try cli.file("rules.ndjson", exported.stdout)
+
+        let other = try CLI()
+        #expect(try other.run(["ingest", file]).status == 0)
+        #expect(try keys(other).count == 3)
+        let imported = try other.run(["rule", "import", ruleFile])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.hasSuffix("rule import: 2 added, 0 already here\n"), "\(imported.stdout)")
+        #expect(try keys(other).count == 1)
+        let listed = try rules(other)
+        #expect(listed.map { $0["name"] as? String } == ["coupon", "checkout"])
+        #expect(listed.map { $0["by"] as? String } == ["ana", "ben"])
+        #expect(listed.first?["at"] as? String == "2026-11-20T09:00:00Z")
+        // Next week's codes join the imported rule's issue.
+        let week2 = codes.suffix(2).enumerated().map { Self.coupon("b\($0.offset)", 17 + $0.offset, $0.element, user: "v\($0.offset)") }
+        #expect(try other.run(["ingest", try other.file("week2.ndjson", week2.joined(separator: "\n"))]).status == 0)
+        #expect(try keys(other).count == 1)
+
+        let again = try other.run(["rule", "import", ruleFile])
+        #expect(again.status == 0 && again.stdout == "rule import: 0 added, 2 already here\n", "\(again.stdout)\(again.stderr)")
+        let mixed = try other.file("mixed.ndjson", [
+            #"{"name":"coupon","query":"root:ES1"}"#, "not json", #"{"name":"busy","query":"events:>3"}"#,
+            #"{"name":"errors","query":"root:ES1"}"#,
+        ].joined(separator: "\n"))
+        let partly = try other.run(["rule", "import", mixed])
+        #expect(partly.status == 2)
+        #expect(partly.stderr.contains("mixed.ndjson:1: a rule is named coupon here already with another query"), "\(partly.stderr)")
+        #expect(partly.stderr.contains("mixed.ndjson:2: not a rule line"))
+        #expect(partly.stderr.contains("mixed.ndjson:3: the term \"events:>3\" counts over issues"))
+        #expect(partly.stdout.hasSuffix("rule import: 1 added, 0 already here, 3 refused\n"), "\(partly.stdout)")
+        #expect(try rules(other).map { $0["name"] as? String } == ["coupon", "checkout", "errors"])
+        let refused = try cli.run(["export", "--rules", "--format", "csv"])
+        #expect(refused.status == 1 && refused.stderr.contains("--rules writes NDJSON"))
     }
 
     @Test func aRuleARuleCannotBeOrAnUnknownOneIsOneSentenceAndExitOne() throws {

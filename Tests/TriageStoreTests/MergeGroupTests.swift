@@ -128,6 +128,48 @@ import TriageModel
         #expect(try everything() == before)
     }
 
+    /// The dashboard's `u` after `J`: a merge that took a group along is taken back whole, that
+    /// group's member under its head again, and the lists and details are as before it.
+    @Test func undoingAMergePutsEveryIssueItMovedBackWhereItWas() throws {
+        let f = try TemporaryStore()
+        try f.ingest(lines: TemporaryStore.sampleLines(events: 3_000))
+        let keys = try f.store.issueList(IssueQuery(window: .all, top: 4), now: Self.now).issues.map(\.key)
+        try f.store.merge([keys[2], keys[3]], by: "t", at: Self.now)
+        func everything() throws -> [String] {
+            var out: [String] = []
+            for window in [TimeWindow.d7, .all] {
+                out.append("\(try f.store.issueList(IssueQuery(window: window, filter: .all), now: Self.now))")
+                for key in keys { out.append("\(try f.store.issueDetail(key: key, window: window, now: Self.now))") }
+            }
+            return out
+        }
+        let before = try everything()
+        let receipt = try f.store.merge([keys[0], keys[1], keys[2]], by: "t", at: Self.now)
+        #expect(receipt == MergeReceipt(head: keys[0], moved: [.init(key: keys[1], formerHead: nil), .init(key: keys[2], formerHead: nil),
+                                                               .init(key: keys[3], formerHead: keys[2])]))
+        #expect(try keys.map { try f.store.groupHead(of: $0) } == Array(repeating: keys[0], count: 4))
+        #expect(try f.store.undoMerge(receipt, by: "t", at: Self.now) == [keys[1], keys[2], keys[3]])
+        #expect(try keys.map { try f.store.groupHead(of: $0) } == [keys[0], keys[1], keys[2], keys[2]])
+        #expect(try everything() == before)
+        // Each move taken back has its history row, as an unmerge has.
+        let rows = try f.store.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM merge_change WHERE action = 'unmerge'")
+        }
+        #expect(rows == 3)
+    }
+
+    /// An issue taken out of the group since the merge is left where it is; a second undo
+    /// finds nothing left to take back.
+    @Test func undoingAMergeLeavesWhatWasMovedSince() throws {
+        let (f, keys) = try Self.store()
+        let receipt = try f.store.merge(keys, by: "t", at: Self.now)
+        try f.store.unmerge(keys[1], by: "t", at: Self.now)
+        #expect(try f.store.undoMerge(receipt, by: "t", at: Self.now) == [keys[2]])
+        #expect(try f.store.groupHead(of: keys[1]) == keys[1])
+        #expect(try f.store.groupHead(of: keys[2]) == keys[2])
+        #expect(try f.store.undoMerge(receipt, by: "t", at: Self.now).isEmpty)
+    }
+
     @Test func marksOnAMemberActOnTheGroupsHead() throws {
         let (f, keys) = try Self.store()
         try f.store.merge(keys, by: "t", at: Self.now)
@@ -243,7 +285,7 @@ import TriageModel
         #expect(throws: StoreError.self) { try f.store.merge([keys[0], "US1-XX1"], by: "t", at: Self.now) }
         #expect(throws: StoreError.self) { try f.store.merge([keys[0]], by: "t", at: Self.now) }
         #expect(throws: StoreError.self) { try f.store.unmerge(keys[0], by: "t", at: Self.now) }
-        for attempt in [{ try f.store.merge([keys[0], keys[0]], by: "t", at: Self.now) },
+        for attempt in [{ _ = try f.store.merge([keys[0], keys[0]], by: "t", at: Self.now) },
                         { try f.store.unmerge(keys[1], by: "t", at: Self.now) }] {
             do { try attempt(); Issue.record("accepted") } catch let e as StoreError { #expect(e.isUsageError) }
         }

@@ -3,7 +3,9 @@ import TriageModel
 extension TriageStore {
     /// Merges issues into one group under `head` (the first key unless given): each other key's
     /// issue, and the members of a group it heads, point at the head; one history row per member.
-    public func merge(_ keys: [String], into head: String? = nil, by: String, at: Timestamp) throws(StoreError) {
+    /// Returns what it moved, which `undoMerge` takes back.
+    @discardableResult
+    public func merge(_ keys: [String], into head: String? = nil, by: String, at: Timestamp) throws(StoreError) -> MergeReceipt {
         try write { db in
             let headKey = head ?? keys[0]
             let headID = try TriageStore.issueID(db, headKey)
@@ -13,18 +15,58 @@ extension TriageStore {
             let others = keys.filter { $0 != headKey }
             guard !others.isEmpty else { throw StoreError.usage("merge needs two different keys; \(headKey) cannot be merged into itself") }
             guard Set(keys).count == keys.count else { throw StoreError.usage("a key is named twice; each issue can be merged once") }
+            var moved: [MergeReceipt.Move] = []
             for key in others {
                 let id = try TriageStore.issueID(db, key)
                 if let group = try Int64.fetchOne(db, sql: "SELECT group_id FROM issue WHERE id = ?", arguments: [id]), group != headID {
                     throw StoreError.usage("\(key) is already a member of another group; unmerge it first")
                 }
-                let members = try Int64.fetchAll(db, sql: "SELECT id FROM issue WHERE group_id = ?", arguments: [id])
-                for member in [id] + members {
-                    try db.execute(sql: "UPDATE issue SET group_id = ? WHERE id = ?", arguments: [headID, member])
+                // Already in the head's group: nothing moves, and undo leaves it there.
+                if try Int64.fetchOne(db, sql: "SELECT group_id FROM issue WHERE id = ?", arguments: [id]) == headID { continue }
+                let members = try SQLRow.fetchAll(db, sql: "SELECT id, key FROM issue WHERE group_id = ? ORDER BY id", arguments: [id])
+                var rows: [(id: Int64, key: String, former: String?)] = [(id, key, nil)]
+                for member in members { rows.append((try member.decode(0), try member.decode(1), key)) }
+                for member in rows {
+                    try db.execute(sql: "UPDATE issue SET group_id = ? WHERE id = ?", arguments: [headID, member.id])
                     try db.execute(sql: "INSERT INTO merge_change (head_id, member_id, action, at, \"by\") VALUES (?, ?, 'merge', ?, ?)",
-                                   arguments: [headID, member, at.millis, by])
+                                   arguments: [headID, member.id, at.millis, by])
+                    moved.append(MergeReceipt.Move(key: member.key, formerHead: member.former))
                 }
             }
+            return MergeReceipt(head: headKey, moved: moved)
+        }
+    }
+
+    /// Takes a merge back (the dashboard's `u` after `J`): each issue it moved that is still under
+    /// its head stands alone again, and one that was a member of another group goes back under
+    /// that group's head where it still heads one; each with its history row. An issue taken out
+    /// or moved since is left where it is. Returns the keys taken out of the head's group.
+    @discardableResult
+    public func undoMerge(_ receipt: MergeReceipt, by: String, at: Timestamp) throws(StoreError) -> [String] {
+        try write { db in
+            guard let headID = try Int64.fetchOne(db, sql: "SELECT id FROM issue WHERE key = ?", arguments: [receipt.head]) else { return [] }
+            var restored: [(id: Int64, move: MergeReceipt.Move)] = []
+            for move in receipt.moved {
+                guard let row = try SQLRow.fetchOne(db, sql: "SELECT id, group_id FROM issue WHERE key = ?", arguments: [move.key]),
+                      try row.decode(1, as: Int64?.self) == headID else { continue }
+                let id: Int64 = try row.decode(0)
+                try db.execute(sql: "UPDATE issue SET group_id = NULL WHERE id = ?", arguments: [id])
+                try db.execute(sql: "INSERT INTO merge_change (head_id, member_id, action, at, \"by\") VALUES (?, ?, 'unmerge', ?, ?)",
+                               arguments: [headID, id, at.millis, by])
+                restored.append((id, move))
+            }
+            // Members of a group the merge took along go back under its head, unless it is a
+            // member of another group since (a member heads no group).
+            for (id, move) in restored {
+                guard let former = move.formerHead,
+                      let formerRow = try SQLRow.fetchOne(db, sql: "SELECT id, group_id FROM issue WHERE key = ?", arguments: [former]),
+                      try formerRow.decode(1, as: Int64?.self) == nil else { continue }
+                let formerID: Int64 = try formerRow.decode(0)
+                try db.execute(sql: "UPDATE issue SET group_id = ? WHERE id = ?", arguments: [formerID, id])
+                try db.execute(sql: "INSERT INTO merge_change (head_id, member_id, action, at, \"by\") VALUES (?, ?, 'merge', ?, ?)",
+                               arguments: [formerID, id, at.millis, by])
+            }
+            return restored.map(\.move.key)
         }
     }
 
