@@ -2,7 +2,8 @@ import GRDB
 import TriageModel
 
 extension TriageStore {
-    /// SQLite's migrations: each step of `schemaSteps` under its name. Each one is final once
+    /// SQLite's migrations: each step of `schemaSteps` under its name, which an older store runs
+    /// (a new one is made from `currentSchema`, `migrateSQLite`). Each one is final once
     /// released: change the schema with a new step.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -16,6 +17,22 @@ extension TriageStore {
             }
         }
         return migrator
+    }
+
+    /// Brings an SQLite store to the current schema: an empty file is made at once from
+    /// `currentSchema`, stamped at its version with every step recorded as run (so GRDB's migrator
+    /// finds nothing to do); an older store runs the steps after its own.
+    static func migrateSQLite(_ writer: some DatabaseWriter) throws {
+        try writer.write { db in
+            guard try Int.fetchOne(db, sql: "PRAGMA user_version") == 0,
+                  try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'grdb%'") == 0 else { return }
+            try db.execute(sql: currentSchema.creation(.sqlite, version: schemaVersion))
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+            for step in schemaSteps {
+                try db.execute(sql: "INSERT OR IGNORE INTO grdb_migrations (identifier) VALUES (?)", arguments: [step.name])
+            }
+        }
+        try migrator.migrate(writer)
     }
 
     /// v1: the first schema (SQLite only: PostgreSQL stores begin at 6, made at once).
