@@ -99,7 +99,7 @@ struct SchemaTable: Sendable {
         self.uniqueOnSQLiteOnly = uniqueOnSQLiteOnly
     }
 
-    /// Whether PostgreSQL makes its ids (an identity or a partitioned table's sequence): `copy` then moves them on.
+    /// Whether its key is an identity (on a partitioned table, its sequence): PostgreSQL makes its ids.
     var generatesIDs: Bool { columns.contains { $0.key == .identity } }
 
     func createStatement(_ dialect: SchemaDialect) -> String {

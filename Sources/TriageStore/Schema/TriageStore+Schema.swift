@@ -23,13 +23,17 @@ extension TriageStore {
     /// `currentSchema`, stamped at its version with every step recorded as run (so GRDB's migrator
     /// finds nothing to do); an older store runs the steps after its own.
     static func migrateSQLite(_ writer: some DatabaseWriter) throws {
-        try writer.write { db in
-            guard try Int.fetchOne(db, sql: "PRAGMA user_version") == 0,
-                  try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'grdb%'") == 0 else { return }
-            try db.execute(sql: currentSchema.creation(.sqlite, version: schemaVersion))
-            try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-            for step in schemaSteps {
-                try db.execute(sql: "INSERT OR IGNORE INTO grdb_migrations (identifier) VALUES (?)", arguments: [step.name])
+        // Immediate: two first opens at once take turns, and the second finds the schema made.
+        try writer.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                guard try Int.fetchOne(db, sql: "PRAGMA user_version") == 0,
+                      try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'grdb%'") == 0 else { return .commit }
+                try db.execute(sql: currentSchema.creation(.sqlite, version: schemaVersion))
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+                for step in schemaSteps {
+                    try db.execute(sql: "INSERT OR IGNORE INTO grdb_migrations (identifier) VALUES (?)", arguments: [step.name])
+                }
+                return .commit
             }
         }
         try migrator.migrate(writer)
