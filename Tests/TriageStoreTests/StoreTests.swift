@@ -72,6 +72,10 @@ import TriageModel
         #expect(try reopened.read { db in try TriageStore.storedSchemaVersion(db) } == TriageStore.schemaVersion)
         #expect(try reopened.versions() == ["1.9"])
         #expect(try reopened.verify().isSound)
+        // The steps from 6 reach the schema a new store is made with (`TriageStore.currentSchema`).
+        let made = try TriageStore(path: try PostgresCluster.database()).read(SchemaTruthTests.postgresSchema)
+        let upgraded = try reopened.read(SchemaTruthTests.postgresSchema)
+        #expect(made == upgraded, "\(SchemaTruthTests.difference(made, upgraded))")
         let after = try reopened.read { db in try SQLRow.fetchAll(db, sql: "SELECT * FROM event ORDER BY id").map(\.values) }
         #expect(after == before)
         let cited = try reopened.read { db in try Int64.fetchOne(db, sql: "SELECT ts FROM complaint_code WHERE complaint_id = 1") }

@@ -13,14 +13,8 @@ public struct CopyCounts: Sendable, Equatable {
 extension TriageStore {
     /// Every table of the store, in an order that writes each row after those it refers to.
     /// The issue's `group_id` (an issue referring to another) is written after all issues.
-    static let copyTables = [
-        "issue", "chain_link", "code_dictionary", "domain_short", "term", "event_row", "complaint", "complaint_code",
-        "status_change", "note", "meeting", "issue_day", "issue_hour", "issue_day_dim", "issue_user", "user_seen",
-        "total_hour", "total_day", "saved_view", "owner_rule", "alert_rule", "alert_fired", "adoption_day",
-        "adoption_session", "merge_change", "app_version", "project", "project_key",
-        "pruned_version_day", "pruned_version_users", "issue_month", "issue_month_user", "issue_alias",
-        "issue_day_facet", "payload_dictionary", "kept_payload", "kept_role", "grouping_rule", "grouping_rule_member", "word_template",
-    ]
+    /// The tables of `currentSchema` but `meta`, in the order they are described.
+    static let copyTables = currentSchema.copiedTables
 
     /// Copies everything this store holds into `target`, which must be empty: events, complaints,
     /// issues and chains, the dictionary, statuses and their history, notes, links, mutes,

@@ -56,7 +56,7 @@ final class SQLiteEngine: StoreEngine, @unchecked Sendable {
             let found = try pool.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
             guard found <= TriageStore.schemaVersion else { throw StoreError.newerSchema(path, found) }
             if !readOnly {
-                try TriageStore.migrator.migrate(pool)
+                try TriageStore.migrateSQLite(pool)
             } else if found < TriageStore.schemaVersion {
                 throw StoreError("\(path) needs a schema upgrade, which a read-only store cannot take")
             }

@@ -1,7 +1,8 @@
 import GRDB
 
 /// One step of the store's schema, to `version` from the one before, in both dialects: the one
-/// list (`TriageStore.schemaSteps`) a schema change adds to. Each step is final once released.
+/// list (`TriageStore.schemaSteps`) a schema change adds to, beside its change to the description
+/// of the current schema (`CurrentSchema.swift`). Each step is final once released.
 struct SchemaStep: Sendable {
     /// The version the step brings a store to.
     let version: Int
@@ -9,8 +10,9 @@ struct SchemaStep: Sendable {
     let name: String
     /// SQLite's step; it sets `PRAGMA user_version` itself (after `after`, where there is one).
     let sqlite: @Sendable (GRDB.Database) throws -> Void
-    /// PostgreSQL's step from `version - 1`; nil up to 6, which a PostgreSQL store is made at
-    /// (PGSchema.creation makes the current schema at once; `SchemaTruthTests` holds both the same).
+    /// PostgreSQL's step from `version - 1`; nil up to 6, the oldest PostgreSQL store. A new
+    /// store on either engine is made at once from `TriageStore.currentSchema`, never by the steps;
+    /// `SchemaTruthTests` holds the two the same.
     let postgres: String?
     /// What both engines do after the step's SQL, over rows SQL alone cannot read.
     let after: (@Sendable (SQLDatabase) throws -> Void)?

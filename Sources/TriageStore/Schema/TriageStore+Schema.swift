@@ -2,7 +2,8 @@ import GRDB
 import TriageModel
 
 extension TriageStore {
-    /// SQLite's migrations: each step of `schemaSteps` under its name. Each one is final once
+    /// SQLite's migrations: each step of `schemaSteps` under its name, which an older store runs
+    /// (a new one is made from `currentSchema`, `migrateSQLite`). Each one is final once
     /// released: change the schema with a new step.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -16,6 +17,26 @@ extension TriageStore {
             }
         }
         return migrator
+    }
+
+    /// Brings an SQLite store to the current schema: an empty file is made at once from
+    /// `currentSchema`, stamped at its version with every step recorded as run (so GRDB's migrator
+    /// finds nothing to do); an older store runs the steps after its own.
+    static func migrateSQLite(_ writer: some DatabaseWriter) throws {
+        // Immediate: two first opens at once take turns, and the second finds the schema made.
+        try writer.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                guard try Int.fetchOne(db, sql: "PRAGMA user_version") == 0,
+                      try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'grdb%'") == 0 else { return .commit }
+                try db.execute(sql: currentSchema.creation(.sqlite, version: schemaVersion))
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+                for step in schemaSteps {
+                    try db.execute(sql: "INSERT OR IGNORE INTO grdb_migrations (identifier) VALUES (?)", arguments: [step.name])
+                }
+                return .commit
+            }
+        }
+        try migrator.migrate(writer)
     }
 
     /// v1: the first schema (SQLite only: PostgreSQL stores begin at 6, made at once).
