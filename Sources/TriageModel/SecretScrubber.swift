@@ -615,11 +615,23 @@ enum TextRules {
         }
         guard digits.count >= 13, (2...6).contains(digits[0]) else { return (nil, runEnd) }
         // The longest run of whole groups that is a card: the groups after it are something else.
-        for group in groups.reversed() where (13...19).contains(group.digits) {
+        // A dashed token that goes on (a UUID's `51820005-1921-4422-a…`) is no card.
+        if runEnd + 1 < n, b[runEnd] == UInt8(ascii: "-"), S.isAlnum(b[runEnd + 1]) { return (nil, runEnd) }
+        for (k, group) in groups.enumerated().reversed() where (13...19).contains(group.digits) {
             if group.end == runEnd && !endsClean { continue }
+            guard isCardGrouping(groups[0...k].map(\.digits)) else { continue }
             if luhn(digits[0..<group.digits]) { return (at..<group.end, runEnd) }
         }
         return (nil, runEnd)
+    }
+
+    /// Whether groups of digits (their running counts) are written as cards are: one run, fours
+    /// (the last may be shorter), or 4-6-4 and 4-6-5 (Diners, American Express).
+    static func isCardGrouping(_ running: [Int]) -> Bool {
+        guard running.count > 1 else { return true }
+        let sizes = zip(running, [0] + running).map { $0 - $1 }
+        if sizes.dropLast().allSatisfy({ $0 == 4 }) && (1...4).contains(sizes.last!) { return true }
+        return sizes.count == 3 && sizes[0] == 4 && sizes[1] == 6 && (4...5).contains(sizes[2])
     }
 
     static func luhn(_ digits: ArraySlice<UInt8>) -> Bool {

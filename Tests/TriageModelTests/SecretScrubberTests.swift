@@ -44,6 +44,8 @@ import TriageModel
         "user bob@example.com from 10.0.0.1 and 2001:db8::1",
         "at 2026-11-27T10:00:00Z after 1764283443123 ms (epoch 1764283443)",
         "request 550e8400-e29b-41d4-a716-446655440000 of release shop@2.1.0+412",
+        // A UUID whose first digits would pass Luhn as 16 digits, and digits in eights.
+        "event 51820005-1921-4422-a3f0-0c9e2b7d1e55 and build 5182-00051921-4422",
         "FATAL:  password authentication failed for user \"bob\"",
         "AuthError: authentication required",
         "KeyError: 'amount'",
