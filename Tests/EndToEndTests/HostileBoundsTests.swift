@@ -188,8 +188,9 @@ import Testing
         let statuses = result["statuses"] as? [String: Int] ?? [:]
         #expect(statuses.values.reduce(0, +) == 64 && Set(statuses.keys).isSubset(of: ["400", "413", "503"]), "\(result)")
         let peak = try #require(result["vm_hwm_kib"] as? Int)
-        // The budget (128 MiB) over what the process held before; a budget that counted bytes
-        // in rather than memory held took it past 430 MiB.
+        // The budget (128 MiB) and the decoders' working memory (up to 64 MiB, docs/guide/serve.md)
+        // over what the process held before; a budget that counted bytes in rather than memory
+        // held took it past 430 MiB.
         #expect(peak < baseline + (128 + 64) * 1024, "VmHWM \(peak / 1024) MiB from \(baseline / 1024) MiB")
         #expect(result["health_ok"] as? Int == result["health_count"] as? Int && (result["health_count"] as? Int ?? 0) > 0, "\(result)")
         #expect((result["health_max_ms"] as? Double ?? .infinity) < 2_000, "\(result)")
@@ -198,7 +199,9 @@ import Testing
 
     /// One body of 400,000 small events under `--max-records-per-request 1000000`: its records
     /// would take far more memory than the budget, so it is refused (413) once they reach it,
-    /// not decoded whole; the peak stays within the budget, and a request within it is taken.
+    /// not decoded whole; then four such bodies at once, each refused (413 or 503). The peak
+    /// stays within the budget and the decoders' working memory, /healthz answers beside them,
+    /// and a request within the budget is taken.
     @Test func aBodyWhoseRecordsPassTheBudgetIsRefusedBeforeTheyAreAllDecoded() throws {
         let cli = try CLI()
         let server = try Server(cli, arguments: ["--max-records-per-request", "1000000", "--rate-limit", "off"])
@@ -213,14 +216,22 @@ import Testing
             """)
         try #require(made.status == 0, "\(made.stderr)")
         let baseline = Self.vmHWM(server) ?? 0
+        let one = try Self.probe("bombs", server, ["key": key, "project": project, "count": 1, "body": lines, "encoding": "gzip",
+                                                    "path": "/api/\(project)/events", "pid": Int(server.process.pid)])
+        print("one 400,000-event body: \(one); VmHWM before \(baseline / 1024) MiB")
+        #expect(one["statuses"] as? [String: Int] == ["413": 1], "\(one)")
+        #expect((one["answers"] as? [String])?.first?.contains("--max-in-flight") == true, "\(one)")
         let result = try Self.probe("bombs", server, ["key": key, "project": project, "count": 4, "body": lines, "encoding": "gzip",
                                                        "path": "/api/\(project)/events", "pid": Int(server.process.pid)])
         print("four 400,000-event bodies at once: \(result); VmHWM before \(baseline / 1024) MiB")
         let statuses = result["statuses"] as? [String: Int] ?? [:]
-        #expect(statuses.values.reduce(0, +) == 4 && (statuses["413"] ?? 0) >= 1 && Set(statuses.keys).isSubset(of: ["413", "503"]),
+        // Each refused: 413 for one that reached the whole budget alone, 503 for those that shared it.
+        #expect(statuses.values.reduce(0, +) == 4 && Set(statuses.keys).isSubset(of: ["413", "503"]), "\(result)")
+        #expect((result["answers"] as? [String])?.allSatisfy { $0.contains("--max-in-flight") || $0.contains("overloaded") } == true,
                 "\(result)")
-        #expect((result["answers"] as? [String])?.contains { $0.contains("--max-in-flight") } == true, "\(result)")
         let peak = try #require(result["vm_hwm_kib"] as? Int)
+        // The budget and the decoders' working memory (docs/guide/serve.md: up to 64 MiB more;
+        // measured 129–167 MiB past the start, one body alone 106 MiB).
         #expect(peak < baseline + (128 + 64) * 1024, "VmHWM \(peak / 1024) MiB from \(baseline / 1024) MiB")
         #expect(result["health_ok"] as? Int == result["health_count"] as? Int && (result["health_count"] as? Int ?? 0) > 0, "\(result)")
         #expect((result["health_max_ms"] as? Double ?? .infinity) < 2_000, "\(result)")
