@@ -187,4 +187,23 @@ import TriageModel
         #expect(stored == #"{"k0":"w","k99":"w","tags.folded":"1"}"#)
         #expect(try f.store.verify().problems == [])
     }
+    /// Two writers of one issue: one that cached the issue's 99 keys reads them again once the
+    /// other has written, and folds a new key the other's made the 100th.
+    @Test func aWriterReadsTheIssuesKeysAgainAfterAnotherWrote() throws {
+        let f = try TemporaryStore()
+        let chain = ErrorChain(links: [ChainLink(domain: "ShardError", short: "SH", code: 7, name: "down")])
+        func event(_ id: String, _ keys: [String]) -> ErrorEvent {
+            ErrorEvent(eventID: id, timestamp: Timestamp(millis: Self.now.millis - 60_000), chain: chain, customKeys: keys.map { ($0, "v") })
+        }
+        let first = try IngestWriter(store: f.store), second = try IngestWriter(store: f.store)
+        _ = try first.write(events: [event("a", (0..<50).map { "k\($0)" }), event("b", (50..<99).map { "k\($0)" })], complaints: [])
+        _ = try second.write(events: [event("c", ["other-writer"])], complaints: [])
+        _ = try first.write(events: [event("d", ["k0", "late"])], complaints: [])
+        let (keys, folded) = try f.store.read { db in
+            (try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT facet) FROM issue_day_facet WHERE facet LIKE 'tag:%'") ?? -1,
+             try Int.fetchOne(db, sql: "SELECT SUM(events) FROM issue_day_facet WHERE facet = ?", arguments: [EventFacets.foldedFacet]) ?? 0)
+        }
+        #expect(keys == 100 && folded == 1, "\(keys) keys, \(folded) folded")
+        #expect(try f.store.verify().problems == [])
+    }
 }

@@ -9,8 +9,16 @@ import TriageModel
 struct TagKeys {
     /// Per issue, the keys counted (read from `issue_day_facet`, then kept up to date here).
     var byIssue: [Int64: Set<String>] = [:]
+    /// The issues of `byIssue` read since another writer last committed: the others' keys may
+    /// have grown since, so an event with a key not among them has them read again first (an
+    /// event whose keys are all among them is counted as it is: a key counted stays counted, but
+    /// where retention pruned every row of it, and then it is counted again).
+    var current = Set<Int64>()
     /// Issues remembered at most; past it the writer reads them again.
     static let issueLimit = 20_000
+
+    /// Another writer committed: each issue's keys are read again before a new key is counted or folded.
+    mutating func markStale() { current = [] }
 }
 
 extension IngestWriter {
@@ -26,6 +34,11 @@ extension IngestWriter {
             guard keys.contains(where: isTag) else { continue }
             var counted = try tagKeys(of: issueIDs[i], db: db)
             guard keys.contains(where: { isTag($0) && !counted.contains($0.key) }) else { continue }
+            if !tagKeys.current.contains(issueIDs[i]) {
+                tagKeys.byIssue[issueIDs[i]] = nil
+                counted = try tagKeys(of: issueIDs[i], db: db)
+                guard keys.contains(where: { isTag($0) && !counted.contains($0.key) }) else { continue }
+            }
             var folded = 0
             var kept: [(key: String, value: String)] = []
             kept.reserveCapacity(keys.count + 1)
@@ -51,7 +64,7 @@ extension IngestWriter {
     /// (issue, facet, …) one key at a time, at most one more than the bound.
     private func tagKeys(of issue: Int64, db: SQLDatabase) throws -> Set<String> {
         if let known = tagKeys.byIssue[issue] { return known }
-        if tagKeys.byIssue.count >= TagKeys.issueLimit { tagKeys.byIssue = [:] }
+        if tagKeys.byIssue.count >= TagKeys.issueLimit { tagKeys = TagKeys() }
         var keys = Set<String>()
         for row in try SQLRow.fetchAll(db, sql: """
             WITH RECURSIVE k(facet) AS (
@@ -65,6 +78,7 @@ extension IngestWriter {
             keys.insert(String((try row.decode(0) as String).dropFirst(4)))
         }
         tagKeys.byIssue[issue] = keys
+        tagKeys.current.insert(issue)
         return keys
     }
 }

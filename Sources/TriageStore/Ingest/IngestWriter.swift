@@ -87,7 +87,7 @@ public final class IngestWriter {
         }
         owners = try ShortNameOwners(db)
         learner.forget()
-        tagKeys = TagKeys()
+        tagKeys.markStale()
         awaitedEvents = try IngestWriter.awaitedEvents(db)
         try loadAliases(db)
         knownRevision = try TriageStore.storedRevision(db)
