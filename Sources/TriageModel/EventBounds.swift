@@ -20,6 +20,10 @@ public enum EventBounds {
     /// the event says how many under `tagsLeftOutKey`. So an event of 1,000 tags costs the store
     /// no more than one of 50.
     public static let tagsLeftOutKey = "tags.left_out"
+    /// The custom key that says how many of an event's tags were folded because their keys came
+    /// after the first `EventFacets.maxTagKeysPerIssue` of its issue (`IngestWriter.foldTags`):
+    /// the event keeps their count, not their values, and the issue counts it under `EventFacets.foldedFacet`.
+    public static let tagsFoldedKey = "tags.folded"
     /// What errtriage's own keys hold at most (the other branches of an exception group, which
     /// a client may make as many as it likes), in characters.
     public static let maxOwnValueLength = 4_096
@@ -45,15 +49,22 @@ extension ErrorEvent {
     }
 
     /// The custom keys within `EventBounds`' tag bound, in their order: errtriage's own, and the
-    /// first tags `EventFacets.pairs` counts, their values cut as it cuts them.
+    /// first tags `EventFacets.pairs` counts, their keys cut to `EventFacets.maxKeyCharacters`
+    /// characters (the first of two keys that cut the same is kept) and their values cut as it cuts them.
     mutating func boundTags() {
-        guard customKeys.count > EventFacets.maxTags || customKeys.contains(where: { $0.value.utf8.count > EventFacets.maxValueLength }) else {
+        guard customKeys.count > EventFacets.maxTags
+            || customKeys.contains(where: {
+                $0.value.utf8.count > EventFacets.maxValueLength || $0.key.utf8.count > EventFacets.maxKeyCharacters
+                    || $0.key == EventBounds.tagsFoldedKey
+            }) else {
             return
         }
         var kept: [(key: String, value: String)] = []
         var tags = 0, leftOut = 0
         var seen = Set<String>()
-        for (key, value) in customKeys where key != EventBounds.tagsLeftOutKey {
+        for (whole, value) in customKeys where whole != EventBounds.tagsLeftOutKey && whole != EventBounds.tagsFoldedKey {
+            let key = EventFacets.ownKeys.contains(whole) || whole.count <= EventFacets.maxKeyCharacters
+                ? whole : String(whole.prefix(EventFacets.maxKeyCharacters))
             if EventFacets.ownKeys.contains(key) {
                 kept.append((key, value.count > EventBounds.maxOwnValueLength ? String(value.prefix(EventBounds.maxOwnValueLength - 1)) + "…" : value))
             } else if tags < EventFacets.maxTags && EventFacets.isCountable(key: key, value: value) && seen.insert(key).inserted {

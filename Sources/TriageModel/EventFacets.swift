@@ -29,12 +29,24 @@ public enum ContextFacet: String, CaseIterable, Sendable {
 public enum EventFacets {
     /// Tag values longer than this are cut (Sentry's own limit); longer keys are not facets.
     public static let maxValueLength = 200
+    /// Tag keys longer than this many bytes are not facets (a stored event's keys are cut to
+    /// `maxKeyCharacters` first: `EventBounds`).
     public static let maxKeyLength = 64
+    /// Tag keys are cut to this many characters as events reach the store (Sentry's limit for a key).
+    public static let maxKeyCharacters = 32
+    /// Distinct tag keys one issue's facet rollup counts at most: an event's tags of keys past them
+    /// are folded (`IngestWriter.foldTags`), counted under `foldedFacet` and named in the event
+    /// by `EventBounds.tagsFoldedKey`, so that a stream of events each with new keys adds no rows.
+    public static let maxTagKeysPerIssue = 100
+    /// The facet that counts an issue's events whose tags were folded, all under `foldedValue`.
+    /// Not a `tag:` facet, so no key a sender sets can be it.
+    public static let foldedFacet = "tags.folded"
+    public static let foldedValue = "other"
     /// At most this many tags of one event are counted (the rest are kept in the event, not counted).
     public static let maxTags = 50
     /// Custom keys errtriage adds itself, which are not the sender's tags.
     public static let ownKeys: Set<String> = ["exception_chain", "exception_group.other_branches", EventBounds.chainLinksLeftOutKey,
-                                              EventBounds.tagsLeftOutKey]
+                                              EventBounds.tagsLeftOutKey, EventBounds.tagsFoldedKey]
 
     /// The rollup's facet name of a tag.
     public static func tagFacet(_ key: String) -> String { "tag:" + key }
@@ -58,11 +70,14 @@ public enum EventFacets {
             result.append((tagFacet(key), cut(value)))
             tags += 1
         }
+        if customKeys.contains(where: { $0.key == EventBounds.tagsFoldedKey && !$0.value.isEmpty }) {
+            result.append((foldedFacet, foldedValue))
+        }
         return result
     }
 
     /// Whether a custom key is a tag the rollup counts: a key of 1 to `maxKeyLength` bytes with a value.
-    static func isCountable(key: String, value: String) -> Bool {
+    public static func isCountable(key: String, value: String) -> Bool {
         !key.isEmpty && key.utf8.count <= maxKeyLength && !value.isEmpty
     }
 
@@ -74,6 +89,7 @@ public enum EventFacets {
     /// A facet's heading: a context facet's label, or a tag's key.
     public static func label(_ facet: String) -> String {
         if let context = ContextFacet(rawValue: facet) { return context.label }
+        if facet == foldedFacet { return "Tags folded (keys past the issue's first \(maxTagKeysPerIssue))" }
         return facet.hasPrefix("tag:") ? String(facet.dropFirst(4)) : facet
     }
 }

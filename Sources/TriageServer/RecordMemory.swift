@@ -7,8 +7,10 @@ import TriageModel
 /// writer's preparation adds (the issue key, the custom keys and facets as stored text).
 ///
 /// An estimate from the layout, not a measurement; HostileBoundsTests holds the server's peak
-/// memory (VmHWM) to the budget under a body of 400,000 records (measured: a record of that
-/// body takes about 1.1 KB, which this gives as about 1.6 KB).
+/// memory (VmHWM) to the budget and 64 MiB of the decoders' working memory under one and four
+/// bodies of 400,000 records (measured: a record of that body takes about 1.1 KB, which this
+/// gives as about 1.6 KB; four bodies at once peaked 1–39 MiB past a 128 MiB budget, one alone
+/// 22 MiB under it).
 enum RecordMemory {
     /// An allocation's header and malloc's rounding, per allocation.
     static let allocation = 32

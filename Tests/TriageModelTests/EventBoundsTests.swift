@@ -34,22 +34,40 @@ import TriageModel
     @Test func aThousandTagsKeepTheFiftyCountedAndSaySo() {
         let tags = (0..<1000).map { (key: "k\($0)", value: String(repeating: "v", count: 300)) }
         let own = [(key: "exception_chain", value: "A.a - B.b")]
-        let odd = [(key: "", value: "x"), (key: String(repeating: "x", count: 65), value: "y"), (key: "empty", value: "")]
+        let odd = [(key: "", value: "x"), (key: String(repeating: "é", count: 40), value: "y"), (key: "empty", value: "")]
         var event = ErrorEvent(eventID: "e", timestamp: Timestamp(millis: 0), chain: Self.chain(1), customKeys: odd + own + tags)
         let counted = EventFacets.pairs(of: event)
         event.bound()
         #expect(event.customKeys.count == 52, "own key, 50 tags, the count left out")
-        #expect(event.customKeys.first?.key == "exception_chain")
-        #expect(event.customKeys.dropFirst().prefix(50).map(\.key) == (0..<50).map { "k\($0)" })
-        #expect(event.customKeys.dropFirst().prefix(50).allSatisfy { $0.value.count == EventFacets.maxValueLength })
+        // The key of 40 characters (80 bytes, no facet as it came) is cut to 32 (64 bytes) and counted first.
+        #expect(event.customKeys.first?.key == String(repeating: "é", count: 32))
+        #expect(event.customKeys.dropFirst().first?.key == "exception_chain")
+        #expect(event.customKeys.dropFirst(2).prefix(49).map(\.key) == (0..<49).map { "k\($0)" })
+        #expect(event.customKeys.dropFirst(2).prefix(49).allSatisfy { $0.value.count == EventFacets.maxValueLength })
         #expect(event.customKeys.last?.key == EventBounds.tagsLeftOutKey && event.customKeys.last?.value == "953")
         let after = EventFacets.pairs(of: event)
-        #expect(after.map(\.facet) == counted.map(\.facet) && after.map(\.value) == counted.map(\.value))
+        #expect(after.map(\.facet) == [EventFacets.tagFacet(String(repeating: "é", count: 32))] + counted.prefix(49).map(\.facet))
+        #expect(after.dropFirst().map(\.value) == counted.prefix(49).map(\.value))
         // Fifty short tags are left as they are.
         var few = ErrorEvent(eventID: "e", timestamp: Timestamp(millis: 0), chain: Self.chain(1), customKeys: Array(tags.prefix(50)).map { ($0.key, "v") })
         let before = few.customKeys.map(\.key)
         few.bound()
         #expect(few.customKeys.map(\.key) == before)
+    }
+
+    /// Keys past 32 characters are cut to them, the first of two that cut the same kept; a
+    /// sender's own `tags.folded` is not taken (errtriage's key), and an event errtriage folded
+    /// is counted under the folded facet, once.
+    @Test func longKeysAreCutAndTheFoldedKeyIsErrtriagesOwn() {
+        let long = String(repeating: "a", count: 32)
+        var event = ErrorEvent(eventID: "e", timestamp: Timestamp(millis: 0), chain: Self.chain(1),
+                               customKeys: [(long + "-one", "1"), (long + "-two", "2"), (EventBounds.tagsFoldedKey, "9"), ("short", "s")])
+        event.bound()
+        #expect(event.customKeys.map(\.key) == [long, "short", EventBounds.tagsLeftOutKey])
+        #expect(event.customKeys.map(\.value) == ["1", "s", "1"])
+        #expect(!EventFacets.pairs(of: event).contains { $0.facet == EventFacets.foldedFacet })
+        let folded = EventFacets.pairs(customKeys: [("short", "s"), (EventBounds.tagsFoldedKey, "3")], facets: [])
+        #expect(folded.map(\.facet) == ["tag:short", EventFacets.foldedFacet] && folded.last?.value == EventFacets.foldedValue)
     }
 
     /// Steps 4 and 5 resumed where the last derivation stopped give the same names as derived

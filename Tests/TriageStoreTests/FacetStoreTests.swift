@@ -155,4 +155,55 @@ import TriageModel
         let check = try f.store.verify()
         #expect(check.problems.contains { $0.hasPrefix("the facet rollup differs") })
     }
+    /// An issue counts its first 100 tag keys: 60 events of three new keys each count 100 of
+    /// them and fold the rest; a second writer, which reads the issue's keys from the rollup,
+    /// counts an event's known keys and folds its new one. The events say what they were counted
+    /// under (`tags.folded`), the rollup counts them as `tags.folded = other`, and `check` agrees.
+    @Test func anIssueCountsItsFirstHundredTagKeysAndFoldsTheRest() throws {
+        let f = try TemporaryStore()
+        func event(_ n: Int, tags: [(String, String)]) -> String {
+            let time = Double(Self.now.millis - Int64(n) * 60_000) / 1000
+            return "{\"event_id\":\"\(String(format: "%032x", 0xf000 + n))\",\"timestamp\":\(time),\"platform\":\"python\","
+                + "\"exception\":{\"values\":[{\"type\":\"KeyError\",\"value\":\"bad\",\"module\":\"shop\"}]},"
+                + "\"tags\":{" + tags.map { "\"\($0.0)\":\"\($0.1)\"" }.joined(separator: ",") + "}}"
+        }
+        try f.ingest(lines: (0..<60).map { n in event(n, tags: (0..<3).map { ("k\(n * 3 + $0)", "v") }) }, batch: 7)
+        func keys() throws -> (tags: Int, folded: Int) {
+            try f.store.read { db in
+                (try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT facet) FROM issue_day_facet WHERE facet LIKE 'tag:%'") ?? -1,
+                 try Int.fetchOne(db, sql: "SELECT SUM(events) FROM issue_day_facet WHERE facet = ? AND value = ?",
+                                  arguments: [EventFacets.foldedFacet, EventFacets.foldedValue]) ?? 0)
+            }
+        }
+        // 33 events bring 99 keys, the 34th its first key and folds two; the 26 after fold all three.
+        #expect(try keys() == (100, 27))
+        #expect(try f.store.verify().problems == [])
+        try f.ingest(lines: [event(100, tags: [("k0", "w"), ("k99", "w"), ("new", "w")])])
+        #expect(try keys() == (100, 28))
+        let stored = try f.store.read { db in
+            try String.fetchOne(db, sql: "SELECT t.value FROM event_row e JOIN term t ON t.id = e.custom_keys_term WHERE e.ts = ?",
+                                arguments: [Self.now.millis - 100 * 60_000])
+        }
+        #expect(stored == #"{"k0":"w","k99":"w","tags.folded":"1"}"#)
+        #expect(try f.store.verify().problems == [])
+    }
+    /// Two writers of one issue: one that cached the issue's 99 keys reads them again once the
+    /// other has written, and folds a new key the other's made the 100th.
+    @Test func aWriterReadsTheIssuesKeysAgainAfterAnotherWrote() throws {
+        let f = try TemporaryStore()
+        let chain = ErrorChain(links: [ChainLink(domain: "ShardError", short: "SH", code: 7, name: "down")])
+        func event(_ id: String, _ keys: [String]) -> ErrorEvent {
+            ErrorEvent(eventID: id, timestamp: Timestamp(millis: Self.now.millis - 60_000), chain: chain, customKeys: keys.map { ($0, "v") })
+        }
+        let first = try IngestWriter(store: f.store), second = try IngestWriter(store: f.store)
+        _ = try first.write(events: [event("a", (0..<50).map { "k\($0)" }), event("b", (50..<99).map { "k\($0)" })], complaints: [])
+        _ = try second.write(events: [event("c", ["other-writer"])], complaints: [])
+        _ = try first.write(events: [event("d", ["k0", "late"])], complaints: [])
+        let (keys, folded) = try f.store.read { db in
+            (try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT facet) FROM issue_day_facet WHERE facet LIKE 'tag:%'") ?? -1,
+             try Int.fetchOne(db, sql: "SELECT SUM(events) FROM issue_day_facet WHERE facet = ?", arguments: [EventFacets.foldedFacet]) ?? 0)
+        }
+        #expect(keys == 100 && folded == 1, "\(keys) keys, \(folded) folded")
+        #expect(try f.store.verify().problems == [])
+    }
 }

@@ -31,6 +31,8 @@ public final class IngestWriter {
     var priorLastIssue: Int64 = 0
     /// The templates learned at each place (`TemplateLearner`).
     var learner = TemplateLearner()
+    /// The tag keys each issue's facet rollup counts, as far as this writer has read or added them (`IngestWriter+TagKeys`).
+    var tagKeys = TagKeys()
     /// Free space the disk must keep: each transaction is refused before it starts when the disk
     /// holds less (`StoreError.belowFloor`); nil or 0 writes until the disk is full.
     public var minFreeBytes: Int64?
@@ -85,6 +87,7 @@ public final class IngestWriter {
         }
         owners = try ShortNameOwners(db)
         learner.forget()
+        tagKeys.markStale()
         awaitedEvents = try IngestWriter.awaitedEvents(db)
         try loadAliases(db)
         knownRevision = try TriageStore.storedRevision(db)
@@ -200,6 +203,7 @@ public final class IngestWriter {
             terms = [:]
             termBytes = 0
             learner.forget()
+            tagKeys = TagKeys()
             landed = []
             pendingComplaints = []  // the transaction rolled back: forget what it cached
             knownRevision = nil
@@ -288,14 +292,25 @@ public final class IngestWriter {
     func add(_ db: SQLDatabase, _ batch: Batch, counts: inout IngestCounts, rollups: inout Rollups,
              partitions: inout Set<Int64>) throws {
         try TriageStore.writeAdoption(db, batch.adoption, counts: &counts)
+        // Each event's issue first, so that its tags are folded past the issue's tag keys
+        // (`foldTags`) before its texts reach `term`. Issues new to this batch are remembered
+        // (`met`) until their first event lands.
+        var batch = batch
+        var met: [String: IssueState] = [:]
+        var found: [(key: String, chain: ErrorChain, state: IssueState)] = []
+        found.reserveCapacity(batch.events.count)
+        for (i, raw) in batch.events.enumerated() {
+            found.append(try findIssue(raw, prepared: batch.keys[i], met: &met, db: db, counts: &counts, rollups: &rollups))
+        }
+        try foldTags(&batch, issueIDs: found.map(\.state.id), db: db)
         let termIDs = try termIDs(batch, db: db)
         try db.writes.preparePartitions(times: batch.events.map(\.timestamp.millis), made: &partitions, db)
         var rows = try db.writes.eventRows(db)
-        // Issues new to this batch are remembered (`met`) until their first event lands.
-        var met: [String: IssueState] = [:]
         var staged: [(index: Int, key: String, chain: ErrorChain, state: IssueState)] = []
         for (i, raw) in batch.events.enumerated() {
-            let (key, chain, issue) = try findIssue(raw, prepared: batch.keys[i], met: &met, db: db, counts: &counts, rollups: &rollups)
+            let (key, chain, state) = found[i]
+            // An event landed earlier in the batch may have changed its issue since it was found.
+            let issue = issues[key] ?? state
             switch try rows.add(raw, issueID: issue.id, terms: termIDs[event: i]) {
             case .new(let rowID): try land(raw, in: issue, key: key, chain: chain, rowID: rowID, db: db, counts: &counts, rollups: &rollups)
             case .duplicate: counts.duplicates += 1
