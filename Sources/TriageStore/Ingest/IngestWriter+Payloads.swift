@@ -23,7 +23,9 @@ extension IngestWriter {
                 arguments.values += [.integer(e.rowID), .integer(e.issueID), .integer(e.ts), .integer(KeptEventKey.hash(e.eventID)),
                                      .integer(p.job.roles.rawValue), .integer(p.job.dictionary?.id ?? -1), .integer(Int64(p.bytes)),
                                      .blob(p.frame)]
+                // Bytes as stored (`kept_payload.bytes`), for the issue's bound and the store's alike.
                 sample.issues[e.issueID]?.add(count: 0, bytes: Int64(p.bytes))
+                sample.totals?.bytes += Int64(p.bytes)
             }
             try db.execute(sql: """
                 INSERT INTO kept_payload (id, issue_id, ts, event_key, sample, dict, bytes, payload)

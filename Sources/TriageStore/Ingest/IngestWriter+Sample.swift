@@ -187,7 +187,6 @@ extension IngestWriter {
                     pressing.append((e, own))
                     issue.add(count: 1, bytes: 0)
                     sample.totals!.count += 1
-                    sample.totals!.bytes += Int64(e.payload.count)
                 }
                 propose(Candidate(event: e, written: own), to: issue)
             }
@@ -320,7 +319,6 @@ extension IngestWriter {
                     pressing.append((e, []))
                     issue.add(count: 1, bytes: 0)
                     sample.totals?.count += 1
-                    sample.totals?.bytes += Int64(e.payload.count)
                 }
                 if let old = issue.slots[i].held { released.append((issue, old)) }
                 issue.slots[i].held = Holder(rowID: e.rowID, ts: e.ts, sample: c.written, bytes: Int64(e.payload.count))
