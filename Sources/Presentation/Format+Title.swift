@@ -5,7 +5,7 @@ extension Format {
     /// The whole title, `outer … root` (`outer ~ root` in ASCII); one name for a chain of one link.
     public static func title(_ chain: ErrorChain, unicode: Bool = true) -> String {
         guard let (outer, last) = chain.titleLinks, let first = outer else { return chain.title }
-        return first.titleName + (unicode ? " … " : " ~ ") + (last.name ?? last.shortCode)
+        return first.titleName + (unicode ? " … " : " ~ ") + last.titleName
     }
 
     /// The title in `width` cells: when it is too long the outer name gives way first, so that the
@@ -14,7 +14,7 @@ extension Format {
         let whole = title(chain, unicode: unicode)
         guard let (named, last) = chain.titleLinks, let first = named,
               TextSanitizer.width(whole, unicode: unicode) > width else { return whole }
-        let root = last.name ?? last.shortCode
+        let root = last.titleName
         let outer = first.titleName
         let separator = unicode ? " … " : " ~ "
         let room = width - TextSanitizer.width(root, unicode: unicode) - 3

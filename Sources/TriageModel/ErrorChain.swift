@@ -17,7 +17,7 @@ public struct ErrorChain: Hashable, Sendable, Codable {
     public var title: String {
         guard let (outer, root) = titleLinks else { return "" }
         guard let outer else { return root.titleName }
-        return "\(outer.titleName) … \(root.name ?? root.shortCode)"
+        return "\(outer.titleName) … \(root.titleName)"
     }
 
     /// The links a title names: the outermost link with words of its own, and the root cause

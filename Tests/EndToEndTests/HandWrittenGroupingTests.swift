@@ -118,7 +118,7 @@ import Testing
         // What is constant where the error is raised stays in the title; what varies becomes <value>.
         #expect(titles["js-type-error-total"] == "TypeError: Cannot read properties of undefined (reading 'total')")
         #expect(titles["java-npe-total"] == #"NullPointerException: Cannot invoke "com.acme.shop.Cart.total()" because "cart" is null"#)
-        #expect(titles["js-sync-refused"] == "SyncError: sync of tenant <value> failed … ECONNREFUSED 127.0.0.1:<port>")
+        #expect(titles["js-sync-refused"] == "SyncError: sync of tenant <value> failed … Error: ECONNREFUSED 127.0.0.1:<port>")
         #expect(titles["java-runtime-wrapper"] == "ConnectException: Connection refused to <value>")
     }
 }

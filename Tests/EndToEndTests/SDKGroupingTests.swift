@@ -95,7 +95,7 @@ import Testing
         #expect(title("wrap-resume") == "resume session <id> … timeout")
         #expect(title("wrap-upload") == "upload avatar <n> … timeout")
         // pkg/errors over the standard library: withStack repeats withMessage, whose words name the issue.
-        #expect(title("pkg-config") == "read config … no such file or directory")
+        #expect(title("pkg-config") == "read config … syscall.Errno: no such file or directory")
         // The same text made at two places (pkg/errors records where).
         #expect(grouping.key("invalid-input-billing") != grouping.key("invalid-input-profile"))
         // Recovered panics are crashes (level fatal); a panic of a string is a message of its own.
@@ -110,7 +110,7 @@ import Testing
         #expect(title("missing-fields") == "validate order <n> … missing fields <value>")
         #expect(title("supplier-feed") == "import catalog … supplier feed <value> is not valid JSON")
         // A type's package is not a case: the message names the failure, with its type.
-        #expect(title("json-cart") == "decode cart <id> … json: cannot unmarshal string into Go struct field .qty of type int")
+        #expect(title("json-cart") == "decode cart <id> … *json.UnmarshalTypeError: json: cannot unmarshal string into Go struct field .qty of type int")
         // A panic reached from a handler and from a worker is raised at one place, which show names.
         #expect(title("panic-stock") == "reserve stock <value> … out of stock")
         #expect(kind("panic-stock") == "crash")
@@ -159,7 +159,7 @@ import Testing
         // Free text and words that change with the data: one place, one issue.
         #expect(grouping.failuresAlone.isSuperset(of: ["free-text-name", "changing-words", "message-plan-changed"]))
         // A link with no case name of the app's reads `Type: template`, as every peer writes it.
-        #expect(title("wrapped-json")?.contains("ImportFailed: import of feed failed … Expecting") == true, "\(title("wrapped-json") ?? "")")
+        #expect(title("wrapped-json")?.contains("ImportFailed: import of feed failed … JSONDecodeError: Expecting") == true, "\(title("wrapped-json") ?? "")")
         #expect(title("key-setting") == "KeyError: '<value>'", "\(title("key-setting") ?? "")")
         // Log records: the template, the logger as the domain, the level.
         #expect(title("log-payment-failed") == "Payment %s failed for order %d")

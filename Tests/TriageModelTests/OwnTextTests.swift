@@ -105,7 +105,7 @@ import Testing
     @Test func aWrapperWithoutWordsGivesWayToTheFirstLinkWithSome() {
         let chain = ErrorChain(links: [Self.link("*errors.withStack", nil), Self.link("*errors.withMessage", "read config"),
                                        Self.link("syscall.Errno", "no such file or directory")])
-        #expect(chain.title == "read config … no such file or directory")
+        #expect(chain.title == "read config … syscall.Errno: no such file or directory")
     }
 
     @Test func whenOnlyTheRootHasWordsTheTitleIsTheRootsAlone() {
