@@ -25,24 +25,16 @@ struct Ingest: ParsableCommand {
 
     @Option(help: "The project of every event that names none (letters, digits, '.', '_', '-'); events from files have none otherwise.")
     var project: String?
-    @Option(name: .customLong("min-free"), help: "Stop before the store's disk has less free than this: 1GiB, 500MiB, 0 for no floor (default: $ERRTRIAGE_MIN_FREE, else 1GiB). Exit 3, naming the floor; every transaction before stays.")
-    var minFree: String?
-    @Option(help: "Keep this many days of raw events (90d, 12w, 1y): sets the store's retention, as errtriage retention set does; it is applied after the files, at most once a day (at once when the period is shorter than the last prune's).")
-    var retention: RetentionDays?
-    @Option(name: .customLong("keep-whole"), help: KeepWholeArgument.help, transform: KeepWholeArgument.parse)
-    var keepWhole: KeepWhole?
+    @OptionGroup(title: "What the store keeps") var intake: IntakeOptions
 
     @Argument(help: "Files to read; - reads standard input.")
     var files: [String]
 
-    func floor() throws -> Int64 { try freeSpaceFloor(minFree) }
-
     func run() throws {
         if let project, let problem = Project.problem(withName: project) { throw CLIError.usage("--project: \(problem)") }
-        let floor = try floor()
+        let floor = try intake.floor()
         let store = try options.open(for: .writing)
-        if let retention { try store.setRetention(keepDays: retention.days) }
-        if let keepWhole { try store.setKeepWhole(keepWhole) }
+        try intake.apply(to: store)
         let ingestion = try Ingestion(store: store)
         ingestion.pipeline.minFreeBytes = floor
         var unreadable = 0
@@ -161,14 +153,4 @@ final class ProgressBox {
         if shown { Stderr.writeControl("\r\u{1B}[K") }
         shown = false
     }
-}
-
-/// The free-space floor from `--min-free`, else $ERRTRIAGE_MIN_FREE, else the default (`ingest`, `serve`).
-func freeSpaceFloor(_ option: String?) throws -> Int64 {
-    let env = ProcessInfo.processInfo.environment["ERRTRIAGE_MIN_FREE"].flatMap { $0.isEmpty ? nil : $0 }
-    guard let text = option ?? env else { return TriageStore.defaultMinFreeBytes }
-    guard let bytes = ByteCount.parse(text) else {
-        throw CLIError.usage("\(option == nil ? "ERRTRIAGE_MIN_FREE" : "--min-free") '\(text)' is not a size (use e.g. 1GiB, 500MiB, or 0 for no floor)")
-    }
-    return bytes
 }

@@ -50,14 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A chat tool's incoming-webhook URL, POSTed {\"text\": …} when alerts fire.")
     var webhook: String?
 
-    @Option(name: .customLong("min-free"), help: "Answer 503 before the store's disk has less free than this: 1GiB, 500MiB, 0 for no floor (default: $ERRTRIAGE_MIN_FREE, else 1GiB).")
-    var minFree: String?
-
-    @Option(help: "Keep this many days of raw events (90d, 12w, 1y): sets the store's retention, as errtriage retention set does, which the server applies at start when due and then at most once a day.")
-    var retention: RetentionDays?
-
-    @Option(name: .customLong("keep-whole"), help: KeepWholeArgument.help, transform: KeepWholeArgument.parse)
-    var keepWhole: KeepWhole?
+    @OptionGroup(title: "What the store keeps") var intake: IntakeOptions
 
     @Option(name: .customLong("log-every"), help: "Seconds between the log's summary lines.")
     var logEvery: Double = 60
@@ -97,13 +90,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.bodyTimeoutSeconds = bodyTimeout
         configuration.maxRecordsPerRequest = maxRecordsPerRequest
         configuration.maxInFlightBytes = Int(clamping: inFlight)
-        configuration.minFreeBytes = try freeSpaceFloor(minFree)
+        configuration.minFreeBytes = try intake.floor()
         let location = options.storePath
-        if retention != nil || keepWhole != nil {
-            let store = try options.open(for: .writing)
-            if let retention { try store.setRetention(keepDays: retention.days) }
-            if let keepWhole { try store.setKeepWhole(keepWhole) }
-        }
+        if intake.setsTheStore { try intake.apply(to: try options.open(for: .writing)) }
         let serve = Serve(location: location, configuration: configuration,
                           alerts: .init(command: onAlert, webhook: webhookURL), logIntervalSeconds: logEvery,
                           log: { ServeLog.line($0) })
