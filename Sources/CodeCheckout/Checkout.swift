@@ -5,7 +5,7 @@ import TriageModel
 /// A local git checkout, read through `git` and never written: its root, its tracked files, its
 /// CODEOWNERS, a release's commit, a line's last commit and a file's lines at a commit. Every
 /// failure is a sentence (`Checkout.Problem`). What it reads of HEAD is kept until HEAD moves.
-public final class Checkout: @unchecked Sendable {
+public final class Checkout: @unchecked Sendable {  // what it keeps of HEAD is guarded by `lock`
     /// The checkout's root (git's top level).
     public let root: String
     let git: Git

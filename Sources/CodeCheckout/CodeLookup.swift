@@ -7,7 +7,7 @@ import TriageModel
 /// commit the event's release names where one does. Checkouts are kept open between lookups, so a
 /// dashboard reads the tracked files once per HEAD. Every lookup is bounded in time as a whole
 /// (twice git's bound): what is left when it runs out says so.
-public final class CodeLookup: @unchecked Sendable {
+public final class CodeLookup: @unchecked Sendable {  // `checkouts` is guarded by `lock`
     let git: Git
     private let lock = NSLock()
     private var checkouts: [String: Checkout] = [:]

@@ -57,7 +57,7 @@ public struct CodeEffects: CodePerformer {
 
 /// Carries out the code's requests on a queue of their own, so that a slow git never holds the
 /// store's work or a key: results wait here for the loop, which takes them with the store's.
-final class CodeWorker: @unchecked Sendable {
+final class CodeWorker: @unchecked Sendable {  // `results` and `pending` are guarded by `lock`
     private let performer: any CodePerformer
     private let queue = DispatchQueue(label: "errtriage.code")
     private let lock = NSLock()

@@ -13,7 +13,7 @@ public protocol EffectPerformer: Sendable {
 /// Carries out the reducer's effects off the input loop, one at a time and in order, so that the
 /// dashboard never waits on the store: keys are read and frames drawn (with "loading…") while a
 /// query runs or a mark waits for an ingest's transaction. Results wait here for the loop.
-final class EffectWorker: @unchecked Sendable {
+final class EffectWorker: @unchecked Sendable {  // `results` and `pending` are guarded by `lock`
     private let effects: any EffectPerformer
     private let queue = DispatchQueue(label: "errtriage.effects")
     private let lock = NSLock()

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import ChildProcess
 import Foundation
+import Synchronization
 
 /// A throwaway PostgreSQL cluster: `initdb` in a temporary folder, a Unix socket in that folder
 /// and no TCP port, stopped (and its folder removed) when this process ends, however it ends.
@@ -110,13 +111,7 @@ public final class ThrowawayPostgres: Sendable {
 }
 
 /// A thread-safe counter for unique database names.
-private final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value
-    }
+private final class Counter: Sendable {
+    private let value = Atomic<Int>(0)
+    func next() -> Int { value.add(1, ordering: .relaxed).newValue }
 }

@@ -5,7 +5,7 @@ import TriageModel
 /// of times, and making one (zipping a short key with its full form) costs more than the rest of
 /// a line. At most `capacity` are kept; past it the memo starts over, so memory stays bounded.
 /// Locked, so that a decoder holding one may be shared; one reader at a time uses it in practice.
-final class ChainMemo<Key: Hashable>: @unchecked Sendable {
+final class ChainMemo<Key: Hashable>: @unchecked Sendable {  // `known` is guarded by `lock`
     private var known: [Key: ErrorChain] = [:]
     private let lock = NSLock()
     static var capacity: Int { 4096 }

@@ -14,7 +14,7 @@ import TriageStore
 /// When the store fails (a full disk, PostgreSQL gone), that group's callers are told, nothing of
 /// it is kept (its transaction rolled back), and the next group opens the store afresh: the intake
 /// recovers by itself once the store does.
-public final class GroupCommitter: @unchecked Sendable {
+public final class GroupCommitter: @unchecked Sendable {  // the queue and its state are guarded by `condition`
     /// What one group's commit did.
     public struct Commit: Sendable {
         public var counts: IngestCounts

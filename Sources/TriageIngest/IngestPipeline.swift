@@ -2,6 +2,7 @@ import Foundation
 import TriageImport
 import TriageModel
 import TriageStore
+import Synchronization
 
 /// One line of input that was not kept: where it was, why, and its bytes (the start of a long one).
 public struct Rejection: Sendable, Equatable {
@@ -210,7 +211,7 @@ public struct DecodedBatch: Sendable {
 }
 
 /// A bounded queue between the decoding thread and the writer.
-final class BatchChannel: @unchecked Sendable {
+final class BatchChannel: @unchecked Sendable {  // `items` and the flags are guarded by `condition`
     private let condition = NSCondition()
     private var items: [DecodedBatch.Item] = []
     private let capacity: Int
@@ -260,14 +261,14 @@ final class BatchChannel: @unchecked Sendable {
 }
 
 /// A flag one thread sets and another reads.
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.lock(); value = true; lock.unlock() }
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .releasing) }
+    var isSet: Bool { value.load(ordering: .acquiring) }
 }
 
-/// Hands a value that one thread uses at a time to another thread.
+/// Hands a value that one thread uses at a time to another thread: unchecked because `T` (a
+/// store's connection, a decoder) is not `Sendable` itself, and the handing over is what makes it safe.
 struct UncheckedBox<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }

@@ -39,19 +39,19 @@ struct IntakeRequest: Sendable {
 /// A request's body decoded, with the memory of it the request holds: the handler takes it,
 /// reads it as records and gives that memory back, so a request never holds its body and its
 /// records at once for longer than it reads them.
-final class DecodedBody: @unchecked Sendable {
-    private var bytes: [UInt8] = []
-    private var held = 0
+final class DecodedBody: Sendable {
+    private let body: Mutex<(bytes: [UInt8], held: Int)>
 
     init(_ bytes: [UInt8] = [], held: Int = 0) {
-        self.bytes = bytes
-        self.held = held
+        body = Mutex((bytes, held))
     }
 
     /// The bytes and what they hold of the budget; the box is empty after.
     func take() -> (bytes: [UInt8], held: Int) {
-        defer { bytes = []; held = 0 }
-        return (bytes, held)
+        body.withLock { body in
+            defer { body = ([], 0) }
+            return body
+        }
     }
 }
 

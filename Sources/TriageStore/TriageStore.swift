@@ -41,7 +41,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 ///
 /// SQLite: WAL journal with `synchronous=NORMAL`: a committed transaction survives a crash of the
 /// process; a power loss may cost the last transactions, never consistency.
-public final class TriageStore: @unchecked Sendable {
+public final class TriageStore: Sendable {
     /// The schema version this build writes; a store with a higher one is refused.
     public static let schemaVersion = schemaSteps.last!.version
 

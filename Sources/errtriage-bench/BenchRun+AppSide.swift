@@ -3,6 +3,7 @@ import ErrorChainKit
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import Synchronization
 #endif
 
 /// ErrorChainKit's goals (issue 39): `report(_:)` on the caller's thread next to a bare append of
@@ -144,20 +145,15 @@ private struct BenchLayer: ChainedError {
 }
 
 /// Acknowledges every batch at once and keeps the last line it saw.
-private final class AcknowledgingTransport: ReportTransport, @unchecked Sendable {
-    private let lock = NSLock()
-    private var last: [UInt8]?
-    private var count = 0
+private final class AcknowledgingTransport: ReportTransport, Sendable {
+    private let state = Mutex<(last: [UInt8]?, count: Int)>((nil, 0))
 
     func post(_ body: [UInt8], to url: URL, headers: [String: String]) -> TransportResponse {
         let line = body.split(separator: 0x0A).last.map { Array($0) + [0x0A] }
-        lock.lock()
-        last = line
-        count += 1
-        lock.unlock()
+        state.withLock { $0 = (line, $0.count + 1) }
         return TransportResponse(status: 200)
     }
 
-    var lastLine: [UInt8]? { lock.lock(); defer { lock.unlock() }; return last }
-    var requests: Int { lock.lock(); defer { lock.unlock() }; return count }
+    var lastLine: [UInt8]? { state.withLock { $0.last } }
+    var requests: Int { state.withLock { $0.count } }
 }

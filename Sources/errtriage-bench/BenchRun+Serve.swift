@@ -382,7 +382,7 @@ extension BenchRun {
 }
 
 /// Samples the server's CPU per thread and this process's CPU at a given moment, on its own thread.
-final class CPUSampler: @unchecked Sendable {
+final class CPUSampler: @unchecked Sendable {  // `sample` is written once, on its thread, before `done` is signalled, and read after
     struct Sample { var server: [String: Double]; var client: Double; var machine: (busy: Double, all: Double); var postgres: Double; var at: Double }
     private let done = DispatchSemaphore(value: 0)
     private var sample = Sample(server: [:], client: 0, machine: (0, 0), postgres: 0, at: 0)

@@ -3,6 +3,7 @@ import Foundation
 import LoopbackHTTP
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// The serve bench's load generator: Sentry envelopes POSTed to one `errtriage serve` on
 /// loopback over a pool of keep-alive HTTP/1 connections (`LoopbackConnection`, SwiftNIO's HTTP/1
@@ -65,11 +66,10 @@ final class ServeLoad: Sendable {
     }
 
     /// Set once to stop a run early (the kill test's killer).
-    final class Stop: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stopped = false
-        var isSet: Bool { lock.lock(); defer { lock.unlock() }; return stopped }
-        func set() { lock.lock(); stopped = true; lock.unlock() }
+    final class Stop: Sendable {
+        private let stopped = Atomic<Bool>(false)
+        var isSet: Bool { stopped.load(ordering: .acquiring) }
+        func set() { stopped.store(true, ordering: .releasing) }
     }
 
     let target: Target
@@ -248,30 +248,23 @@ final class ServeLoad: Sendable {
 
     /// Runs `body` to its end from synchronous code (the bench's), on the concurrency pool.
     static func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-        let box = Box<T>()
+        let box = Mutex<T?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task.detached {
-            box.value = await body()
+            let value = await body()
+            box.withLock { $0 = value }
             done.signal()
         }
         done.wait()
-        return box.value!
+        return box.withLock { $0! }
     }
 
-    private final class Box<T>: @unchecked Sendable { var value: T? }
-
     /// Request numbers, unique across the load's tasks.
-    final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = 0
-        func next() -> Int {
-            lock.lock()
-            defer { lock.unlock() }
-            value += 1
-            return value - 1
-        }
+    final class Counter: Sendable {
+        private let value = Atomic<Int>(0)
+        func next() -> Int { value.add(1, ordering: .relaxed).oldValue }
         /// Starts the numbering at `start` (so runs on one store never repeat an id).
-        func reset(to start: Int) { lock.lock(); value = start; lock.unlock() }
+        func reset(to start: Int) { value.store(start, ordering: .relaxed) }
     }
 
     /// Numbers the next requests from `start`.

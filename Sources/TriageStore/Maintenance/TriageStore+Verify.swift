@@ -36,7 +36,7 @@ extension TriageStore {
 
     /// `PRAGMA integrity_check` on a thread of its own, beside the recounts: on a store of
     /// millions of events it takes as long as a few of them.
-    private final class IntegrityCheck: @unchecked Sendable {
+    private final class IntegrityCheck: @unchecked Sendable {  // `result` is written on its thread before `done` is signalled, read after
         private var result: [String] = []
         private let done = DispatchSemaphore(value: 0)
 

@@ -10,7 +10,7 @@ import Darwin
 ///
 /// Queries are written with SQLite's `?` placeholders; the session numbers them `$1, $2…` once
 /// per statement text and binds each value with its type (bigint, double precision, text).
-final class PGSession: @unchecked Sendable {
+final class PGSession: @unchecked Sendable {  // libpq's connection (a C handle) and the statement caches are guarded by `mutex`
     let conninfo: String
     private(set) var connection: PGConnection
     /// `host:port/dbname`, for messages (never the password).

@@ -1,6 +1,6 @@
 /// The team store: one session on a PostgreSQL database; writers take turns by an advisory lock,
 /// and each commit is notified to every listening dashboard.
-final class PostgresEngine: StoreEngine, @unchecked Sendable {
+final class PostgresEngine: StoreEngine, Sendable {
     let session: PGSession
     let canWrite: Bool
     var target: String { session.target }

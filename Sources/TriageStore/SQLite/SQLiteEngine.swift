@@ -8,7 +8,7 @@ import GRDB
 /// An SQLite file: a pool of a writer and readers (WAL journal with `synchronous=NORMAL`: a
 /// committed transaction survives a crash of the process; a power loss may cost the last
 /// transactions, never consistency), its schema brought up to date by the migrations.
-final class SQLiteEngine: StoreEngine, @unchecked Sendable {
+final class SQLiteEngine: StoreEngine, Sendable {
     let pool: DatabasePool
     let target: String
     let canWrite: Bool

@@ -28,7 +28,7 @@ import Synchronization
 ///
 /// Where the mark cannot be made (a folder that may not be written), waiters still wait as long
 /// as the file or its WAL changes.
-final class WriterTurns: @unchecked Sendable {
+final class WriterTurns: Sendable {
     let storePath: String
     let markPath: String
     private let fd: Int32
