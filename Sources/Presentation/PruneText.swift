@@ -2,6 +2,20 @@ import TriageModel
 
 /// What `prune`, `retention` and `check` say about retention and the store's size.
 public enum PruneText {
+    /// One prune, one line: what was kept and deleted, and the store's size before and after.
+    public static func summary(_ r: PruneResult, keepDays: Int) -> String {
+        summary(eventsDeleted: r.eventsDeleted, complaintsDeleted: r.complaintsDeleted, eventsSince: r.eventsSince, keepDays: keepDays,
+                bytesBefore: r.bytesBefore, bytesAfter: r.bytesAfter, spaceNote: r.spaceNote)
+    }
+
+    /// What a round of upkeep did, a line each, as `ingest` prints them and `serve` logs them.
+    public static func upkeep(_ u: Upkeep) -> [String] {
+        var lines: [String] = []
+        if let pruned = u.pruned, let keep = u.keepDays { lines.append(summary(pruned, keepDays: keep)) }
+        for key in u.revived { lines.append("\(key): muted → open (its mute condition is met)") }
+        return lines
+    }
+
     /// One line: what a prune removed, where raw events begin now, and the space.
     public static func summary(eventsDeleted: Int, complaintsDeleted: Int, eventsSince: Timestamp?, keepDays: Int,
                                bytesBefore: Int64, bytesAfter: Int64, spaceNote: String) -> String {

@@ -46,15 +46,10 @@ struct Ingest: ParsableCommand {
                 unreadable += 1
             }
         }
-        let now = try options.nowTimestamp()
-        let revived = try store.applyDueMutes(now: now)
         if ingestion.counts.eventsAdded + ingestion.counts.complaintsAdded > 0 { try store.refreshStatistics() }
         print(ingestion.summary(files: files.count))
-        // The store's retention, once a day: after the files, so intake never waits for it.
-        if let pruned = try store.applyRetentionIfDue(now: now), let keep = try store.retention().keepDays {
-            print(PruneText.summary(pruned, keepDays: keep))
-        }
-        for key in revived { print("\(key): muted → open (its mute condition is met)") }
+        // Due mutes and the store's retention (once a day): after the files, so intake never waits for them.
+        PruneText.upkeep(try store.upkeep(now: try options.nowTimestamp())).forEach { print($0) }
         if unreadable > 0 || ingestion.rejected > 0 { throw ExitCode(2) }
     }
 }

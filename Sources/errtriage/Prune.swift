@@ -87,10 +87,5 @@ struct RetentionCommand: ParsableCommand {
 }
 
 extension PruneText {
-    static func summary(_ r: PruneResult, keepDays: Int) -> String {
-        summary(eventsDeleted: r.eventsDeleted, complaintsDeleted: r.complaintsDeleted, eventsSince: r.eventsSince, keepDays: keepDays,
-                bytesBefore: r.bytesBefore, bytesAfter: r.bytesAfter, spaceNote: r.spaceNote)
-    }
-
     static func setting(_ r: Retention) -> String { setting(keepDays: r.keepDays, eventsSince: r.eventsSince, prunedAt: r.prunedAt) }
 }

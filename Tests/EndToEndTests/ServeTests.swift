@@ -175,8 +175,8 @@ import Testing
         let before = try pastMonths()
         let server = try Server(cli, arguments: ["--retention", "30d"])
         let deadline = ChildProcess.clock() + 30
-        while !server.log.contains("retention: ") && ChildProcess.clock() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(server.log.contains(#/retention: [1-9][0-9]* events and [0-9]+ complaints pruned; raw events kept from/#), "\(server.log)")
+        while !server.log.contains("prune: ") && ChildProcess.clock() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(server.log.contains(#/prune: kept 30d; [1-9][0-9]* events and [0-9]+ complaints deleted; raw events kept since/#), "\(server.log)")
         let (key, project, _) = try server.addKey("app")
         #expect(try await Self.post(server, key: key, project: project, body: Self.envelope("ab12cd34ab12cd34ab12cd34ab12cd34", time: now.iso8601)) == 200)
         #expect(server.stop().status == 0)

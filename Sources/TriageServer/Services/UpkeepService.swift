@@ -1,4 +1,5 @@
 import NIOPosix
+import Presentation
 import ServiceLifecycle
 import TriageIngest
 import TriageModel
@@ -30,13 +31,7 @@ struct UpkeepService: Service {
 
     /// One round: what it did, as log lines.
     static func upkeep(location: String, now: Timestamp) throws -> [String] {
-        let store = try TriageStore.open(location, for: .writing)
-        var lines = try store.applyDueMutes(now: now).map { "\($0): muted → open (its mute condition is met)" }
-        if let pruned = try store.applyRetentionIfDue(now: now) {
-            lines.append("retention: \(pruned.eventsDeleted) events and \(pruned.complaintsDeleted) complaints pruned"
-                + (pruned.eventsSince.map { "; raw events kept from \($0.iso8601)" } ?? ""))
-        }
-        return lines
+        PruneText.upkeep(try TriageStore.open(location, for: .writing).upkeep(now: now))
     }
 }
 

@@ -28,20 +28,6 @@ public struct Retention: Sendable, Equatable {
     }
 }
 
-/// What one prune did.
-public struct PruneResult: Sendable, Equatable {
-    /// The raw horizon after the prune: the first day whose raw events are kept.
-    public var eventsSince: Timestamp?
-    public var eventsDeleted = 0
-    /// Of the events deleted, those the store kept whole: their payloads went with them.
-    public var payloadsDeleted = 0
-    public var complaintsDeleted = 0
-    public var bytesBefore: Int64 = 0
-    public var bytesAfter: Int64 = 0
-    /// How the freed space went back (or why it did not).
-    public var spaceNote = ""
-}
-
 extension TriageStore {
     /// The keys of `meta` that hold retention (values are integers: days, milliseconds).
     enum RetentionKey {
@@ -147,13 +133,23 @@ extension TriageStore {
         return result
     }
 
-    /// Applies the store's retention setting when it is due (`Retention.isDue`): what `ingest`
-    /// runs after its files and `serve` on its own. Nil when not due.
+    /// Applies the store's retention setting when it is due (`Retention.isDue`). Nil when not due.
     public func applyRetentionIfDue(now: Timestamp) throws(StoreError) -> PruneResult? {
         guard !readOnly else { return nil }
         let setting = try retention()
         guard setting.isDue(now: now), let keep = setting.keepDays else { return nil }
         return try prune(keepDays: keep, now: now)
+    }
+
+    /// The store's upkeep, what `ingest` runs after its files and `serve` at its start and hourly:
+    /// mutes whose condition came due are lifted, then the retention is applied when due.
+    public func upkeep(now: Timestamp) throws(StoreError) -> Upkeep {
+        var done = Upkeep(revived: try applyDueMutes(now: now))
+        if let pruned = try applyRetentionIfDue(now: now) {
+            done.pruned = pruned
+            done.keepDays = try retention().keepDays
+        }
+        return done
     }
 
     /// Deletes who was seen in the months before `cut` (a month's start; the rows come first in the
