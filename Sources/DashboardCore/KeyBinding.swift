@@ -72,12 +72,22 @@ struct KeyBinding: Sendable {
     }
 }
 
+/// The moving keys, each direction's once: help lists them and the bindings move by them.
+enum Moving {
+    static let lineUp: [Key] = [.up, .char("k")]
+    static let lineDown: [Key] = [.down, .char("j")]
+    static let pageUp: [Key] = [.pageUp]
+    static let pageDown: [Key] = [.pageDown]
+    static let top: [Key] = [.char("g"), .home]
+    static let bottom: [Key] = [.char("G"), .end]
+}
+
 /// The keys many screens share; each screen binds them to what they do there.
 extension KeyHelp {
-    static let move = KeyHelp("↑↓ k j", ascii: "Up Down k j", [.up, .down, .char("k"), .char("j")], "move the selection / scroll",
+    static let move = KeyHelp("↑↓ k j", ascii: "Up Down k j", Moving.lineUp + Moving.lineDown, "move the selection / scroll",
                               hint: "move", line: ("↑↓", ascii: "j/k"), .navigation, placement: .first)
-    static let page = KeyHelp("PgUp PgDn", [.pageUp, .pageDown], "a page up / down", .navigation)
-    static let ends = KeyHelp("g G Home End", [.char("g"), .char("G"), .home, .end], "to the top / bottom", .navigation)
+    static let page = KeyHelp("PgUp PgDn", Moving.pageUp + Moving.pageDown, "a page up / down", .navigation)
+    static let ends = KeyHelp("g G Home End", Moving.top + Moving.bottom, "to the top / bottom", .navigation)
     static let back = KeyHelp("Esc q", [.escape, .backspace, .char("q")], "back", hint: "back", line: ("Esc", ascii: "Esc"),
                               .navigation, placement: .first)
     static let rank = KeyHelp("s", [.char("s")], "rank by events, complaints, users", hint: "rank", .list)
@@ -95,12 +105,16 @@ extension KeyBinding {
     /// either end (a delta that saturates, for `move` to clamp).
     static func moves(page: @escaping @Sendable (DashboardState) -> Int,
                       _ move: @escaping @Sendable (inout DashboardState, Int) -> Void) -> [KeyBinding] {
-        [KeyHelp.move, .page, .ends].map { help in
+        func binding(_ help: KeyHelp, up: [Key], by delta: @escaping @Sendable (DashboardState) -> Int) -> KeyBinding {
             KeyBinding(help) { state, key in
-                if let delta = Scrolling.delta(of: key, page: page(state)) { move(&state, delta) }
+                let d = delta(state)
+                move(&state, up.contains(key) ? -d : d)
                 return []
             }
         }
+        return [binding(.move, up: Moving.lineUp) { _ in 1 },
+                binding(.page, up: Moving.pageUp) { max(1, page($0)) },
+                binding(.ends, up: Moving.top) { _ in Int.max / 2 }]
     }
 
     /// Esc, Backspace and q, going back as `close` says.

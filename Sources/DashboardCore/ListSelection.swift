@@ -63,19 +63,6 @@ enum Scrolling {
     static func clamp(_ scroll: Int, visible: Int, count: Int) -> Int {
         max(0, min(scroll, count - visible))
     }
-
-    /// How far a moving key goes: a line, a page (at least one line), or to either end.
-    static func delta(of key: Key, page: Int) -> Int? {
-        switch key {
-        case .up, .char("k"): -1
-        case .down, .char("j"): 1
-        case .pageUp: -max(1, page)
-        case .pageDown: max(1, page)
-        case .home, .char("g"): Int.min / 2
-        case .end, .char("G"): Int.max / 2
-        default: nil
-        }
-    }
 }
 
 /// A text that scrolls by lines within a height (help, the meeting's closing page, a pane, an event).
