@@ -21,6 +21,15 @@ public struct DetailScreen: Hashable, Sendable {
 
     public init() {}
 
+    /// The detail loaded, when it is of this issue.
+    func loaded(_ key: String) -> IssueDetail? { loaded?.summary.key == key ? loaded : nil }
+
+    /// Changes the detail loaded, when it is of this issue (a mark, or its undo, before the store answers).
+    mutating func updateLoaded(_ key: String, _ change: (inout IssueDetail) -> Void) {
+        guard loaded?.summary.key == key else { return }
+        change(&loaded!)
+    }
+
     /// The issue the marks act on here: the open one, as loaded or as the list shows it.
     static func issue(_ state: DashboardState) -> IssueSummary? {
         guard let key = state.detail.key else { return nil }

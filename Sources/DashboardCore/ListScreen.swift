@@ -18,6 +18,15 @@ public struct ListScreen: Hashable, Sendable {
 
     /// The selected row's issue, if any.
     public var selectedIssue: IssueSummary? { loaded?.issues[safe: rows.selected] }
+
+    /// The loaded row of an issue, if the list shows it.
+    func row(_ key: String) -> IssueSummary? { loaded?.issues.first { $0.key == key } }
+
+    /// Changes an issue's row where the list shows it (a mark, or its undo, before the store answers).
+    mutating func updateRow(_ key: String, _ change: (inout IssueSummary) -> Void) {
+        guard let i = loaded?.issues.firstIndex(where: { $0.key == key }) else { return }
+        change(&loaded!.issues[i])
+    }
 }
 
 extension ListScreen: ScreenModule {

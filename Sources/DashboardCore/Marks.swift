@@ -285,8 +285,8 @@ extension DashboardState {
 
     /// What an issue looks like now, to restore if a change fails.
     func snapshot(_ key: String, kind: PendingChange.Kind) -> PendingChange {
-        let row = list.loaded?.issues.first { $0.key == key }
-        let open = detail.loaded?.summary.key == key ? detail.loaded : nil
+        let row = list.row(key)
+        let open = detail.loaded(key)
         let summary = row ?? open?.summary
         return PendingChange(key: key, kind: kind, status: summary?.status ?? .open, trackerURL: summary?.trackerURL,
                              assignee: summary?.assignee, resolvedVersion: open?.resolvedVersion, notes: open?.notes)
@@ -307,10 +307,10 @@ extension DashboardState {
     /// open, every version of its breakdown (a fix version the store has seen is taken as seen).
     func knownVersions(of key: String) -> Set<String> {
         var versions = Set<String>()
-        for summary in [list.loaded?.issues.first { $0.key == key }, detail.loaded?.summary].compactMap({ $0 }) where summary.key == key {
+        for summary in [list.row(key), detail.loaded(key)?.summary].compactMap({ $0 }) {
             versions.formUnion([summary.firstVersion, summary.lastVersion].compactMap { $0 })
         }
-        if let open = detail.loaded, open.summary.key == key {
+        if let open = detail.loaded(key) {
             versions.formUnion(open.breakdown(.appVersion).rows.map(\.value))
         }
         return versions
@@ -318,13 +318,16 @@ extension DashboardState {
 
     /// Changes an issue's list row and, when it is open, its detail.
     mutating func updateIssue(_ key: String, _ change: (inout IssueSummary, inout IssueDetail?) -> Void) {
-        var none: IssueDetail? = nil
-        if let i = list.loaded?.issues.firstIndex(where: { $0.key == key }) { change(&list.loaded!.issues[i], &none) }
-        if var open = detail.loaded, open.summary.key == key {
+        list.updateRow(key) { row in
+            var none: IssueDetail? = nil
+            change(&row, &none)
+        }
+        detail.updateLoaded(key) { open in
+            var summary = open.summary
             var wrapped: IssueDetail? = open
-            change(&open.summary, &wrapped)
-            wrapped?.summary = open.summary
-            detail.loaded = wrapped
+            change(&summary, &wrapped)
+            if let wrapped { open = wrapped }
+            open.summary = summary
         }
     }
 }
