@@ -31,28 +31,13 @@ public struct DashboardState: Hashable, Sendable {
     public var prompt: Prompt?
     /// The transient status line message; the next key clears it.
     public var message: StatusMessage?
-    /// Receipts of this run's changes (marks, notes, links, assignees, merges), the newest last:
-    /// `u` takes back the newest that still stands.
-    public var undoable: [UndoableChange] = []
-    /// The marks among them.
-    public var undoStack: [MarkReceipt] {
-        undoable.compactMap { if case .mark(let receipt) = $0 { receipt } else { nil } }
-    }
-    /// The changes `u` skipped on its way down the stack (someone changed them since), said once it stops.
-    var undoSkips: [String] = []
-    /// Optimistic changes not yet confirmed by the store, oldest first.
-    public var pending: [PendingChange] = []
+    /// This run's changes: those `u` can take back, and those the store has not confirmed yet.
+    public var marks = MarkLedger()
 
     /// The meeting being walked, if one was started (`M`, or `errtriage meeting`).
     public var meeting: MeetingWalk?
-    /// How many issues the agenda's top-by-complaints and top-by-events sections take.
-    public var meetingTop = 5
-    /// Whether `start` opens the meeting at once (`errtriage meeting`).
-    public var startsMeeting = false
-    /// Whether the meeting walks its agenda owner by owner (`meeting --by-owner`).
-    public var meetingByOwner = false
-    /// Whether this run recorded a meeting start already.
-    var meetingRecorded = false
+    /// How the meeting is run: its agenda's size, by owner or not, started at once.
+    public var meetingPlan = MeetingPlan()
 
     /// The screen stack; the last is shown.
     public var screens: [Screen] = [.list]
@@ -87,7 +72,7 @@ public struct DashboardState: Hashable, Sendable {
         if let size { self.size = size }
         loading = true
         var effects: [DashboardEffect] = [.loadList(query)]
-        if startsMeeting { effects.append(startMeeting()) }
+        if meetingPlan.startsAtOnce { effects.append(startMeeting()) }
         return effects
     }
 }

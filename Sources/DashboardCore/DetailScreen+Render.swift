@@ -41,7 +41,7 @@ extension DetailScreen {
         let dot = state.unicode ? " · " : " | "
         var spans: [Span] = []
         if let walk = state.meeting, let item = walk.item, item.issue.key == key {
-            var owner = state.meetingByOwner ? dot + (item.issue.owner.map { "owner " + TextSanitizer.sanitize($0, unicode: state.unicode) } ?? "no owner") : ""
+            var owner = state.meetingPlan.byOwner ? dot + (item.issue.owner.map { "owner " + TextSanitizer.sanitize($0, unicode: state.unicode) } ?? "no owner") : ""
             // An item nobody owns yet: the owners CODEOWNERS gives where it was raised, as the agenda suggests them.
             if item.issue.owner == nil, let suggested = state.detail.code?.suggestedOwners, !suggested.isEmpty {
                 owner += dot + "CODEOWNERS " + TextSanitizer.sanitize(suggested.joined(separator: " "), unicode: state.unicode)

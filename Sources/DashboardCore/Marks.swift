@@ -128,7 +128,7 @@ extension DashboardState {
     /// Shows a mark at once and asks the store to keep it; `fail` puts it back if the store refuses.
     mutating func mark(_ key: String, _ mark: IssueMark) -> [DashboardEffect] {
         guard !readOnly else { return refuseReadOnly() }
-        pending.append(snapshot(key, kind: .mark(mark)))
+        marks.pending.append(snapshot(key, kind: .mark(mark)))
         updateIssue(key) { summary, detail in
             switch mark {
             case .status(let status, let version):
@@ -149,10 +149,10 @@ extension DashboardState {
     /// Undoes the newest change of this run still standing: shown at once, confirmed or skipped by
     /// the store (`undoSkipped`, which goes on to the one before).
     mutating func undoLast() -> [DashboardEffect] {
-        guard let change = undoable.popLast() else {
-            message = StatusMessage(undoSkips.isEmpty ? "Nothing to undo." : skippedText(then: "nothing else of yours to undo."),
-                                    isError: !undoSkips.isEmpty, ticksLeft: undoSkips.isEmpty ? 8 : 15)
-            undoSkips = []
+        guard let change = marks.undoable.popLast() else {
+            message = StatusMessage(marks.undoSkips.isEmpty ? "Nothing to undo." : skippedText(then: "nothing else of yours to undo."),
+                                    isError: !marks.undoSkips.isEmpty, ticksLeft: marks.undoSkips.isEmpty ? 8 : 15)
+            marks.undoSkips = []
             return []
         }
         let receipt: MarkReceipt
@@ -163,7 +163,7 @@ extension DashboardState {
             message = StatusMessage("Undoing: the merge of \(merge.moved.count) into \(merge.head)" + (unicode ? "…" : "..."))
             return [.store(.undoMerge(merge))]
         }
-        pending.append(snapshot(receipt.key, kind: .undo(receipt)))
+        marks.pending.append(snapshot(receipt.key, kind: .undo(receipt)))
         updateIssue(receipt.key) { summary, detail in
             switch receipt.mark {
             case .status:
@@ -184,8 +184,8 @@ extension DashboardState {
     /// The store left a change alone (someone changed the issue since): put it back as it is, say
     /// so, and undo the change before it instead.
     mutating func skipUndo(_ receipt: MarkReceipt, because why: String) -> [DashboardEffect] {
-        if let i = pending.firstIndex(where: { $0.kind == .undo(receipt) }) { restore(pending.remove(at: i)) }
-        undoSkips.append("\(receipt.key) \(Format.describe(receipt.mark)) (\(TextSanitizer.sanitize(why, unicode: unicode)))")
+        if let i = marks.pending.firstIndex(where: { $0.kind == .undo(receipt) }) { restore(marks.pending.remove(at: i)) }
+        marks.undoSkips.append("\(receipt.key) \(Format.describe(receipt.mark)) (\(TextSanitizer.sanitize(why, unicode: unicode)))")
         // The next change down the stack, or, when none is left, the store's view of the issue.
         let next = undoLast()
         return next.isEmpty ? reloadEffects() : next
@@ -193,13 +193,13 @@ extension DashboardState {
 
     /// `Skipped KEY muted (ben marked it resolved since); ` and what happened next.
     func skippedText(then next: String) -> String {
-        "Skipped \(undoSkips.joined(separator: ", ")); " + next
+        "Skipped \(marks.undoSkips.joined(separator: ", ")); " + next
     }
 
     mutating func confirmMark(_ receipt: MarkReceipt) -> [DashboardEffect] {
         var seen: IssueStatus?
-        if let i = pending.firstIndex(where: { $0.key == receipt.key && $0.isMark }) { seen = pending.remove(at: i).status }
-        undoable.append(.mark(receipt))
+        if let i = marks.pending.firstIndex(where: { $0.key == receipt.key && $0.isMark }) { seen = marks.pending.remove(at: i).status }
+        marks.undoable.append(.mark(receipt))
         message = StatusMessage(markedText(receipt.key, receipt.mark))
         // Someone else changed the status since this screen showed it: the mark is taken, and said so.
         if case .status = receipt.mark, let seen, seen != receipt.previousStatus {
@@ -211,10 +211,10 @@ extension DashboardState {
     }
 
     mutating func confirmUndo(_ receipt: MarkReceipt) -> [DashboardEffect] {
-        if let i = pending.firstIndex(where: { $0.kind == .undo(receipt) }) { pending.remove(at: i) }
+        if let i = marks.pending.firstIndex(where: { $0.kind == .undo(receipt) }) { marks.pending.remove(at: i) }
         let undid = "Undid: \(receipt.key) \(Format.describe(receipt.mark))" + undoneResult(receipt)
-        message = undoSkips.isEmpty ? StatusMessage(undid) : StatusMessage(skippedText(then: undid), ticksLeft: 15)
-        undoSkips = []
+        message = marks.undoSkips.isEmpty ? StatusMessage(undid) : StatusMessage(skippedText(then: undid), ticksLeft: 15)
+        marks.undoSkips = []
         return reloadEffects()
     }
 
@@ -222,7 +222,7 @@ extension DashboardState {
     mutating func confirmUndoMerge(_ receipt: MergeReceipt, restored: [String]) -> [DashboardEffect] {
         guard !restored.isEmpty else {
             // Every issue it moved was moved again since: as a mark changed since, skipped, and the one before undone.
-            undoSkips.append("the merge into \(receipt.head) (its issues were moved since)")
+            marks.undoSkips.append("the merge into \(receipt.head) (its issues were moved since)")
             let next = undoLast()
             return next.isEmpty ? reloadEffects() : next
         }
@@ -233,8 +233,8 @@ extension DashboardState {
         } else {
             text += ", \(restored.joined(separator: ", ")) \(restored.count == 1 ? "stands" : "stand") as before"
         }
-        message = undoSkips.isEmpty ? StatusMessage(text, ticksLeft: 10) : StatusMessage(skippedText(then: text), ticksLeft: 15)
-        undoSkips = []
+        message = marks.undoSkips.isEmpty ? StatusMessage(text, ticksLeft: 10) : StatusMessage(skippedText(then: text), ticksLeft: 15)
+        marks.undoSkips = []
         return reloadEffects()
     }
 
@@ -254,18 +254,18 @@ extension DashboardState {
     /// Shows an effect's failure; the oldest optimistic change still pending is put back.
     mutating func fail(_ text: String) {
         loading = false
-        guard !pending.isEmpty else {
+        guard !marks.pending.isEmpty else {
             message = StatusMessage(text, isError: true, ticksLeft: 15)
             return
         }
-        let change = pending.removeFirst()
+        let change = marks.pending.removeFirst()
         restore(change)
         let what: String
         switch change.kind {
         case .mark(let mark): what = "Could not mark \(change.key) \(Format.describe(mark))"
         case .undo(let receipt):
-            undoable.append(.mark(receipt))
-            undoSkips = []
+            marks.undoable.append(.mark(receipt))
+            marks.undoSkips = []
             what = "Could not undo \(change.key) \(Format.describe(receipt.mark))"
         }
         message = StatusMessage("\(what): \(text)", isError: true, ticksLeft: 15)
@@ -336,5 +336,24 @@ extension PendingChange {
     var isMark: Bool {
         if case .mark = kind { return true }
         return false
+    }
+}
+
+/// This run's changes: what `u` can take back, the newest last, and what is shown before the store
+/// confirmed it.
+public struct MarkLedger: Hashable, Sendable {
+    /// Receipts of this run's changes (marks, notes, links, assignees, merges), the newest last:
+    /// `u` takes back the newest that still stands.
+    public var undoable: [UndoableChange] = []
+    /// The changes `u` skipped on its way down the stack (someone changed them since), said once it stops.
+    var undoSkips: [String] = []
+    /// Optimistic changes not yet confirmed by the store, oldest first.
+    public var pending: [PendingChange] = []
+
+    public init() {}
+
+    /// The marks among the receipts.
+    public var undoStack: [MarkReceipt] {
+        undoable.compactMap { if case .mark(let receipt) = $0 { receipt } else { nil } }
     }
 }

@@ -56,15 +56,15 @@ enum Meeting {
 extension DashboardState {
     /// Asks for the agenda of the list's window; the first start of this run also records the meeting.
     mutating func startMeeting() -> DashboardEffect {
-        let record = !readOnly && !meetingRecorded
-        meetingRecorded = meetingRecorded || record
+        let record = !readOnly && !meetingPlan.recorded
+        meetingPlan.recorded = meetingPlan.recorded || record
         message = StatusMessage("Building the agenda…")
-        return .loadAgenda(window: query.window, top: meetingTop, record: record)
+        return .loadAgenda(window: query.window, top: meetingPlan.top, record: record)
     }
 
     /// Starts walking a loaded agenda at its first item.
     mutating func agendaLoaded(_ agenda: Agenda, unlinked: UnlinkedComplaints) -> [DashboardEffect] {
-        meeting = MeetingWalk(agenda: meetingByOwner ? agenda.orderedByOwner : agenda, unlinked: unlinked, window: query.window)
+        meeting = MeetingWalk(agenda: meetingPlan.byOwner ? agenda.orderedByOwner : agenda, unlinked: unlinked, window: query.window)
         message = StatusMessage("Meeting: \(agenda.items.count) issues on the agenda. ] next, [ previous.", ticksLeft: 12)
         return goToItem(0)
     }
@@ -91,5 +91,23 @@ extension DashboardState {
             ListScreen.settle(&self)
         }
         return DetailScreen.show(key, &self)
+    }
+}
+
+/// How a meeting is run, as `errtriage meeting` asks.
+public struct MeetingPlan: Hashable, Sendable {
+    /// How many issues the agenda's top-by-complaints and top-by-events sections take.
+    public var top = 5
+    /// Whether `start` opens the meeting at once (`errtriage meeting`).
+    public var startsAtOnce = false
+    /// Whether the meeting walks its agenda owner by owner (`meeting --by-owner`).
+    public var byOwner = false
+    /// Whether this run recorded a meeting start already.
+    var recorded = false
+
+    public init(top: Int = 5, startsAtOnce: Bool = false, byOwner: Bool = false) {
+        self.top = top
+        self.startsAtOnce = startsAtOnce
+        self.byOwner = byOwner
     }
 }

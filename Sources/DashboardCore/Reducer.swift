@@ -51,7 +51,7 @@ private func reduceAction(_ state: inout DashboardState, _ action: DashboardActi
     case .undoSkipped(let receipt, let why):
         return state.skipUndo(receipt, because: why)
     case .merged(let head, let keys, let receipt):
-        if let receipt { state.undoable.append(.merge(receipt)) }
+        if let receipt { state.marks.undoable.append(.merge(receipt)) }
         return ListScreen.merged(head: head, keys: keys, &state)
     case .mergeUndone(let receipt, let restored):
         return state.confirmUndoMerge(receipt, restored: restored)

@@ -39,9 +39,7 @@ enum TerminalDashboard {
         }
         var state = DashboardState(storeName: storeName, query: IssueQuery(window: window), unicode: screen.unicode,
                                    color: screen.color, readOnly: store.readOnly)
-        state.startsMeeting = meeting
-        state.meetingTop = top
-        state.meetingByOwner = byOwner
+        state.meetingPlan = MeetingPlan(top: top, startsAtOnce: meeting, byOwner: byOwner)
         if anchorToData, let end = try? store.latestEventTime() {
             state.anchoredToData = true
             state.dataEnd = end

@@ -35,7 +35,7 @@ import TriageModel
         let receipt = Fixtures.receipt(Fixtures.login.key, .assignee("ana"))
         let effects = reduce(&state, .marked(receipt))
         #expect(effects == [.loadList(state.query)])
-        #expect(state.undoStack == [receipt])
+        #expect(state.marks.undoStack == [receipt])
         #expect(state.message?.text == "Assigned \(Fixtures.login.key) to ana — u to undo")
     }
 

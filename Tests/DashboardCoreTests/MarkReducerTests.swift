@@ -101,7 +101,7 @@ import TriageModel
         _ = reduce(&state, .key(.enter))
         #expect(state.list.selectedIssue?.status == .resolved)
         #expect(state.message?.text == "Marked \(key) resolved in 1.13 — u to undo")
-        #expect(state.pending.count == 1)
+        #expect(state.marks.pending.count == 1)
     }
 
     @Test func capitalRMarksRegressed() {
@@ -164,8 +164,8 @@ import TriageModel
         let receipt = Fixtures.receipt(key, .status(.muted, version: nil))
         let effects = reduce(&state, .marked(receipt))
         #expect(effects == [.loadList(IssueQuery()), .loadDetail(key: key, window: .d7)])
-        #expect(state.undoStack == [receipt])
-        #expect(state.pending.isEmpty)
+        #expect(state.marks.undoStack == [receipt])
+        #expect(state.marks.pending.isEmpty)
     }
 
     @Test func uUndoesTheLastMark() {
@@ -175,7 +175,7 @@ import TriageModel
         _ = reduce(&state, .marked(receipt))
         #expect(reduce(&state, .key(.char("u"))) == [.undo(receipt)])
         #expect(state.list.selectedIssue?.status == .open)
-        #expect(state.undoStack.isEmpty)
+        #expect(state.marks.undoStack.isEmpty)
         #expect(reduce(&state, .undone(receipt)) == [.loadList(IssueQuery())])
         #expect(state.message?.text.hasPrefix("Undid") == true)
     }
@@ -199,10 +199,10 @@ import TriageModel
         _ = reduce(&state, .key(.char("m")))
         _ = reduce(&state, .failed("database is locked"))
         #expect(state.list.selectedIssue?.status == .open)
-        #expect(state.pending.isEmpty)
+        #expect(state.marks.pending.isEmpty)
         #expect(state.message?.isError == true)
         #expect(state.message?.text.contains("database is locked") == true)
-        #expect(state.undoStack.isEmpty)
+        #expect(state.marks.undoStack.isEmpty)
     }
 
     @Test func aFailedUndoPutsTheReceiptBack() {
@@ -214,7 +214,7 @@ import TriageModel
         _ = reduce(&state, .key(.char("u")))
         _ = reduce(&state, .failed("disk full"))
         #expect(state.list.selectedIssue?.status == .muted)
-        #expect(state.undoStack == [receipt])
+        #expect(state.marks.undoStack == [receipt])
     }
 
     @Test func readOnlyRefusesMarks() {

@@ -37,8 +37,8 @@ import TriageModel
 
     @Test func theMeetingCommandStartsOnTheAgenda() {
         var state = DashboardState(storeName: "s")
-        state.startsMeeting = true
-        state.meetingTop = 3
+        state.meetingPlan.startsAtOnce = true
+        state.meetingPlan.top = 3
         #expect(state.start() == [.loadList(IssueQuery()), .loadAgenda(window: .d7, top: 3, record: true)])
     }
 
@@ -140,7 +140,7 @@ import TriageModel
 
     @Test func theWalkGoesOwnerByOwnerKeepingTheAgendasOrderWithinEach() {
         var state = Fixtures.loadedState()
-        state.meetingByOwner = true
+        state.meetingPlan.byOwner = true
         _ = reduce(&state, .key(.char("M")))
         _ = reduce(&state, .agendaLoaded(Self.agenda, unlinked: UnlinkedComplaints(groups: [])))
         #expect(state.meeting?.agenda.items.map(\.issue.key) == [Fixtures.login.key, Fixtures.offline.key, Fixtures.sync.key, Fixtures.parse.key])
@@ -149,7 +149,7 @@ import TriageModel
 
     @Test func theItemHeaderNamesTheOwner() {
         var state = Fixtures.loadedState()
-        state.meetingByOwner = true
+        state.meetingPlan.byOwner = true
         _ = reduce(&state, .key(.char("M")))
         _ = reduce(&state, .agendaLoaded(Self.agenda, unlinked: UnlinkedComplaints(groups: [])))
         _ = reduce(&state, .detailLoaded(Fixtures.loginDetail))

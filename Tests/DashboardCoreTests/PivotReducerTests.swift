@@ -113,7 +113,7 @@ import TriageModel
             #expect(reduce(&state, .key(.char(key))).isEmpty)
             #expect(state.prompt?.purpose != .resolve(key: Fixtures.login.key))
         }
-        #expect(state.pending.isEmpty)
+        #expect(state.marks.pending.isEmpty)
     }
 
     @Test func escAndPGoBackToTheList() {

@@ -39,7 +39,7 @@ import TriageModel
         #expect(reduce(&state, .undoSkipped(m, "ben marked it open since")) == [.undo(e)])
         _ = reduce(&state, .undone(e))
         #expect(state.message?.text == "Skipped \(key) muted (ben marked it open since); Undid: \(key) regressed, back to open")
-        #expect(state.undoStack.isEmpty)
+        #expect(state.marks.undoStack.isEmpty)
     }
 
     @Test func whenEveryChangeWasOverwrittenNothingIsUndoneAndUSaysSo() {

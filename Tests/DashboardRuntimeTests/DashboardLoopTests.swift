@@ -129,7 +129,7 @@ import TriageStore
         let loop = makeLoop(screen, effects)
         loop.run()
         #expect(effects.performed.contains("mark \(Self.busy)"))
-        #expect(loop.state.pending.isEmpty)
+        #expect(loop.state.marks.pending.isEmpty)
         #expect(try temporary.store.issueDetail(key: Self.busy, window: .all, now: Self.now).summary.status == .muted)
     }
 
