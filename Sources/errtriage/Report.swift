@@ -67,54 +67,38 @@ struct Report: ParsableCommand {
 
     func run() throws {
         guard (top ?? 0) >= 0 else { throw CLIError.usage("--top must be 0 or more") }
-        let now = try options.nowTimestamp()
-        let store = try options.open(for: .reading(now: now))
         guard !byOwner || format == .markdown || sinceMeeting else {
             throw CLIError.usage("--by-owner groups the minutes' agenda: add --format markdown")
         }
         guard view == nil || query == nil else { throw CLIError.usage("--view and --query both name a query: give one") }
-        let saved = try view.map { try store.savedView(named: $0) }
-        let queryText = SearchQuery.withDefaultEnvironment(saved?.query ?? query?.query.description ?? "", env)
-        let by = self.by ?? saved?.mode ?? .events
-        let window = self.window ?? saved?.window ?? .d7
-        let top = self.top ?? 20
+        var request = ReportRequest()
         if byLayer != nil || domain != nil {
             guard let layer = domain.map(Layer.domain) ?? byLayer.flatMap(Layer.init) else {
                 throw CLIError.usage("--by-layer takes root, outer, a position (0 = outermost) or domain:NAME")
             }
-            let pivot = try store.layerPivot(IssueQuery(window: window, mode: by, filter: status, text: queryText, top: .max, kind: kind),
-                                             by: layer, now: now)
-            let all = pivot.list
-            let groups = Array(pivot.groups.prefix(top))
-            switch format {
-            case .json: print(ReportJSON.pivot(groups, layer: layer, list: all).inertSerialized)
-            case .text, .markdown: print(ReportText.pivot(groups, layer: layer, list: all, markdown: format == .markdown), terminator: "")
-            }
-            return
-        }
-        if format == .markdown || sinceMeeting {
+            request.shape = .pivot(layer)
+        } else if format == .markdown || sinceMeeting {
             guard kind == nil else { throw CLIError.usage("--kind narrows the list (text or json), not the minutes") }
-            guard queryText.isEmpty else { throw CLIError.usage("--query, --view and --env narrow the list (text or json), not the minutes") }
-            var since: Timestamp?
-            var span = window
-            if sinceMeeting {
-                guard let last = try store.lastMeeting(before: now) else {
-                    throw CLIError.usage("no meeting is recorded yet (errtriage meeting records one); use --window instead")
-                }
-                since = last
-                span = TimeWindow.smallest(covering: now.millis - last.millis)
-            }
-            let minutes = try store.minutes(window: span, now: now, since: since, top: self.top ?? 5)
-            print(Minutes.render(minutes, byOwner: byOwner), terminator: "")
-            return
+            request.shape = .minutes(sinceMeeting: sinceMeeting)
         }
-        let list = try store.issueList(IssueQuery(window: window, mode: by, filter: status, text: queryText, top: top, kind: kind), now: now)
-        let unlinked = try store.unlinkedComplaints(window: window, now: now)
-        switch format {
-        case .json:
-            let projects = try store.projectNames(ofIssues: list.issues.map(\.key))
-            print(ReportJSON.list(list, unlinked: unlinked, latestVersion: try store.versions().last, projects: projects).inertSerialized)
-        case .text, .markdown: print(ReportText.list(list) + ReportText.unlinked(unlinked, window: window), terminator: "")
+        (request.window, request.mode, request.status, request.top, request.kind) = (window, by, status, top, kind)
+        (request.query, request.view, request.environment) = (query?.query.description, view, env)
+        let now = try options.nowTimestamp()
+        switch try options.open(for: .reading(now: now)).report(request, now: now) {
+        case .pivot(let groups, let layer, let list):
+            switch format {
+            case .json: print(ReportJSON.pivot(groups, layer: layer, list: list).inertSerialized)
+            case .text, .markdown: print(ReportText.pivot(groups, layer: layer, list: list, markdown: format == .markdown), terminator: "")
+            }
+        case .minutes(let minutes):
+            print(Minutes.render(minutes, byOwner: byOwner), terminator: "")
+        case .refused(let why):
+            throw CLIError.usage(why)
+        case .list(let list, let unlinked, let latestVersion, let projects):
+            switch format {
+            case .json: print(ReportJSON.list(list, unlinked: unlinked, latestVersion: latestVersion, projects: projects).inertSerialized)
+            case .text, .markdown: print(ReportText.list(list) + ReportText.unlinked(unlinked, window: list.query.window), terminator: "")
+            }
         }
     }
 }
