@@ -149,6 +149,17 @@ public enum Format {
         list.dataEndsEarly.map { "last event \(age(millis: $0)) ago" }
     }
 
+    /// What `errtriage mark` says it did: `US14-LO43: open → resolved in 1.13`, with the mute's
+    /// condition, and, where events already stored brought the issue back at once, what it is now.
+    public static func markLine(key: String, from previous: IssueStatus, to status: IssueStatus, inVersion: String?,
+                                condition: MuteCondition?, now after: IssueStatus) -> String {
+        var line = "\(key): \(previous.rawValue) → \(status.rawValue)"
+        if let inVersion { line += " in \(inVersion)" }
+        if let condition { line += " \(condition.text)" }
+        if after != status { line += "; now \(after.rawValue): events already stored say it came back (see errtriage show \(key))" }
+        return line
+    }
+
     /// A mark as words: `resolved in 1.13`, `with a note`, `with tracker …`.
     public static func describe(_ mark: IssueMark) -> String {
         switch mark {

@@ -248,12 +248,8 @@ struct Mark: ParsableCommand {
             receipt = try store.mark(canonical, .status(status, version: inVersion), by: who, at: when, note: note)
         }
         let detail = try store.issueDetail(key: canonical, window: .all, now: when)
-        let after = detail.summary.status
-        var line = "\(canonical): \(receipt.previousStatus.rawValue) → \(status.rawValue)"
-        if let inVersion { line += " in \(inVersion)" }
-        if let condition { line += " \(condition.text)" }
-        if after != status { line += "; now \(after.rawValue): events already stored say it came back (see errtriage show \(canonical))" }
-        print(line)
+        print(Format.markLine(key: canonical, from: receipt.previousStatus, to: status, inVersion: inVersion, condition: condition,
+                              now: detail.summary.status))
     }
 }
 

@@ -219,3 +219,18 @@ import TriageModel
             """)
     }
 }
+
+/// What `errtriage mark` prints.
+@Suite struct MarkLineTests {
+    @Test func aMarkSaysTheChangeTheVersionAndTheCondition() {
+        #expect(Format.markLine(key: "US14-LO43", from: .open, to: .resolved, inVersion: "1.13", condition: nil, now: .resolved)
+                == "US14-LO43: open → resolved in 1.13")
+        #expect(Format.markLine(key: "US14", from: .open, to: .muted, inVersion: nil, condition: .events(100), now: .muted)
+                == "US14: open → muted until 100 more events")
+    }
+
+    @Test func anIssueThatCameBackAtOnceSaysWhatItIsNow() {
+        #expect(Format.markLine(key: "US14", from: .open, to: .resolved, inVersion: "1.0", condition: nil, now: .regressed)
+                == "US14: open → resolved in 1.0; now regressed: events already stored say it came back (see errtriage show US14)")
+    }
+}
