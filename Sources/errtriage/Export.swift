@@ -64,12 +64,7 @@ struct Export: ParsableCommand {
             try store.exportKeptEvents(window: window, now: now, key: canonical) { kept in
                 // The payload as one JSON value on the line (an SDK may have sent it over several lines).
                 let payload = (try? JSONParser.parse(kept.payload)) ?? .string(String(decoding: kept.payload, as: UTF8.self))
-                let line = JSONValue.object([
-                    ("event_id", .string(kept.eventID)), ("issue", .string(kept.issueKey)), ("timestamp", .string(kept.timestamp.iso8601)),
-                    ("source", .string(kept.source)), ("release", kept.release.map(JSONValue.string) ?? .null),
-                    ("environment", kept.environment.map(JSONValue.string) ?? .null),
-                    ("kept_as", .array(kept.roles.names.map(JSONValue.string))), ("payload", payload),
-                ])
+                let line = ReportJSON.keptEventLine(kept, payload: payload)
                 try sink.write(toTerminal ? line.inertSerialized : line.serialized)
             }
             try sink.close()

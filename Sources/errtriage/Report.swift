@@ -131,10 +131,7 @@ struct Show: ParsableCommand {
         case .json:
             var json = ReportJSON.detail(detail).members
             json.append(("code", facts.map(CodeText.json) ?? .null))
-            json.append(("kept_events", ReportJSON.keptEvents(try store.keptEvents(issueKey: detail.summary.key).map {
-                ReportJSON.KeptEventRow(eventID: $0.eventID, timestamp: $0.timestamp, source: $0.source, release: $0.release,
-                                        environment: $0.environment, keptAs: $0.roles.names, bytes: $0.bytes)
-            })))
+            json.append(("kept_events", ReportJSON.keptEvents(try store.keptEvents(issueKey: detail.summary.key))))
             print(JSONValue.object(json).inertSerialized)
         case .text:
             // As many as the JSON lists; past them, the text says there are more.

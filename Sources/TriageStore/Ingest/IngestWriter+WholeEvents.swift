@@ -1,38 +1,13 @@
 import Foundation
 import TriageModel
 
-/// The sample roles a kept event holds: the roles that point at it (`kept_role`) and the role it
-/// is kept for by itself (`kept_payload.sample`).
-public struct KeptRoles: OptionSet, Hashable, Sendable {
-    public let rawValue: Int64
-    public init(rawValue: Int64) { self.rawValue = rawValue }
-
-    /// The first event.
-    public static let first = KeptRoles(rawValue: 1)
-    /// The latest event.
-    public static let latest = KeptRoles(rawValue: 2)
-    /// The latest event of its release.
-    public static let latestOfRelease = KeptRoles(rawValue: 4)
-    /// The latest event of its environment.
-    public static let latestOfEnvironment = KeptRoles(rawValue: 8)
-    /// In the day sample (`KeepWhole.takesDay`).
-    public static let dayQuota = KeptRoles(rawValue: 16)
-    /// Kept because the store keeps every event whole (`--keep-whole all`).
-    public static let every = KeptRoles(rawValue: 32)
-
+extension KeptRoles {
     /// The roles that point at an event and move to newer (for `first`, older) ones.
     static let pointers: KeptRoles = [.first, .latest, .latestOfRelease, .latestOfEnvironment]
     /// The roles an event is kept for by itself.
     static let sampled: KeptRoles = [.dayQuota, .every]
     /// The pointer roles as schema 17's released index names them (never changes).
     static let passedOn: KeptRoles = [.first, .latest, .latestOfRelease, .latestOfEnvironment]
-
-    /// The roles' names, for people and JSON.
-    public var names: [String] {
-        [(KeptRoles.first, "first"), (.latest, "latest"), (.latestOfRelease, "latest of release"),
-         (.latestOfEnvironment, "latest of environment"), (.dayQuota, "day sample"), (.every, "every")]
-            .filter { contains($0.0) }.map(\.1)
-    }
 }
 
 extension TriageStore {

@@ -1,35 +1,5 @@
 import TriageModel
 
-/// An event the store keeps whole: which it is, why it is kept, and (when asked for) its payload
-/// as stored (scrubbed of secrets, decompressed).
-public struct KeptEvent: Hashable, Sendable {
-    public var eventID: String
-    public var issueKey: String
-    public var timestamp: Timestamp
-    /// The importer that read it: `native`, `crashlytics`, `sentry`, `elk`.
-    public var source: String
-    public var release: String?
-    public var environment: String?
-    public var roles: KeptRoles
-    /// The payload's size as stored, before compression.
-    public var bytes: Int
-    /// The payload; empty in a list of kept events.
-    public var payload: [UInt8]
-
-    public init(eventID: String, issueKey: String, timestamp: Timestamp, source: String, release: String?, environment: String?,
-                roles: KeptRoles, bytes: Int, payload: [UInt8] = []) {
-        self.eventID = eventID
-        self.issueKey = issueKey
-        self.timestamp = timestamp
-        self.source = source
-        self.release = release
-        self.environment = environment
-        self.roles = roles
-        self.bytes = bytes
-        self.payload = payload
-    }
-}
-
 extension TriageStore {
     /// A kept event's columns (`kept`), over `keptFrom`: its payload row, its event and its issue.
     /// Its roles are its own (`sample`) and those that point at it.
