@@ -291,7 +291,7 @@ import Testing
         let show = try cli.run(["show", issue, "--window", "all", "--now", "2030-01-01T00:00:00Z"])
         #expect(show.stdout.utf8.count < 32 << 10, "show printed \(show.stdout.utf8.count) bytes")
         #expect(show.stdout.contains("80 more tags not shown"), "\(show.stdout.suffix(3000))")
-        #expect(show.stdout.contains("Tags folded (keys past the issue's first 100)"), "\(show.stdout.suffix(3000))")
+        #expect(show.stdout.contains("Tags folded (keys past 100 an issue, 1000 a project)"), "\(show.stdout.suffix(3000))")
         let json = try cli.run(["show", issue, "--window", "all", "--now", "2030-01-01T00:00:00Z", "--format", "json"]).json
         #expect(json["more_tags"] as? Int == 80 && (json["facets"] as? [Any])?.count == 21, "\(json["more_tags"] ?? "")")
         let foldedFacet = (json["facets"] as? [[String: Any]] ?? []).first { $0["facet"] as? String == "tags.folded" }
@@ -308,5 +308,48 @@ import Testing
             let size = (try? FileManager.default.attributesOfItem(atPath: cli.store)[.size] as? Int) ?? 0
             print("  store \(before / 1024) KiB for 300 events, \(size / 1024) KiB for 600")
         }
+    }
+
+    /// Twelve issues of two events with 50 new tag keys each (1,200 keys in all, 100 an issue):
+    /// the project counts the first 1,000 and the last two issues' events fold theirs and say
+    /// so — from a file (`ingest --project`) and through `serve` with a key (its own project,
+    /// which counts its own 1,000); `show` names the fold and `check` agrees.
+    @Test func aProjectCountsItsFirstThousandTagKeysAcrossItsIssues() throws {
+        let cli = try CLI()
+        func event(_ prefix: Int, _ issue: Int, _ half: Int) -> String {
+            let tags = (0..<50).map { #""k\#(issue)_\#(half * 50 + $0)":"v""# }.joined(separator: ",")
+            return #"{"event_id":"\#(String(format: "%032x", prefix << 16 + issue << 4 + half))","timestamp":"2026-11-24T10:\#(String(format: "%02d", issue * 2 + half)):00Z","platform":"python","level":"error","tags":{\#(tags)},"exception":{"values":[{"type":"Shard\#(issue)Error","value":"shard \#(issue) down"}]}}"#
+        }
+        let file = try cli.file("keys.ndjson", (0..<12).flatMap { issue in (0..<2).map { event(0xa1, issue, $0) } }.joined(separator: "\n") + "\n")
+        let ingest = try cli.run(["ingest", "--source", "sentry", "--project", "shop", file])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+
+        let server = try Server(cli)
+        defer { _ = server.stop() }
+        let (key, project, _) = try server.addKey("app")
+        for issue in 0..<12 {
+            for half in 0..<2 {
+                let body = try cli.file("e\(issue)_\(half).envelope", #"{}"# + "\n" + #"{"type":"event"}"# + "\n" + event(0xa2, issue, half) + "\n")
+                let (status, answer) = try Self.curl(server, "/api/\(project)/envelope/", file: body, headers: [Self.auth(key)])
+                #expect(status == 200, "\(answer)")
+            }
+        }
+        #expect(server.stop().status == 0)
+
+        let export = try cli.run(["export", "--window", "all", "--now", "2030-01-01T00:00:00Z"]).stdout
+        let rows = export.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        #expect(rows.count == 48)
+        for prefix in ["a1", "a2"] {
+            let mine = rows.filter { ($0["event_id"] as? String)?.hasPrefix(String(repeating: "0", count: 26) + prefix) == true }
+            let keys = mine.map { $0["keys"] as? [String: String] ?? [:] }
+            #expect(Set(keys.flatMap { $0.keys }.filter { $0.hasPrefix("k") }).count == 1_000, "\(prefix)")
+            let folded = keys.filter { $0["tags.folded"] == "50" }
+            #expect(mine.count == 24 && folded.count == 4 && folded.allSatisfy { $0.count == 1 }, "\(prefix): \(folded.count) events folded")
+        }
+        let last = try #require(rows.first { ($0["keys"] as? [String: String])?["tags.folded"] != nil }?["codes"] as? String)
+        let show = try cli.run(["show", last, "--window", "all", "--now", "2030-01-01T00:00:00Z"])
+        #expect(show.stdout.contains("Tags folded (keys past 100 an issue, 1000 a project)"), "\(show.stdout.suffix(2000))")
+        let check = try cli.run(["check"])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
     }
 }
