@@ -2,6 +2,7 @@ import ChildProcess
 import Foundation
 import TestSupport
 import Testing
+import TriageModel
 
 /// The second hostile-traffic probe's findings (issue 44), each against the built binary on
 /// loopback with curl or Python clients (`Tests/SDK/hostile_bounds.py`), and `ingest` where a
@@ -351,5 +352,55 @@ import Testing
         #expect(show.stdout.contains("Tags folded (keys past 100 an issue, 1000 a project)"), "\(show.stdout.suffix(2000))")
         let check = try cli.run(["check"])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
+
+    // MARK: - Events without a time
+
+    /// An event without `timestamp` (nor `received`) is taken, as Relay takes it: posted alone
+    /// to `/store/` it happened when it came; in an envelope, when the envelope was sent
+    /// (`sent_at`), else when it came. `ingest` of a file does the same for an envelope with
+    /// `sent_at`, and refuses such a line without one (a file has no receipt time).
+    @Test func anEventWithoutATimestampTakesItsReceiptOrItsEnvelopesTime() throws {
+        let cli = try CLI()
+        let server = try Server(cli)
+        defer { _ = server.stop() }
+        let (key, project, _) = try server.addKey("app")
+        let sentAt = Timestamp(millis: (Int64(Date().timeIntervalSince1970) - 20) * 1000)
+        func event(_ id: String) -> String {
+            #"{"event_id":"\#(id)","platform":"python","level":"error","exception":{"values":[{"type":"ClockError","value":"no time"}]}}"#
+        }
+        let started = Date()
+        let alone = try cli.file("alone.json", event("c1" + String(repeating: "0", count: 30)))
+        let (status, answer) = try Self.curl(server, "/api/\(project)/store/", file: alone, headers: [Self.auth(key)])
+        #expect(status == 200, "\(answer)")
+        let sent = try cli.file("sent.envelope", #"{"sent_at":"\#(sentAt.iso8601)"}"# + "\n" + #"{"type":"event"}"# + "\n"
+                                + event("c2" + String(repeating: "0", count: 30)) + "\n")
+        #expect(try Self.curl(server, "/api/\(project)/envelope/", file: sent, headers: [Self.auth(key)]).status == 200)
+        let bare = try cli.file("bare.envelope", #"{}"# + "\n" + #"{"type":"event"}"# + "\n" + event("c3" + String(repeating: "0", count: 30)) + "\n")
+        #expect(try Self.curl(server, "/api/\(project)/envelope/", file: bare, headers: [Self.auth(key)]).status == 200)
+        let ended = Date()
+        #expect(server.stop().status == 0)
+
+        let fileEnvelope = try cli.file("file.envelope", #"{"sent_at":"2026-11-24T09:00:00Z"}"# + "\n" + #"{"type":"event"}"# + "\n"
+                                        + event("c4" + String(repeating: "0", count: 30)) + "\n")
+        #expect(try cli.run(["ingest", fileEnvelope]).status == 0)
+        let line = try cli.file("line.ndjson", event("c5" + String(repeating: "0", count: 30)) + "\n")
+        let refused = try cli.run(["ingest", "--source", "sentry", line])
+        #expect(refused.stderr.contains("missing timestamp"), "\(refused.status) \(refused.stderr)")
+
+        let export = try cli.run(["export", "--window", "all", "--now", "2030-01-01T00:00:00Z"]).stdout
+        var times: [String: Double] = [:]
+        for row in export.split(separator: "\n").compactMap({ (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }) {
+            if let id = row["event_id"] as? String, let time = (row["timestamp"] as? String).flatMap(Timestamp.parse) {
+                times[String(id.prefix(2))] = Double(time.millis) / 1000
+            }
+        }
+        #expect(times.count == 4, "\(times)")
+        for id in ["c1", "c3"] {
+            let time = times[id] ?? 0
+            #expect(time >= started.timeIntervalSince1970 - 1 && time <= ended.timeIntervalSince1970 + 1, "\(id) at \(time)")
+        }
+        #expect(times["c2"] == Double(sentAt.millis) / 1000, "\(times)")
+        #expect(times["c4"] == Double(Timestamp.parse("2026-11-24T09:00:00Z")!.millis) / 1000, "\(times)")
     }
 }
