@@ -8,7 +8,9 @@ import TriageModel
 /// loopback with curl or Python clients (`Tests/SDK/hostile_bounds.py`), and `ingest` where a
 /// file reaches the same code; both engines where a store is involved. The loads are bounded in
 /// count and time; peak memory is read from /proc (VmHWM) and /healthz is timed beside them —
-/// printed, and held to generous bounds only where a defect would pass them many times over.
+/// printed, and held to generous bounds only where a defect would pass them many times over (its
+/// goal, every answer within 100 ms, is measured and its figures are in docs/guide/serve.md: on a
+/// shared two-core machine it does not hold reliably enough to assert).
 @Suite(.serialized) struct HostileBoundsTests {
     typealias Server = ServeTests.Server
 
@@ -232,7 +234,7 @@ import TriageModel
                 "\(result)")
         let peak = try #require(result["vm_hwm_kib"] as? Int)
         // The budget and the decoders' working memory (docs/guide/serve.md: up to 64 MiB more;
-        // measured 129–167 MiB past the start, one body alone 106 MiB).
+        // measured 129–169 MiB past the start, one body alone 106 MiB).
         #expect(peak < baseline + (128 + 64) * 1024, "VmHWM \(peak / 1024) MiB from \(baseline / 1024) MiB")
         #expect(result["health_ok"] as? Int == result["health_count"] as? Int && (result["health_count"] as? Int ?? 0) > 0, "\(result)")
         #expect((result["health_max_ms"] as? Double ?? .infinity) < 2_000, "\(result)")
