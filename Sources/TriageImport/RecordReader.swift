@@ -230,14 +230,14 @@ public final class RecordReader {
                     skippedItems[item.type, default: 0] += 1
                     continue
                 }
-                if item.type == "event", let record = sparseSentry(item.payload, item: true) {
+                if item.type == "event", let record = sparseSentry(item.payload, item: true, fallbackTime: sentAt(item)) {
                     return .record(line: item.line, record.carrying(item.payload))
                 }
                 do {
                     let payload = try parseObject(line: item.payload)
                     switch item.type {
                     case "event":
-                        return .record(line: item.line, try decoders[.sentry]!.decode(payload).carrying(item.payload))
+                        return .record(line: item.line, try SentryDecoder().decode(payload, fallbackTime: sentAt(item)).carrying(item.payload))
                     case "session":
                         return .record(line: item.line, .adoption(try SentrySessions.session(payload)))
                     case "sessions":
@@ -264,7 +264,8 @@ public final class RecordReader {
     /// The envelope items read into records; the rest are counted, not stored.
     static let storedItems: Set<String> = ["event", "session", "sessions", "user_report", "feedback"]
 
-    /// When an item without a time of its own was sent: its envelope's `sent_at`, else when it was received.
+    /// When an item without a time of its own was sent (an event, a user report, feedback): its
+    /// envelope's `sent_at`, else when it was received (nil for a file's envelope without `sent_at`).
     private func sentAt(_ item: EnvelopeItem) -> Timestamp? {
         item.envelopeHeader["sent_at"]?.nonEmptyText.flatMap(Timestamp.parse) ?? receivedAt
     }
@@ -322,10 +323,10 @@ public final class RecordReader {
     /// breadcrumbs, threads, debug images). Only an event that is valid JSON, a Sentry event by its
     /// members (or by `--source`, or as an envelope's `event` item) and that decodes is taken;
     /// anything else goes through the whole tree, which then names the reason.
-    private func sparseSentry(_ payload: [UInt8], item: Bool = false) -> ImportedRecord? {
+    private func sparseSentry(_ payload: [UInt8], item: Bool = false, fallbackTime: Timestamp? = nil) -> ImportedRecord? {
         guard let value = try? JSONParser.parse(payload, keeping: .sentryEvent), case .object = value,
               item || forced || SourceKind.detect(object: value) == .sentry else { return nil }
-        return try? decoders[.sentry]!.decode(value)
+        return try? SentryDecoder().decode(value, fallbackTime: fallbackTime)
     }
 
     /// When a line fails as one source but another source of events reads it: which, and how to force it.

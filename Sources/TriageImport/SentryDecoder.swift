@@ -23,11 +23,21 @@ public struct SentryDecoder: RecordDecoder {
     ]
 
     public func decode(_ sent: JSONValue) throws(LineRejection) -> ImportedRecord {
+        try decode(sent, fallbackTime: nil)
+    }
+
+    /// `fallbackTime`: the time of an event that gives neither `timestamp` nor `received` — what
+    /// Sentry's Relay takes, the time it was sent or received (an envelope's `sent_at`, else the
+    /// receipt); nil refuses such an event (a line of a file, which has no receipt).
+    public func decode(_ sent: JSONValue, fallbackTime: Timestamp?) throws(LineRejection) -> ImportedRecord {
         // Secrets go before anything is read, so that grouping reads the texts as they are stored
         // (`password=hunter2` and `password=hunter3` are one situation), as Sentry's do.
         let v = SecretScrubber.scrub(sent)
         guard let rawID = try optionalText(v["event_id"], field: "event_id") else { throw LineRejection("missing event_id") }
-        let time = try timestamp(v["timestamp"] ?? v["received"], field: v["timestamp"] == nil && v["received"] != nil ? "received" : "timestamp")
+        let given = [v["timestamp"], v["received"]].contains { $0 != nil && $0 != .null }
+        let time = try given || fallbackTime == nil
+            ? timestamp(v["timestamp"] ?? v["received"], field: v["timestamp"] == nil && v["received"] != nil ? "received" : "timestamp")
+            : fallbackTime!
         let exception = SentryDecoder.member(v, "exception")
         let values = try SentryException.values(exception)
         let tags = SentryDecoder.tags(v["tags"])

@@ -21,7 +21,7 @@ public enum EventBounds {
     /// no more than one of 50.
     public static let tagsLeftOutKey = "tags.left_out"
     /// The custom key that says how many of an event's tags were folded because their keys came
-    /// after the first `EventFacets.maxTagKeysPerIssue` of its issue (`IngestWriter.foldTags`):
+    /// after the first `EventFacets.maxTagKeysPerIssue` of its issue or `maxTagKeysPerProject` of its project (`IngestWriter.foldTags`):
     /// the event keeps their count, not their values, and the issue counts it under `EventFacets.foldedFacet`.
     public static let tagsFoldedKey = "tags.folded"
     /// What errtriage's own keys hold at most (the other branches of an exception group, which

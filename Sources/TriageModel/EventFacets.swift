@@ -38,6 +38,11 @@ public enum EventFacets {
     /// are folded (`IngestWriter.foldTags`), counted under `foldedFacet` and named in the event
     /// by `EventBounds.tagsFoldedKey`, so that a stream of events each with new keys adds no rows.
     public static let maxTagKeysPerIssue = 100
+    /// Distinct tag keys one project's events are counted under at most (events without a project
+    /// are one project): past them an event's tags of other keys are folded as past its issue's,
+    /// so that many issues of a hundred new keys each do not grow the store's keys without end.
+    /// Ten issues' worth: Sentry's SDKs set a dozen or two tags and an app a few dozen more.
+    public static let maxTagKeysPerProject = 1_000
     /// The facet that counts an issue's events whose tags were folded, all under `foldedValue`.
     /// Not a `tag:` facet, so no key a sender sets can be it.
     public static let foldedFacet = "tags.folded"
@@ -89,7 +94,7 @@ public enum EventFacets {
     /// A facet's heading: a context facet's label, or a tag's key.
     public static func label(_ facet: String) -> String {
         if let context = ContextFacet(rawValue: facet) { return context.label }
-        if facet == foldedFacet { return "Tags folded (keys past the issue's first \(maxTagKeysPerIssue))" }
+        if facet == foldedFacet { return "Tags folded (keys past \(maxTagKeysPerIssue) an issue, \(maxTagKeysPerProject) a project)" }
         return facet.hasPrefix("tag:") ? String(facet.dropFirst(4)) : facet
     }
 }

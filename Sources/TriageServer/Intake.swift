@@ -91,7 +91,8 @@ public enum Intake {
             }
             var record: ImportedRecord
             do {
-                record = try SourceKind.sentry.decoder.decode(value)
+                // An event without a time of its own happened when it came, as Relay takes it.
+                record = try SentryDecoder().decode(value, fallbackTime: receivedAt)
                 if let adjustment = try RecordFinishing(clock: .received(at: receivedAt)).finish(&record, sentAt: nil) {
                     result.retimed[adjustment, default: 0] += 1
                 }

@@ -62,14 +62,14 @@ struct IntakeHandler: Sendable {
         return Answer.json(.ok, [("id", .string(intake.eventID ?? Self.newEventID()))])
     }
 
-    /// Decodes the body and charges its records, on the thread pool; keeps the admitted ones,
+    /// Decodes the body and charges its records, on the decoding threads (`DecodePool`); keeps the admitted ones,
     /// prepared for the writer. The records are held against the request's share of the memory
     /// budget as they are decoded, and the body's share is given back once they are.
     func admit(_ decoded: DecodedBody, endpoint: IntakeEndpoint, key: IntakeKey, reservation: BudgetReservation?) async throws -> Admitted {
         let receivedAt = clock.now()
         let maxRecords = configuration.maxRecordsPerRequest
         let limiter = self.limiter
-        let result: Result<Admitted, Intake.Failure> = try await NIOThreadPool.singleton.runIfActive {
+        let result: Result<Admitted, Intake.Failure> = try await DecodePool.run {
             Result { () throws(Intake.Failure) -> Admitted in
                 var (body, held) = decoded.take()
                 defer {

@@ -2,12 +2,15 @@ import ChildProcess
 import Foundation
 import TestSupport
 import Testing
+import TriageModel
 
 /// The second hostile-traffic probe's findings (issue 44), each against the built binary on
 /// loopback with curl or Python clients (`Tests/SDK/hostile_bounds.py`), and `ingest` where a
 /// file reaches the same code; both engines where a store is involved. The loads are bounded in
 /// count and time; peak memory is read from /proc (VmHWM) and /healthz is timed beside them —
-/// printed, and held to generous bounds only where a defect would pass them many times over.
+/// printed, and held to generous bounds only where a defect would pass them many times over (its
+/// goal, every answer within 100 ms, is measured and its figures are in docs/guide/serve.md: on a
+/// shared two-core machine it does not hold reliably enough to assert).
 @Suite(.serialized) struct HostileBoundsTests {
     typealias Server = ServeTests.Server
 
@@ -231,7 +234,7 @@ import Testing
                 "\(result)")
         let peak = try #require(result["vm_hwm_kib"] as? Int)
         // The budget and the decoders' working memory (docs/guide/serve.md: up to 64 MiB more;
-        // measured 129–167 MiB past the start, one body alone 106 MiB).
+        // measured 129–169 MiB past the start, one body alone 106 MiB).
         #expect(peak < baseline + (128 + 64) * 1024, "VmHWM \(peak / 1024) MiB from \(baseline / 1024) MiB")
         #expect(result["health_ok"] as? Int == result["health_count"] as? Int && (result["health_count"] as? Int ?? 0) > 0, "\(result)")
         #expect((result["health_max_ms"] as? Double ?? .infinity) < 2_000, "\(result)")
@@ -291,7 +294,7 @@ import Testing
         let show = try cli.run(["show", issue, "--window", "all", "--now", "2030-01-01T00:00:00Z"])
         #expect(show.stdout.utf8.count < 32 << 10, "show printed \(show.stdout.utf8.count) bytes")
         #expect(show.stdout.contains("80 more tags not shown"), "\(show.stdout.suffix(3000))")
-        #expect(show.stdout.contains("Tags folded (keys past the issue's first 100)"), "\(show.stdout.suffix(3000))")
+        #expect(show.stdout.contains("Tags folded (keys past 100 an issue, 1000 a project)"), "\(show.stdout.suffix(3000))")
         let json = try cli.run(["show", issue, "--window", "all", "--now", "2030-01-01T00:00:00Z", "--format", "json"]).json
         #expect(json["more_tags"] as? Int == 80 && (json["facets"] as? [Any])?.count == 21, "\(json["more_tags"] ?? "")")
         let foldedFacet = (json["facets"] as? [[String: Any]] ?? []).first { $0["facet"] as? String == "tags.folded" }
@@ -308,5 +311,98 @@ import Testing
             let size = (try? FileManager.default.attributesOfItem(atPath: cli.store)[.size] as? Int) ?? 0
             print("  store \(before / 1024) KiB for 300 events, \(size / 1024) KiB for 600")
         }
+    }
+
+    /// Twelve issues of two events with 50 new tag keys each (1,200 keys in all, 100 an issue):
+    /// the project counts the first 1,000 and the last two issues' events fold theirs and say
+    /// so — from a file (`ingest --project`) and through `serve` with a key (its own project,
+    /// which counts its own 1,000); `show` names the fold and `check` agrees.
+    @Test func aProjectCountsItsFirstThousandTagKeysAcrossItsIssues() throws {
+        let cli = try CLI()
+        func event(_ prefix: Int, _ issue: Int, _ half: Int) -> String {
+            let tags = (0..<50).map { #""k\#(issue)_\#(half * 50 + $0)":"v""# }.joined(separator: ",")
+            return #"{"event_id":"\#(String(format: "%032x", prefix << 16 + issue << 4 + half))","timestamp":"2026-11-24T10:\#(String(format: "%02d", issue * 2 + half)):00Z","platform":"python","level":"error","tags":{\#(tags)},"exception":{"values":[{"type":"Shard\#(issue)Error","value":"shard \#(issue) down"}]}}"#
+        }
+        let file = try cli.file("keys.ndjson", (0..<12).flatMap { issue in (0..<2).map { event(0xa1, issue, $0) } }.joined(separator: "\n") + "\n")
+        let ingest = try cli.run(["ingest", "--source", "sentry", "--project", "shop", file])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+
+        let server = try Server(cli)
+        defer { _ = server.stop() }
+        let (key, project, _) = try server.addKey("app")
+        for issue in 0..<12 {
+            for half in 0..<2 {
+                let body = try cli.file("e\(issue)_\(half).envelope", #"{}"# + "\n" + #"{"type":"event"}"# + "\n" + event(0xa2, issue, half) + "\n")
+                let (status, answer) = try Self.curl(server, "/api/\(project)/envelope/", file: body, headers: [Self.auth(key)])
+                #expect(status == 200, "\(answer)")
+            }
+        }
+        #expect(server.stop().status == 0)
+
+        let export = try cli.run(["export", "--window", "all", "--now", "2030-01-01T00:00:00Z"]).stdout
+        let rows = export.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        #expect(rows.count == 48)
+        for prefix in ["a1", "a2"] {
+            let mine = rows.filter { ($0["event_id"] as? String)?.hasPrefix(String(repeating: "0", count: 26) + prefix) == true }
+            let keys = mine.map { $0["keys"] as? [String: String] ?? [:] }
+            #expect(Set(keys.flatMap { $0.keys }.filter { $0.hasPrefix("k") }).count == 1_000, "\(prefix)")
+            let folded = keys.filter { $0["tags.folded"] == "50" }
+            #expect(mine.count == 24 && folded.count == 4 && folded.allSatisfy { $0.count == 1 }, "\(prefix): \(folded.count) events folded")
+        }
+        let last = try #require(rows.first { ($0["keys"] as? [String: String])?["tags.folded"] != nil }?["codes"] as? String)
+        let show = try cli.run(["show", last, "--window", "all", "--now", "2030-01-01T00:00:00Z"])
+        #expect(show.stdout.contains("Tags folded (keys past 100 an issue, 1000 a project)"), "\(show.stdout.suffix(2000))")
+        let check = try cli.run(["check"])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
+
+    // MARK: - Events without a time
+
+    /// An event without `timestamp` (nor `received`) is taken, as Relay takes it: posted alone
+    /// to `/store/` it happened when it came; in an envelope, when the envelope was sent
+    /// (`sent_at`), else when it came. `ingest` of a file does the same for an envelope with
+    /// `sent_at`, and refuses such a line without one (a file has no receipt time).
+    @Test func anEventWithoutATimestampTakesItsReceiptOrItsEnvelopesTime() throws {
+        let cli = try CLI()
+        let server = try Server(cli)
+        defer { _ = server.stop() }
+        let (key, project, _) = try server.addKey("app")
+        let sentAt = Timestamp(millis: (Int64(Date().timeIntervalSince1970) - 20) * 1000)
+        func event(_ id: String) -> String {
+            #"{"event_id":"\#(id)","platform":"python","level":"error","exception":{"values":[{"type":"ClockError","value":"no time"}]}}"#
+        }
+        let started = Date()
+        let alone = try cli.file("alone.json", event("c1" + String(repeating: "0", count: 30)))
+        let (status, answer) = try Self.curl(server, "/api/\(project)/store/", file: alone, headers: [Self.auth(key)])
+        #expect(status == 200, "\(answer)")
+        let sent = try cli.file("sent.envelope", #"{"sent_at":"\#(sentAt.iso8601)"}"# + "\n" + #"{"type":"event"}"# + "\n"
+                                + event("c2" + String(repeating: "0", count: 30)) + "\n")
+        #expect(try Self.curl(server, "/api/\(project)/envelope/", file: sent, headers: [Self.auth(key)]).status == 200)
+        let bare = try cli.file("bare.envelope", #"{}"# + "\n" + #"{"type":"event"}"# + "\n" + event("c3" + String(repeating: "0", count: 30)) + "\n")
+        #expect(try Self.curl(server, "/api/\(project)/envelope/", file: bare, headers: [Self.auth(key)]).status == 200)
+        let ended = Date()
+        #expect(server.stop().status == 0)
+
+        let fileEnvelope = try cli.file("file.envelope", #"{"sent_at":"2026-11-24T09:00:00Z"}"# + "\n" + #"{"type":"event"}"# + "\n"
+                                        + event("c4" + String(repeating: "0", count: 30)) + "\n")
+        #expect(try cli.run(["ingest", fileEnvelope]).status == 0)
+        let line = try cli.file("line.ndjson", event("c5" + String(repeating: "0", count: 30)) + "\n")
+        let refused = try cli.run(["ingest", "--source", "sentry", line])
+        #expect(refused.stderr.contains("missing timestamp"), "\(refused.status) \(refused.stderr)")
+
+        let export = try cli.run(["export", "--window", "all", "--now", "2030-01-01T00:00:00Z"]).stdout
+        var times: [String: Double] = [:]
+        for row in export.split(separator: "\n").compactMap({ (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }) {
+            if let id = row["event_id"] as? String, let time = (row["timestamp"] as? String).flatMap(Timestamp.parse) {
+                times[String(id.prefix(2))] = Double(time.millis) / 1000
+            }
+        }
+        #expect(times.count == 4, "\(times)")
+        for id in ["c1", "c3"] {
+            let time = times[id] ?? 0
+            #expect(time >= started.timeIntervalSince1970 - 1 && time <= ended.timeIntervalSince1970 + 1, "\(id) at \(time)")
+        }
+        #expect(times["c2"] == Double(sentAt.millis) / 1000, "\(times)")
+        #expect(times["c4"] == Double(Timestamp.parse("2026-11-24T09:00:00Z")!.millis) / 1000, "\(times)")
     }
 }

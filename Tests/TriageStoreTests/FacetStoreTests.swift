@@ -206,4 +206,51 @@ import TriageModel
         #expect(keys == 100 && folded == 1, "\(keys) keys, \(folded) folded")
         #expect(try f.store.verify().problems == [])
     }
+
+    /// A project counts its first 1,000 tag keys across its issues, and two writers keep to it:
+    /// ten issues bring 999 keys of project `shop` (100 each, the last 99), a second writer a
+    /// 1,000th in an eleventh issue, and the first — which cached the 999 — reads them again
+    /// for its next new key, counts its known key and folds the new one. Another project's
+    /// events and events without a project count their own keys. `check` agrees, and the step to
+    /// schema 22 finds the same keys in the stored events.
+    @Test func aProjectCountsItsFirstThousandTagKeysAcrossWriters() throws {
+        let f = try TemporaryStore()
+        func event(_ id: String, issue: Int, _ keys: [String], project: String? = "shop") -> ErrorEvent {
+            let chain = ErrorChain(links: [ChainLink(domain: "ShardError", short: "SH", code: 100 + issue, name: "down \(issue)")])
+            return ErrorEvent(eventID: id, timestamp: Timestamp(millis: Self.now.millis - 60_000), chain: chain,
+                              customKeys: keys.map { ($0, "v") }, project: project)
+        }
+        let first = try IngestWriter(store: f.store), second = try IngestWriter(store: f.store)
+        var events: [ErrorEvent] = []
+        for issue in 0..<10 {
+            let keys = (0..<(issue == 9 ? 99 : 100)).map { "k\(issue * 100 + $0)" }
+            events.append(event("a\(issue)", issue: issue, Array(keys.prefix(50))))
+            events.append(event("b\(issue)", issue: issue, Array(keys.dropFirst(50))))
+        }
+        _ = try first.write(events: events, complaints: [])
+        _ = try second.write(events: [event("c", issue: 10, ["other-writer"])], complaints: [])
+        _ = try first.write(events: [event("d", issue: 11, ["k0", "late"]), event("e", issue: 11, ["late2"], project: "other"),
+                                     event("f", issue: 11, ["late3"], project: nil)], complaints: [])
+        let (keys, folded, byProject) = try f.store.read { db in
+            (try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT facet) FROM issue_day_facet WHERE facet LIKE 'tag:%'") ?? -1,
+             try Int.fetchOne(db, sql: "SELECT SUM(events) FROM issue_day_facet WHERE facet = ?", arguments: [EventFacets.foldedFacet]) ?? 0,
+             try SQLRow.fetchAll(db, sql: "SELECT project, COUNT(*) FROM project_tag_key GROUP BY project ORDER BY project")
+                .map { "\(try $0.decode(0) as String)=\(try $0.decode(1) as Int)" })
+        }
+        #expect(keys == 1_002 && folded == 1, "\(keys) keys, \(folded) folded")
+        #expect(byProject == ["=1", "other=1", "shop=1000"], "\(byProject)")
+        let stored = try f.store.read { db in
+            try String.fetchOne(db, sql: "SELECT t.value FROM event_row e JOIN term t ON t.id = e.custom_keys_term WHERE e.event_id = 'd'")
+        }
+        #expect(stored == #"{"k0":"v","tags.folded":"1"}"#)
+        #expect(try f.store.verify().problems == [])
+        // The step to schema 22 finds the same keys in the events stored before it.
+        let rows = "SELECT project, key FROM project_tag_key ORDER BY 1, 2"
+        let before = try f.store.read { db in try SQLRow.fetchAll(db, sql: rows).map { "\($0)" } }
+        try f.store.write { db in
+            try db.execute(sql: "DELETE FROM project_tag_key")
+            try TriageStore.fillProjectTagKeys(db)
+        }
+        #expect(try f.store.read { db in try SQLRow.fetchAll(db, sql: rows).map { "\($0)" } } == before)
+    }
 }

@@ -43,7 +43,7 @@ import TriageModel
                 DROP INDEX complaint_code_by_time; DROP INDEX complaint_code_by_complaint; ALTER TABLE complaint_code DROP COLUMN ts;
                 DROP TABLE project_key; DROP TABLE project; DELETE FROM issue_day_dim WHERE dim = 'project';
                 DROP TABLE issue_alias; DELETE FROM meta WHERE key = 'former_grouping_last_issue'; DROP TABLE kept_payload; DROP TABLE kept_role; DROP TABLE payload_dictionary; ALTER TABLE issue DROP COLUMN kept_payloads; ALTER TABLE issue DROP COLUMN kept_bytes; DROP TABLE issue_day_facet; DROP TABLE grouping_rule_member; DROP TABLE grouping_rule;
-                DROP TABLE word_template; DELETE FROM meta WHERE key = 'prior_grouping_last_issue';
+                DROP TABLE word_template; DROP TABLE project_tag_key; DELETE FROM meta WHERE key = 'prior_grouping_last_issue';
                 CREATE TABLE event_v6 AS SELECT * FROM event; ALTER TABLE event_v6 DROP COLUMN project; ALTER TABLE event_v6 DROP COLUMN level; ALTER TABLE event_v6 DROP COLUMN facets;
                 DROP VIEW event; DROP TABLE event_row; DROP TABLE term;
                 CREATE SEQUENCE event_id_seq AS BIGINT START 3;

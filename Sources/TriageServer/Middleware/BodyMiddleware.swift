@@ -3,7 +3,8 @@ import NIOPosix
 
 /// The body read whole — within the size limit, the time limit and the memory budget — and
 /// decoded from its `Content-Encoding` (gzip, deflate, br), every member of it, within the
-/// inflated limits; the decoding runs on the thread pool, off the server's event loops.
+/// inflated limits; the decoding runs on the decoding threads (`DecodePool`), off the server's
+/// event loops and below their priority.
 struct BodyMiddleware: RouterMiddleware {
     let configuration: ServeConfiguration
     let clock: ServeClock
@@ -25,7 +26,7 @@ struct BodyMiddleware: RouterMiddleware {
         context.intake.bodyRead = clock.uptime()
         let encoding = request.headers[.contentEncoding]
         let input = sent
-        let (decoded, neverFits) = try await NIOThreadPool.singleton.runIfActive {
+        let (decoded, neverFits) = try await DecodePool.run {
             var refused = 0
             let result = Result { () throws(BodyRefusal) -> (bytes: [UInt8], held: Int) in
                 try BodyDecoder.decodeHeld(input, contentEncoding: encoding, limits: limits, reserve: { count in

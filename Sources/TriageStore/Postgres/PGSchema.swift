@@ -39,6 +39,9 @@ enum PGSchema {
     /// Schema 21 (SQLite's `migrateToV21`): the templates learned at each place, aliases per key.
     static var wordTemplates: String { TriageStore.wordTemplates(text: text, integer: "BIGINT") }
 
+    /// Schema 22 (SQLite's `migrateToV22`): each project's tag keys.
+    static var projectTagKeys: String { TriageStore.projectTagKeyTable(text: text) }
+
 
     /// Schema 17 (SQLite's `migrateToV17`): the events' context facets and the facet rollup.
     static var facets: String {

@@ -298,6 +298,10 @@ extension TriageStore {
                 SchemaColumn("code", .integer, notNull: true),
                 SchemaColumn("tokens", .text, notNull: true),
             ], primaryKey: ["place", "code"]),
+            SchemaTable("project_tag_key", [
+                SchemaColumn("project", .text, notNull: true),
+                SchemaColumn("key", .text, notNull: true),
+            ], primaryKey: ["project", "key"]),
         ],
         indexes: [
             SchemaIndex("issue_by_group", on: "issue", ["group_id"]),
