@@ -46,37 +46,15 @@ extension TriageStore {
         return notes
     }
 
-    /// The event column (or expression) a dimension term reads; missing values read `unknown`,
-    /// as the breakdown rollup files them.
+    /// The event expression a dimension term reads; missing values read `unknown`, as the
+    /// breakdown rollup files them.
     static func column(_ field: SearchField) -> String {
-        switch field {
-        case .version: "COALESCE(app_version, 'unknown')"
-        case .device: "COALESCE(device_model, 'unknown')"
-        case .os: "COALESCE(os_name || ' ' || os_version, os_name, os_version, 'unknown')"
-        case .network: "COALESCE(network, 'unknown')"
-        case .orientation: "COALESCE(orientation, 'unknown')"
-        case .state: "COALESCE(app_state, 'unknown')"
-        case .env: "COALESCE(environment, 'unknown')"
-        case .project: "COALESCE(project, 'unknown')"
-        case .level: "COALESCE(level, 'unknown')"
-        default: "COALESCE(kind, 'unknown')"
-        }
+        guard let dimension = dimension(field) else { return "COALESCE(\(field == .env ? "environment" : "level"), 'unknown')" }
+        return "COALESCE(\(expression(dimension)), 'unknown')"
     }
 
-    /// The breakdown rollup's dimension for a field; `env:` has none.
-    static func dimension(_ field: SearchField) -> Dimension? {
-        switch field {
-        case .version: .appVersion
-        case .device: .device
-        case .os: .os
-        case .network: .network
-        case .orientation: .orientation
-        case .state: .appState
-        case .kind: .kind
-        case .project: .project
-        default: nil
-        }
-    }
+    /// The breakdown rollup's dimension for a field; `env:` and `level:` have none.
+    static func dimension(_ field: SearchField) -> Dimension? { Dimension(term: field) }
 
     /// The stored values of a dimension that a term lets through. Versions compare as the store
     /// orders them, so each known value is decided here rather than in SQL.
