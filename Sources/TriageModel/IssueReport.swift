@@ -169,7 +169,7 @@ public struct IssueList: Hashable, Sendable {
 /// adds to, `check` recounts and a query reads. A new breakdown is its case here and its entry in
 /// `declaration`; everything else reads them.
 public enum Dimension: String, CaseIterable, Sendable, Codable {
-    case device, os, appVersion = "app_version", network, orientation, appState = "app_state", kind, project
+    case device, os, appVersion = "app_version", network, orientation, appState = "app_state", kind, project, environment, level
 
     /// What a dimension is made of, one entry each.
     public var declaration: DimensionDeclaration {
@@ -182,6 +182,8 @@ public enum Dimension: String, CaseIterable, Sendable, Codable {
         case .appState: DimensionDeclaration("App state", term: .state, reads: "app_state") { $0.appState }
         case .kind: DimensionDeclaration("Kind", term: .kind, reads: "kind") { $0.kind?.rawValue }
         case .project: DimensionDeclaration("Project", term: .project, reads: "project") { $0.project }
+        case .environment: DimensionDeclaration("Environment", term: .env, reads: "environment") { $0.environment }
+        case .level: DimensionDeclaration("Level", term: .level, reads: "level") { $0.level }
         }
     }
 

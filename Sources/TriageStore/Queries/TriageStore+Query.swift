@@ -49,11 +49,10 @@ extension TriageStore {
     /// The event expression a dimension term reads; missing values read `unknown`, as the
     /// breakdown rollup files them.
     static func column(_ field: SearchField) -> String {
-        guard let dimension = dimension(field) else { return "COALESCE(\(field == .env ? "environment" : "level"), 'unknown')" }
-        return "COALESCE(\(expression(dimension)), 'unknown')"
+        "COALESCE(\(expression(dimension(field)!)), 'unknown')"
     }
 
-    /// The breakdown rollup's dimension for a field; `env:` and `level:` have none.
+    /// The breakdown rollup's dimension for a field (every dimension field's but `user:`'s).
     static func dimension(_ field: SearchField) -> Dimension? { Dimension(term: field) }
 
     /// The stored values of a dimension that a term lets through. Versions compare as the store
@@ -64,13 +63,9 @@ extension TriageStore {
             // A negated facet term is an event condition of its own (`facetCondition`), not a complement of values.
             return try facetValues(db, term)
         }
-        let known: [String]
-        if let dimension = dimension(field) {
-            known = try String.fetchAll(db, sql: "SELECT DISTINCT value FROM issue_day_dim WHERE dim = ?",
+        guard let dimension = dimension(field) else { return [] }
+        let known = try String.fetchAll(db, sql: "SELECT DISTINCT value FROM issue_day_dim WHERE dim = ?",
                                         arguments: [dimension.rawValue])
-        } else {
-            known = try String.fetchAll(db, sql: "SELECT DISTINCT \(column(field)) FROM event")
-        }
         return known.filter { term.admitsDimension($0) != term.negated }
     }
 

@@ -56,5 +56,6 @@ extension TriageStore {
         SchemaStep(19, "v19-project-code", sqlite: migrateToV19, postgres: projectCodeColumns(text: PGSchema.text)),
         SchemaStep(20, "v20-grouping-rules", sqlite: migrateToV20, postgres: PGSchema.groupingRules),
         SchemaStep(21, "v21-word-templates", sqlite: migrateToV21, postgres: PGSchema.wordTemplates),
+        SchemaStep(23, "v23-environment-level", sqlite: { try migrateEnvironmentLevel($0, version: 23) }, postgres: environmentLevelBreakdowns),
     ]
 }
