@@ -164,38 +164,61 @@ public struct IssueList: Hashable, Sendable {
     }
 }
 
-/// A dimension that issue detail breaks events down by.
+/// A dimension that issue detail breaks events down by: a pane of the detail, an entry of `show`
+/// and its JSON, a query term, and rows of the breakdown rollup (`issue_day_dim`) that ingest
+/// adds to, `check` recounts and a query reads. A new breakdown is its case here and its entry in
+/// `declaration`; everything else reads them.
 public enum Dimension: String, CaseIterable, Sendable, Codable {
-    case device, os, appVersion = "app_version", network, orientation, appState = "app_state", kind, project
+    case device, os, appVersion = "app_version", network, orientation, appState = "app_state", kind, project, environment, level
+
+    /// What a dimension is made of, one entry each.
+    public var declaration: DimensionDeclaration {
+        switch self {
+        case .device: DimensionDeclaration("Device", term: .device, reads: "device_model") { $0.deviceModel }
+        case .os: DimensionDeclaration("OS", term: .os, reads: "os_name", "os_version") { $0.osLabel }
+        case .appVersion: DimensionDeclaration("App version", term: .version, reads: "app_version") { $0.appVersion }
+        case .network: DimensionDeclaration("Network", term: .network, reads: "network") { $0.network }
+        case .orientation: DimensionDeclaration("Orientation", term: .orientation, reads: "orientation") { $0.orientation }
+        case .appState: DimensionDeclaration("App state", term: .state, reads: "app_state") { $0.appState }
+        case .kind: DimensionDeclaration("Kind", term: .kind, reads: "kind") { $0.kind?.rawValue }
+        case .project: DimensionDeclaration("Project", term: .project, reads: "project") { $0.project }
+        case .environment: DimensionDeclaration("Environment", term: .env, reads: "environment") { $0.environment }
+        case .level: DimensionDeclaration("Level", term: .level, reads: "level") { $0.level }
+        }
+    }
 
     /// A heading for people.
-    public var label: String {
-        switch self {
-        case .device: "Device"
-        case .os: "OS"
-        case .appVersion: "App version"
-        case .network: "Network"
-        case .orientation: "Orientation"
-        case .appState: "App state"
-        case .kind: "Kind"
-        case .project: "Project"
-        }
-    }
+    public var label: String { declaration.label }
 
     /// The event's value along this dimension; nil counts as `unknown`.
-    public func value(of event: ErrorEvent) -> String? {
-        switch self {
-        case .device: event.deviceModel
-        case .os: event.osLabel
-        case .appVersion: event.appVersion
-        case .network: event.network
-        case .orientation: event.orientation
-        case .appState: event.appState
-        case .kind: event.kind?.rawValue
-        case .project: event.project
-        }
-    }
+    public func value(of event: ErrorEvent) -> String? { declaration.value(event) }
 
+    /// The dimension a query term's field restricts (`os:`, `env:`), if it names one.
+    public init?(term field: SearchField) {
+        guard let found = Dimension.allCases.first(where: { $0.declaration.term == field }) else { return nil }
+        self = found
+    }
+}
+
+/// A dimension's facts: its heading, its query term, and its value of an event, in Swift and as
+/// the event's stored fields it reads (one, or two joined by a space as the OS's name and version
+/// are); the store renders the SQL of the same value from those fields.
+public struct DimensionDeclaration {
+    public let label: String
+    public let term: SearchField
+    /// The event's fields the value is made of, as the event table names them: one, or two joined
+    /// by a space (either alone when the other is missing).
+    public let fields: [String]
+    /// The value of an event, matching `fields`; nil counts as `unknown`.
+    public let value: (ErrorEvent) -> String?
+
+    init(_ label: String, term: SearchField, reads fields: String..., value: @escaping (ErrorEvent) -> String?) {
+        precondition((1...2).contains(fields.count), "a dimension reads one field or two joined")
+        self.label = label
+        self.term = term
+        self.fields = fields
+        self.value = value
+    }
 }
 
 /// One value of a breakdown with its share.

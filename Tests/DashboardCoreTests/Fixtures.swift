@@ -138,6 +138,10 @@ enum Fixtures {
                                                    BreakdownRow(value: "background", count: 34, percent: 2.8)]),
             Breakdown(dimension: .kind, rows: [BreakdownRow(value: "non-fatal", count: 1220, percent: 98.9),
                                                BreakdownRow(value: "crash", count: 14, percent: 1.1)]),
+            Breakdown(dimension: .environment, rows: [BreakdownRow(value: "production", count: 1180, percent: 95.6),
+                                                      BreakdownRow(value: "staging", count: 54, percent: 4.4)]),
+            Breakdown(dimension: .level, rows: [BreakdownRow(value: "error", count: 1220, percent: 98.9),
+                                                BreakdownRow(value: "fatal", count: 14, percent: 1.1)]),
         ],
         recentEvents: [
             event(1, minutesAgo: 25, version: "1.12", device: "iPhone15,2", os: "17.4.1", network: "cellular",

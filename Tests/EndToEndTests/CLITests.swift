@@ -75,6 +75,37 @@ import Testing
         #expect(text.contains("iPhone 14 Pro (iPhone15,2)"))
     }
 
+    /// The environment and level breakdowns (issue 47): a section of `show`, an entry of its
+    /// JSON's `breakdowns`, and the `env:` and `level:` terms of `report --query`.
+    @Test func showBreaksEventsDownByEnvironmentAndLevelAndTheTermsKeepThem() throws {
+        let cli = try CLI()
+        let lines = (1...6).map { i in
+            let environment = i <= 4 ? ",\"environment\":\"production\"" : i == 5 ? ",\"environment\":\"staging\"" : ""
+            let level = i <= 3 ? "error" : "warning"
+            return "{\"event_id\":\"l\(i)\",\"timestamp\":\"2026-10-05T0\(i):00:00Z\",\"codes\":\"US14-LO43-AP7-NE8\",\"level\":\"\(level)\"\(environment)}"
+        } + ["{\"event_id\":\"o1\",\"timestamp\":\"2026-10-05T09:00:00Z\",\"codes\":\"IN500-TA202-TB30-HT400-NE29\",\"environment\":\"staging\",\"level\":\"fatal\"}"]
+        #expect(try cli.run(["ingest", try cli.file("levels.ndjson", lines.joined(separator: "\n") + "\n")]).status == 0)
+        let json = try cli.run(["show", "US14-LO43-AP7-NE8", "--now", CLITests.now, "--format", "json"]).json
+        let breakdowns = json["breakdowns"] as? [String: [[String: Any]]] ?? [:]
+        func counts(_ name: String) -> [String] {
+            (breakdowns[name] ?? []).map { "\($0["value"] as? String ?? "?") \($0["count"] as? Int ?? -1)" }
+        }
+        #expect(counts("environment") == ["production 4", "staging 1", "unknown 1"])
+        #expect(counts("level") == ["error 3", "warning 3"])
+        let text = try cli.run(["show", "US14-LO43-AP7-NE8", "--now", CLITests.now]).stdout
+        #expect(text.contains("\nEnvironment\n") && text.contains("\nLevel\n"), "\(text)")
+        func listed(_ query: String) throws -> [String] {
+            let report = try cli.run(["report", "--query", query, "--now", CLITests.now, "--format", "json"])
+            #expect(report.status == 0, "\(report.stderr)")
+            return (report.json["issues"] as? [[String: Any]] ?? []).filter { ($0["events"] as? Int ?? 0) > 0 }
+                .map { "\($0["key"] as? String ?? "?") \($0["events"] as? Int ?? -1)" }
+        }
+        #expect(Set(try listed("env:staging")) == ["US14-LO43-AP7-NE8 1", "IN500-TA202-TB30-HT400-NE29 1"])
+        #expect(try listed("level:warning") == ["US14-LO43-AP7-NE8 3"])
+        #expect(try listed("level:fatal env:staging") == ["IN500-TA202-TB30-HT400-NE29 1"])
+        #expect(try cli.run(["check"]).status == 0)
+    }
+
     @Test func markOfAnUnknownKeyFailsWithExitCode1AndWritesNothing() throws {
         let cli = try ingested()
         for arguments in [["mark", "US1-NE1", "resolved"], ["mark", "US1-NE1", "muted", "--events", "3"]] {

@@ -191,11 +191,12 @@ import TriageModel
                 ALTER TABLE project DROP COLUMN repo; ALTER TABLE project DROP COLUMN path_map; ALTER TABLE project DROP COLUMN release_ref;
                 DROP TABLE issue_alias; DELETE FROM meta WHERE key = '\(TriageStore.formerGroupingKey)'; DROP TABLE kept_payload; DROP TABLE kept_role; DROP TABLE payload_dictionary; ALTER TABLE issue DROP COLUMN kept_payloads; ALTER TABLE issue DROP COLUMN kept_bytes; DROP TABLE issue_day_facet; DROP TABLE grouping_rule_member; DROP TABLE grouping_rule;
                 DROP TABLE word_template; DROP TABLE project_tag_key; DELETE FROM meta WHERE key = '\(TriageStore.priorGroupingKey)';
+                DELETE FROM issue_day_dim WHERE dim IN ('environment', 'level');
                 DROP VIEW event; ALTER TABLE event_row DROP COLUMN level_term; ALTER TABLE event_row DROP COLUMN facets_term; \(TriageStore.eventView(of: TriageStore.eventRowColumnsV10))
                 """)
             if !TemporaryStore.onPostgres {
                 try db.execute(sql: """
-                    DELETE FROM grdb_migrations WHERE identifier IN ('v12-months', 'v13-citations-by-complaint', 'v14-levels-aliases', 'v15-key-urls', 'v16-payloads', 'v17-facets', 'v18-kept-payloads', 'v19-project-code', 'v20-grouping-rules', 'v21-word-templates', 'v22-project-tag-keys')
+                    DELETE FROM grdb_migrations WHERE identifier IN ('v12-months', 'v13-citations-by-complaint', 'v14-levels-aliases', 'v15-key-urls', 'v16-payloads', 'v17-facets', 'v18-kept-payloads', 'v19-project-code', 'v20-grouping-rules', 'v21-word-templates', 'v22-project-tag-keys', 'v23-environment-level')
                     """)
             }
             try TriageStore.setStoredSchemaVersion(db, 11)

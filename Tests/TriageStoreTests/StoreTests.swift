@@ -41,7 +41,7 @@ import TriageModel
                 DROP TABLE pruned_version_day; DROP TABLE pruned_version_users; DROP TABLE issue_month; DROP TABLE issue_month_user;
                 ALTER TABLE total_day DROP COLUMN events;
                 DROP INDEX complaint_code_by_time; DROP INDEX complaint_code_by_complaint; ALTER TABLE complaint_code DROP COLUMN ts;
-                DROP TABLE project_key; DROP TABLE project; DELETE FROM issue_day_dim WHERE dim = 'project';
+                DROP TABLE project_key; DROP TABLE project; DELETE FROM issue_day_dim WHERE dim IN ('project', 'environment', 'level');
                 DROP TABLE issue_alias; DELETE FROM meta WHERE key = 'former_grouping_last_issue'; DROP TABLE kept_payload; DROP TABLE kept_role; DROP TABLE payload_dictionary; ALTER TABLE issue DROP COLUMN kept_payloads; ALTER TABLE issue DROP COLUMN kept_bytes; DROP TABLE issue_day_facet; DROP TABLE grouping_rule_member; DROP TABLE grouping_rule;
                 DROP TABLE word_template; DROP TABLE project_tag_key; DELETE FROM meta WHERE key = 'prior_grouping_last_issue';
                 CREATE TABLE event_v6 AS SELECT * FROM event; ALTER TABLE event_v6 DROP COLUMN project; ALTER TABLE event_v6 DROP COLUMN level; ALTER TABLE event_v6 DROP COLUMN facets;

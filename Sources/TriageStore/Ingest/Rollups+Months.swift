@@ -77,7 +77,7 @@ extension Rollups {
                 if counted, db.changesCount > 0 { changes.gained[DayKey(issue: key.issue, bucket: key.month), default: 0] += 1 }
             }
         }
-        var upsert = try BoundStatement(db, sql: Rollups.monthUpsert(values: "VALUES (?, ?, ?, ?, ?, ?)"))
+        var upsert = try BoundStatement(db, sql: Rollups.issueMonth.rowUpsert)
         for (k, v) in monthSums() {
             upsert.bind(k.issue)
             upsert.bind(k.bucket)
@@ -87,15 +87,5 @@ extension Rollups {
             upsert.bind(changes.gained[k] ?? 0)
             try upsert.execute()
         }
-    }
-
-    /// Adds month rows (`values`: issue, month, events, complaints, users, distinct users) to `issue_month`.
-    static func monthUpsert(values: String) -> String {
-        """
-        INSERT INTO issue_month (issue_id, month, events, complaints, users, distinct_users) \(values)
-        ON CONFLICT (issue_id, month) DO UPDATE SET events = issue_month.events + excluded.events,
-            complaints = issue_month.complaints + excluded.complaints, users = issue_month.users + excluded.users,
-            distinct_users = issue_month.distinct_users + excluded.distinct_users
-        """
     }
 }

@@ -85,15 +85,13 @@ struct Rollups {
                             bind: { statement, user in statement.bind(user) },
                             held: { _, _ in },
                             moved: { _, old, hour in totals.move(from: old, to: hour) })
-        var hour = try BoundStatement(db, sql: """
-            INSERT INTO total_hour (hour, users) VALUES (?, ?) ON CONFLICT (hour) DO UPDATE SET users = total_hour.users + excluded.users
-            """)
+        var hour = try BoundStatement(db, sql: Rollups.totalHour.rowUpsert)
         for (bucket, n) in totals.hours where n != 0 {
             hour.bind(bucket)
             hour.bind(n)
             try hour.execute()
         }
-        var day = try BoundStatement(db, sql: Rollups.totalDayUpsert(values: "VALUES (?, ?, ?)"))
+        var day = try BoundStatement(db, sql: Rollups.totalDay.rowUpsert)
         for (bucket, change) in dayTotals(users: totals.days) {
             day.bind(bucket)
             day.bind(change.users)
@@ -112,13 +110,12 @@ struct Rollups {
         return totals
     }
 
-    /// Adds all-issue day rows (`values`: day, users, events) to `total_day`.
-    static func totalDayUpsert(values: String) -> String {
-        """
-        INSERT INTO total_day (day, users, events) \(values)
-        ON CONFLICT (day) DO UPDATE SET users = total_day.users + excluded.users, events = total_day.events + excluded.events
-        """
-    }
+    /// The rollups the writers derive (`RollupDeclaration.Source.derived`), and those filled
+    /// straight from the transaction's events, which `rows(of:into:)` gives.
+    static let totalHour = TriageStore.currentSchema.rollup("total_hour")
+    static let totalDay = TriageStore.currentSchema.rollup("total_day")
+    static let issueMonth = TriageStore.currentSchema.rollup("issue_month")
+    static let fromEvents = TriageStore.currentSchema.rollups.filter { $0.source != .derived }
 
     /// A user of an issue whose last hour moves from `old` (nil: a new user) to `hour`: out of the
     /// old hour's and day's buckets, into the new ones.
@@ -173,38 +170,67 @@ struct Rollups {
         }
     }
 
+    /// Adds the rollups filled from the events, one prepared upsert per table and row.
     private func write(_ db: SQLDatabase) throws {
-        for (table, column, buckets) in [("issue_day", "day", days), ("issue_hour", "hour", hours)] {
-            var upsert = try BoundStatement(db, sql: """
-                INSERT INTO \(table) (issue_id, \(column), events, complaints, users) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (issue_id, \(column)) DO UPDATE SET events = \(table).events + excluded.events,
-                    complaints = \(table).complaints + excluded.complaints, users = \(table).users + excluded.users
-                """)
-            for (k, v) in buckets {
-                upsert.bind(k.issue)
-                upsert.bind(k.bucket)
-                upsert.bind(v.events)
-                upsert.bind(v.complaints)
-                upsert.bind(v.users)
-                try upsert.execute()
-            }
+        for rollup in Rollups.fromEvents where rowCount(of: rollup) > 0 {
+            var upsert = try BoundStatement(db, sql: rollup.rowUpsert)
+            try rows(of: rollup, into: &upsert)
         }
-        var dim = try BoundStatement(db, sql: """
-            INSERT INTO issue_day_dim (issue_id, dim, value, day, events) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (issue_id, dim, value, day) DO UPDATE SET events = issue_day_dim.events + excluded.events
-            """)
-        for (k, v) in dims {
-            dim.bind(k.issue)
-            dim.bind(k.dim.rawValue)
-            dim.bind(k.value)
-            dim.bind(k.day)
-            dim.bind(v)
-            try dim.execute()
-        }
-        try writeFacets(db)
     }
 
-    /// Adds the facet counts to `issue_day_facet`, one upsert per row.
+    /// How many rows the transaction adds to a rollup filled from its events.
+    func rowCount(of rollup: RollupDeclaration) -> Int {
+        switch rollup.source {
+        case .issueCounts: rollup.grain == .hour ? hours.count : days.count
+        case .dimensions: dims.count
+        case .facets: facets.count
+        case .derived: 0
+        }
+    }
+
+    /// The transaction's rows of a rollup filled from its events, each its keys then its counters
+    /// in the declaration's order, into either writer's sink.
+    func rows<Sink: RollupSink>(of rollup: RollupDeclaration, into sink: inout Sink) throws {
+        switch rollup.source {
+        case .issueCounts:
+            for (k, v) in rollup.grain == .hour ? hours : days {
+                sink.beginRow(fields: 5)
+                sink.add(k.issue)
+                sink.add(k.bucket)
+                sink.add(Int64(v.events))
+                sink.add(Int64(v.complaints))
+                sink.add(Int64(v.users))
+                try sink.endRow()
+            }
+        case .dimensions:
+            for (k, v) in dims {
+                sink.beginRow(fields: 5)
+                sink.add(k.issue)
+                sink.add(k.dim.rawValue)
+                sink.add(k.value)
+                sink.add(k.day)
+                sink.add(Int64(v))
+                try sink.endRow()
+            }
+        case .facets:
+            for (k, v) in facets {
+                sink.beginRow(fields: 5)
+                sink.add(k.issue)
+                sink.add(k.facet)
+                sink.add(k.value)
+                sink.add(k.day)
+                sink.add(Int64(v))
+                try sink.endRow()
+            }
+        case .derived:
+            preconditionFailure("\(rollup.table) is derived by its writer")
+        }
+    }
+}
+
+extension Rollups {
+    /// Adds the facet counts to `issue_day_facet`, one upsert per row: schema 17's step, which
+    /// counts the tags stored before it so (released: kept as it ran).
     func writeFacets(_ db: SQLDatabase) throws {
         guard !facets.isEmpty else { return }
         var facet = try BoundStatement(db, sql: """
@@ -220,4 +246,29 @@ struct Rollups {
             try facet.execute()
         }
     }
+}
+
+/// Where a rollup's rows go: a prepared upsert run per row (SQLite), or rows in COPY's binary
+/// format for a staging table (PostgreSQL).
+protocol RollupSink {
+    /// Begins a row of `fields` values.
+    mutating func beginRow(fields: Int)
+    mutating func add(_ value: Int64)
+    mutating func add(_ value: String)
+    /// Ends the row: the row-by-row writer runs its upsert.
+    mutating func endRow() throws
+}
+
+extension BoundStatement: RollupSink {
+    mutating func beginRow(fields: Int) {}
+    mutating func add(_ value: Int64) { bind(value) }
+    mutating func add(_ value: String) { bind(value) }
+    mutating func endRow() throws { try execute() }
+}
+
+extension PGBinaryRows: RollupSink {
+    mutating func beginRow(fields: Int) { row(fields: fields) }
+    mutating func add(_ value: Int64) { integer(value) }
+    mutating func add(_ value: String) { text(value) }
+    mutating func endRow() {}
 }

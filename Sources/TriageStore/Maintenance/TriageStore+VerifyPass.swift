@@ -43,7 +43,8 @@ struct EventRecount {
     struct DimCount: Hashable { var issue: Int64; var day: Int64; var dim: Int32; var value: Int32 }
     struct FacetCombination: Hashable { var issue: Int64; var day: Int64; var customKeys: Int64?; var facets: Int64? }
 
-    /// The columns read, in order: `issue_id, ts, user_id, app_version`, then `termColumns`.
+    /// The columns read, in order: `issue_id, ts, user_id, app_version`, then `termColumns` (a
+    /// dimension's field is one of these).
     static let fixedColumns = ["issue_id", "ts", "user_id", "app_version"]
 
     /// Reads every event once, and counts those from `since` (the raw horizon; nil: all). `monthSpan`: the months a
@@ -58,21 +59,17 @@ struct EventRecount {
         let unknown = recount.values.intern(Array("unknown".utf8))
         let columns = fixedColumns + TriageStore.termColumns.map { "\($0)_term" }
         func termColumn(_ name: String) -> Int32 { Int32(columns.firstIndex(of: "\(name)_term")!) }
-        // Each dimension's value as the SQL recount reads it (`TriageStore.expression`), interned;
-        // a term the dictionary does not hold reads as NULL there, and so here.
-        let single: [(dim: Int32, column: Int32)] = Dimension.allCases.enumerated().compactMap { i, dim in
-            switch dim {
-            case .device: (Int32(i), termColumn("device_model"))
-            case .network: (Int32(i), termColumn("network"))
-            case .orientation: (Int32(i), termColumn("orientation"))
-            case .appState: (Int32(i), termColumn("app_state"))
-            case .kind: (Int32(i), termColumn("kind"))
-            case .project: (Int32(i), termColumn("project"))
-            case .os, .appVersion: nil
-            }
+        // How each dimension's value is read (`Dimension.declaration`'s fields), as the SQL recount
+        // reads it (`TriageStore.expression`), interned: a term's text (a term the dictionary does
+        // not hold reads as NULL there, and so here), a text the event row holds itself, or two
+        // terms' texts joined by a space.
+        let readings: [DimensionReading] = Dimension.allCases.map { dim in
+            let fields = dim.declaration.fields
+            if fields.count == 2 { return .joined(termColumn(fields[0]), termColumn(fields[1])) }
+            if TriageStore.termColumns.contains(fields[0]) { return .term(termColumn(fields[0])) }
+            return .text(Int32(columns.firstIndex(of: fields[0])!))
         }
-        let osDim = Int32(Dimension.allCases.firstIndex(of: .os)!), versionDim = Int32(Dimension.allCases.firstIndex(of: .appVersion)!)
-        let osName = termColumn("os_name"), osVersion = termColumn("os_version"), kindColumn = termColumn("kind")
+        let kindColumn = termColumn("kind")
         let customKeys = termColumn("custom_keys"), facetsColumn = termColumn("facets")
         let termColumns = Int32(fixedColumns.count)..<Int32(columns.count)
         var termValue: [Int64: Int32] = [:]
@@ -83,14 +80,14 @@ struct EventRecount {
             termValue[id] = interned
             return interned
         }
-        var osValue: [OSPair: Int32] = [:]
-        func os(_ name: Int64?, _ version: Int64?) -> Int32 {
-            let key = OSPair(name: name, version: version)
-            if let known = osValue[key] { return known }
+        var joinedValue: [TermPair: Int32] = [:]
+        func joined(_ name: Int64?, _ version: Int64?) -> Int32 {
+            let key = TermPair(name: name, version: version)
+            if let known = joinedValue[key] { return known }
             let n = name.flatMap { termBytes[$0] }, v = version.flatMap { termBytes[$0] }
             let label: [UInt8]? = if let n, let v { n + [0x20] + v } else { n ?? v }
             let interned = label.map { recount.values.intern($0) } ?? unknown
-            osValue[key] = interned
+            joinedValue[key] = interned
             return interned
         }
         var month: (day: Int64, month: Int64?) = (.min, nil)
@@ -115,13 +112,14 @@ struct EventRecount {
                 }
                 if let m = month.month { recount.monthUsers.insert(IssueMonthUser(issue: issue, month: m, user: user)) }
             }
-            for (dim, column) in single {
-                recount.dims[DimCount(issue: issue, day: day, dim: dim, value: value(ofTerm: row.optionalInteger(column))), default: 0] += 1
+            for (dim, reading) in readings.enumerated() {
+                let value = switch reading {
+                case .term(let column): value(ofTerm: row.optionalInteger(column))
+                case .text(let column): row.text(column).map { recount.values.intern($0) } ?? unknown
+                case .joined(let first, let second): joined(row.optionalInteger(first), row.optionalInteger(second))
+                }
+                recount.dims[DimCount(issue: issue, day: day, dim: Int32(dim), value: value), default: 0] += 1
             }
-            recount.dims[DimCount(issue: issue, day: day, dim: osDim, value: os(row.optionalInteger(osName), row.optionalInteger(osVersion))),
-                         default: 0] += 1
-            let version = row.text(3).map { recount.values.intern($0) } ?? unknown
-            recount.dims[DimCount(issue: issue, day: day, dim: versionDim, value: version), default: 0] += 1
             if let kind = row.optionalInteger(kindColumn) { recount.kinds.insert(Rollups.DayKey(issue: issue, bucket: kind)) }
             let keys = row.optionalInteger(customKeys), facets = row.optionalInteger(facetsColumn)
             if keys != nil || facets != nil {
@@ -134,7 +132,10 @@ struct EventRecount {
         return recount
     }
 
-    private struct OSPair: Hashable { var name: Int64?; var version: Int64? }
+    private struct TermPair: Hashable { var name: Int64?; var version: Int64? }
+
+    /// Where a dimension's value lies in the row read: a term id, a text, or two term ids whose texts are joined.
+    private enum DimensionReading { case term(Int32), text(Int32), joined(Int32, Int32) }
 
     /// Where the hourly events rollup and this recount differ (`issue_hour` from `since`).
     func hourlyEventsDiffer(_ db: SQLDatabase, since hour: Int64?) throws -> Int {

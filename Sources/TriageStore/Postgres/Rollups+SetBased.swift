@@ -6,10 +6,10 @@ import TriageModel
 extension Rollups {
     mutating func flushSetBased(_ db: SQLDatabase, session: PGSession) throws {
         // Each table's rows in COPY's binary format, in the columns' order of the table it is like.
-        func stage(_ table: String, like source: String, _ fill: (inout PGBinaryRows) -> Void) throws {
+        func stage(_ table: String, like source: String, _ fill: (inout PGBinaryRows) throws -> Void) throws {
             try session.stage(table, "(LIKE \(source))")
             var rows = PGBinaryRows()
-            fill(&rows)
+            try fill(&rows)
             guard rows.count > 0 else { return }
             try session.connection.copyIn("COPY \(table) FROM STDIN WITH (FORMAT binary)", binary: rows)
         }
@@ -64,19 +64,16 @@ extension Rollups {
             INSERT INTO user_seen (user_id, last_hour) SELECT user_id, last_hour FROM user_seen_stage
             ON CONFLICT (user_id) DO UPDATE SET last_hour = excluded.last_hour WHERE user_seen.last_hour < excluded.last_hour
             """)
-        try stage("total_hour_stage", like: "total_hour") { rows in
+        try stage(Rollups.totalHour.stagingTable, like: "total_hour") { rows in
             for (hour, n) in totals.hours where n != 0 {
                 rows.row(fields: 2)
                 rows.integer(hour)
                 rows.integer(n)
             }
         }
-        try db.execute(sql: """
-            INSERT INTO total_hour (hour, users) SELECT hour, users FROM total_hour_stage
-            ON CONFLICT (hour) DO UPDATE SET users = total_hour.users + excluded.users
-            """)
+        try db.execute(sql: Rollups.totalHour.stagedUpsert)
         let dayChanges = dayTotals(users: totals.days)
-        try stage("total_day_stage", like: "total_day") { rows in
+        try stage(Rollups.totalDay.stagingTable, like: "total_day") { rows in
             for (day, change) in dayChanges {
                 rows.row(fields: 3)
                 rows.integer(day)
@@ -84,25 +81,12 @@ extension Rollups {
                 rows.integer(change.events)
             }
         }
-        try db.execute(sql: Rollups.totalDayUpsert(values: "SELECT day, users, events FROM total_day_stage"))
+        try db.execute(sql: Rollups.totalDay.stagedUpsert)
 
-        for (table, column, buckets) in [("issue_day", "day", days), ("issue_hour", "hour", hours)] {
-            try stage("\(table)_stage", like: table) { rows in
-                for (key, counts) in buckets {
-                    rows.row(fields: 5)
-                    rows.integer(key.issue)
-                    rows.integer(key.bucket)
-                    rows.integer(counts.events)
-                    rows.integer(counts.complaints)
-                    rows.integer(counts.users)
-                }
-            }
-            try db.execute(sql: """
-                INSERT INTO \(table) (issue_id, \(column), events, complaints, users)
-                SELECT issue_id, \(column), events, complaints, users FROM \(table)_stage
-                ON CONFLICT (issue_id, \(column)) DO UPDATE SET events = \(table).events + excluded.events,
-                    complaints = \(table).complaints + excluded.complaints, users = \(table).users + excluded.users
-                """)
+        // The rollups filled from the events: the same rows as the row-by-row flush's.
+        for rollup in Rollups.fromEvents where rowCount(of: rollup) > 0 {
+            try stage(rollup.stagingTable, like: rollup.table) { rows in try self.rows(of: rollup, into: &rows) }
+            try db.execute(sql: rollup.stagedUpsert)
         }
         // The months' users (`Rollups+Months.swift`): the rows `issue_month_user` cannot hold yet,
         // then the late ones, of which each row it did not hold is a user new to its month.
@@ -131,7 +115,7 @@ extension Rollups {
             }
         }
         let sums = monthSums(), gained = months.gained
-        try stage("issue_month_stage", like: "issue_month") { rows in
+        try stage(Rollups.issueMonth.stagingTable, like: "issue_month") { rows in
             for (key, counts) in sums {
                 rows.row(fields: 6)
                 rows.integer(key.issue)
@@ -142,37 +126,6 @@ extension Rollups {
                 rows.integer(gained[key] ?? 0)
             }
         }
-        try db.execute(sql: Rollups.monthUpsert(values: """
-            SELECT issue_id, month, events, complaints, users, distinct_users FROM issue_month_stage
-            """))
-        try stage("issue_day_dim_stage", like: "issue_day_dim") { rows in
-            for (key, n) in dims {
-                rows.row(fields: 5)
-                rows.integer(key.issue)
-                rows.text(key.dim.rawValue)
-                rows.text(key.value)
-                rows.integer(key.day)
-                rows.integer(n)
-            }
-        }
-        try db.execute(sql: """
-            INSERT INTO issue_day_dim (issue_id, dim, value, day, events) SELECT issue_id, dim, value, day, events FROM issue_day_dim_stage
-            ON CONFLICT (issue_id, dim, value, day) DO UPDATE SET events = issue_day_dim.events + excluded.events
-            """)
-        guard !facets.isEmpty else { return }
-        try stage("issue_day_facet_stage", like: "issue_day_facet") { rows in
-            for (key, n) in facets {
-                rows.row(fields: 5)
-                rows.integer(key.issue)
-                rows.text(key.facet)
-                rows.text(key.value)
-                rows.integer(key.day)
-                rows.integer(n)
-            }
-        }
-        try db.execute(sql: """
-            INSERT INTO issue_day_facet (issue_id, facet, value, day, events) SELECT issue_id, facet, value, day, events FROM issue_day_facet_stage
-            ON CONFLICT (issue_id, facet, value, day) DO UPDATE SET events = issue_day_facet.events + excluded.events
-            """)
+        try db.execute(sql: Rollups.issueMonth.stagedUpsert)
     }
 }

@@ -41,18 +41,13 @@ extension TriageStore {
         }
     }
 
-    /// SQL that gives an event's value along a dimension, matching `Dimension.value(of:)`.
+    /// SQL that gives an event's value along a dimension, matching `Dimension.value(of:)`: its
+    /// field, or its two fields joined by a space (either alone when the other is missing).
     static func expression(_ dimension: Dimension) -> String {
-        switch dimension {
-        case .device: "device_model"
-        case .os: "CASE WHEN os_name IS NOT NULL AND os_version IS NOT NULL THEN os_name || ' ' || os_version ELSE COALESCE(os_name, os_version) END"
-        case .appVersion: "app_version"
-        case .network: "network"
-        case .orientation: "orientation"
-        case .appState: "app_state"
-        case .kind: "kind"
-        case .project: "project"
-        }
+        let fields = dimension.declaration.fields
+        guard fields.count == 2 else { return fields[0] }
+        let (a, b) = (fields[0], fields[1])
+        return "CASE WHEN \(a) IS NOT NULL AND \(b) IS NOT NULL THEN \(a) || ' ' || \(b) ELSE COALESCE(\(a), \(b)) END"
     }
 
     /// Counts per dimension and value.

@@ -46,37 +46,14 @@ extension TriageStore {
         return notes
     }
 
-    /// The event column (or expression) a dimension term reads; missing values read `unknown`,
-    /// as the breakdown rollup files them.
+    /// The event expression a dimension term reads; missing values read `unknown`, as the
+    /// breakdown rollup files them.
     static func column(_ field: SearchField) -> String {
-        switch field {
-        case .version: "COALESCE(app_version, 'unknown')"
-        case .device: "COALESCE(device_model, 'unknown')"
-        case .os: "COALESCE(os_name || ' ' || os_version, os_name, os_version, 'unknown')"
-        case .network: "COALESCE(network, 'unknown')"
-        case .orientation: "COALESCE(orientation, 'unknown')"
-        case .state: "COALESCE(app_state, 'unknown')"
-        case .env: "COALESCE(environment, 'unknown')"
-        case .project: "COALESCE(project, 'unknown')"
-        case .level: "COALESCE(level, 'unknown')"
-        default: "COALESCE(kind, 'unknown')"
-        }
+        "COALESCE(\(expression(dimension(field)!)), 'unknown')"
     }
 
-    /// The breakdown rollup's dimension for a field; `env:` has none.
-    static func dimension(_ field: SearchField) -> Dimension? {
-        switch field {
-        case .version: .appVersion
-        case .device: .device
-        case .os: .os
-        case .network: .network
-        case .orientation: .orientation
-        case .state: .appState
-        case .kind: .kind
-        case .project: .project
-        default: nil
-        }
-    }
+    /// The breakdown rollup's dimension for a field (every dimension field's but `user:`'s).
+    static func dimension(_ field: SearchField) -> Dimension? { Dimension(term: field) }
 
     /// The stored values of a dimension that a term lets through. Versions compare as the store
     /// orders them, so each known value is decided here rather than in SQL.
@@ -86,13 +63,9 @@ extension TriageStore {
             // A negated facet term is an event condition of its own (`facetCondition`), not a complement of values.
             return try facetValues(db, term)
         }
-        let known: [String]
-        if let dimension = dimension(field) {
-            known = try String.fetchAll(db, sql: "SELECT DISTINCT value FROM issue_day_dim WHERE dim = ?",
+        guard let dimension = dimension(field) else { return [] }
+        let known = try String.fetchAll(db, sql: "SELECT DISTINCT value FROM issue_day_dim WHERE dim = ?",
                                         arguments: [dimension.rawValue])
-        } else {
-            known = try String.fetchAll(db, sql: "SELECT DISTINCT \(column(field)) FROM event")
-        }
         return known.filter { term.admitsDimension($0) != term.negated }
     }
 

@@ -129,24 +129,26 @@ extension TriageStore {
                 SchemaColumn("started_at", .integer, notNull: true),
                 SchemaColumn("by", .text, notNull: true),
             ]),
-            // Rollups, kept at ingest: every dashboard query reads these, never a scan of events.
+            // Rollups, kept at ingest: every dashboard query reads these, never a scan of events. A
+            // table marked `rollup` is written through its declaration (`RollupDeclaration`); a new
+            // breakdown of issue detail is a row kind of `issue_day_dim`, declared as a `Dimension`.
             SchemaTable("issue_day", [
                 SchemaColumn("issue_id", .integer, notNull: true),
                 SchemaColumn("day", .integer, notNull: true),
                 .counter("events"), .counter("complaints"), .counter("users"),
-            ], primaryKey: ["issue_id", "day"], withoutRowID: true),
+            ], primaryKey: ["issue_id", "day"], withoutRowID: true, rollup: (.day, .issueCounts)),
             SchemaTable("issue_hour", [
                 SchemaColumn("issue_id", .integer, notNull: true),
                 SchemaColumn("hour", .integer, notNull: true),
                 .counter("events"), .counter("complaints"), .counter("users"),
-            ], primaryKey: ["issue_id", "hour"], withoutRowID: true),
+            ], primaryKey: ["issue_id", "hour"], withoutRowID: true, rollup: (.hour, .issueCounts)),
             SchemaTable("issue_day_dim", [
                 SchemaColumn("issue_id", .integer, notNull: true),
                 SchemaColumn("dim", .text, notNull: true),
                 SchemaColumn("value", .text, notNull: true),
                 SchemaColumn("day", .integer, notNull: true),
                 .counter("events"),
-            ], primaryKey: ["issue_id", "dim", "value", "day"], withoutRowID: true),
+            ], primaryKey: ["issue_id", "dim", "value", "day"], withoutRowID: true, rollup: (.day, .dimensions)),
             SchemaTable("issue_user", [
                 SchemaColumn("issue_id", .integer, notNull: true),
                 SchemaColumn("user_id", .text, notNull: true),
@@ -159,11 +161,11 @@ extension TriageStore {
             SchemaTable("total_hour", [
                 SchemaColumn("hour", .integer, key: .given),
                 .counter("users"),
-            ]),
+            ], rollup: (.hour, .derived)),
             SchemaTable("total_day", [
                 SchemaColumn("day", .integer, key: .given),
                 .counter("users"), .counter("events"),
-            ]),
+            ], rollup: (.day, .derived)),
             SchemaTable("saved_view", [
                 SchemaColumn("name", .text, primaryKey: true),
                 SchemaColumn("query", .text, notNull: true),
@@ -241,7 +243,7 @@ extension TriageStore {
                 SchemaColumn("issue_id", .integer, notNull: true),
                 SchemaColumn("month", .integer, notNull: true),
                 .counter("events"), .counter("complaints"), .counter("users"), .counter("distinct_users"),
-            ], primaryKey: ["issue_id", "month"], withoutRowID: true),
+            ], primaryKey: ["issue_id", "month"], withoutRowID: true, rollup: (.month, .derived)),
             SchemaTable("issue_month_user", [
                 SchemaColumn("month", .integer, notNull: true),
                 SchemaColumn("issue_id", .integer, notNull: true),
@@ -258,7 +260,7 @@ extension TriageStore {
                 SchemaColumn("value", .text, notNull: true),
                 SchemaColumn("day", .integer, notNull: true),
                 .counter("events"),
-            ], primaryKey: ["issue_id", "facet", "value", "day"]),
+            ], primaryKey: ["issue_id", "facet", "value", "day"], rollup: (.day, .facets)),
             SchemaTable("payload_dictionary", [
                 SchemaColumn("id", .integer, key: .given),
                 SchemaColumn("source", .text, notNull: true),

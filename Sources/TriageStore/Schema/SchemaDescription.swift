@@ -87,9 +87,12 @@ struct SchemaTable: Sendable {
     /// The `unique` columns whose constraint only SQLite's table holds (term's text: PostgreSQL
     /// finds it by a hash index, as a B-tree limits its entries to about 2.7 kB).
     var uniqueOnSQLiteOnly: Set<String> = []
+    /// A rollup's: its key is the primary key, its other columns counters that ingest adds to.
+    var rollup: RollupDeclaration?
 
     init(_ name: String, _ columns: [SchemaColumn], primaryKey: [String] = [], withoutRowID: Bool = false,
-         partitionedBy: (column: String, sequence: String)? = nil, copied: Bool = true, uniqueOnSQLiteOnly: Set<String> = []) {
+         partitionedBy: (column: String, sequence: String)? = nil, copied: Bool = true, uniqueOnSQLiteOnly: Set<String> = [],
+         rollup: (grain: RollupDeclaration.Grain, source: RollupDeclaration.Source)? = nil) {
         self.name = name
         self.columns = columns
         self.primaryKey = primaryKey
@@ -97,6 +100,11 @@ struct SchemaTable: Sendable {
         self.partitionedBy = partitionedBy
         self.copied = copied
         self.uniqueOnSQLiteOnly = uniqueOnSQLiteOnly
+        if let rollup {
+            let keys = primaryKey.isEmpty ? columns.filter { $0.key != nil || $0.primaryKey }.map(\.name) : primaryKey
+            self.rollup = RollupDeclaration(table: name, keys: keys, counters: columns.map(\.name).filter { !keys.contains($0) },
+                                            grain: rollup.grain, source: rollup.source)
+        }
     }
 
     /// Whether its key is an identity (on a partitioned table, its sequence): PostgreSQL makes its ids.
@@ -162,6 +170,53 @@ struct SchemaIndex: Sendable {
     }
 }
 
+/// A rollup: counters summed per key, which ingest adds to and never rewrites (`Rollups`). Its
+/// keys are its table's primary key, a time bucket of its grain among them; its counters are the
+/// other columns. Both writers add through the upserts rendered here — the row-by-row one (SQLite)
+/// one prepared statement per table, the set-based one (PostgreSQL) from a staging table — from
+/// the same rows (`Rollups.rows(of:into:)`); `copy` moves it as any table, retention keeps it
+/// whole, `check` recounts it from the events.
+struct RollupDeclaration: Sendable {
+    /// The time bucket a row counts in.
+    enum Grain: Sendable { case hour, day, month }
+    /// What fills it: the transaction's events and complaints per issue and bucket, each event's
+    /// value along every `Dimension`, each event's facets (`EventFacets`), or figures the writer
+    /// derives from the others (months, all-issue totals).
+    enum Source: Sendable { case issueCounts, dimensions, facets, derived }
+
+    let table: String
+    let keys: [String]
+    let counters: [String]
+    let grain: Grain
+    let source: Source
+    /// Adds one row, its keys and counters bound in order.
+    let rowUpsert: String
+    /// Adds the rows of its staging table (`stagingTable`, made like it).
+    let stagedUpsert: String
+    let stagingTable: String
+
+    init(table: String, keys: [String], counters: [String], grain: Grain, source: Source) {
+        self.table = table
+        self.keys = keys
+        self.counters = counters
+        self.grain = grain
+        self.source = source
+        stagingTable = "\(table)_stage"
+        let columns = (keys + counters).joined(separator: ", ")
+        func upsert(_ values: String) -> String {
+            """
+            INSERT INTO \(table) (\(columns)) \(values)
+            ON CONFLICT (\(keys.joined(separator: ", "))) DO UPDATE SET \(counters.map { "\($0) = \(table).\($0) + excluded.\($0)" }.joined(separator: ", "))
+            """
+        }
+        rowUpsert = upsert("VALUES (\(Array(repeating: "?", count: keys.count + counters.count).joined(separator: ", ")))")
+        stagedUpsert = upsert("SELECT \(columns) FROM \(stagingTable)")
+    }
+
+    /// How many values a row has: its keys, then its counters.
+    var fieldCount: Int { keys.count + counters.count }
+}
+
 /// A view, the same SQL on both engines: its `CREATE VIEW` statement.
 struct SchemaView: Sendable {
     let name: String
@@ -198,6 +253,12 @@ struct SchemaDescription: Sendable {
         if dialect == .sqlite { statements.append("PRAGMA user_version = \(version)") }
         return statements.joined(separator: ";\n") + ";\n"
     }
+
+    /// The rollups, in the order of their tables.
+    var rollups: [RollupDeclaration] { tables.compactMap(\.rollup) }
+
+    /// The rollup of a table.
+    func rollup(_ table: String) -> RollupDeclaration { rollups.first { $0.table == table }! }
 
     /// The tables `copy` moves, in the order it moves them.
     var copiedTables: [String] { tables.filter(\.copied).map(\.name) }

@@ -121,8 +121,7 @@ extension TriageStore {
 
 extension TriageStore {
     /// The event columns the breakdowns read (`expression` of each dimension).
-    static let breakdownColumns = ["device_model", "os_name", "os_version", "app_version", "network", "orientation", "app_state", "kind",
-                                   "project"]
+    static let breakdownColumns = Dimension.allCases.flatMap(\.declaration.fields)
 
     /// Events counted per combination of their breakdown values: grouped by the columns as stored
     /// (ids, which compare as integers), each combination's texts then read once. Selects `keys`
