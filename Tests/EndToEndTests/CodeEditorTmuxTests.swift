@@ -79,7 +79,7 @@ import Testing
         try keys("Escape")
         try resize(cols: 80, rows: 24)
         try keys("1")
-        screen = try waitFor("Ben Okafor")
+        screen = try waitUntil("the suspect and e edit at 80×24") { $0.contains("Ben Okafor") && $0.contains("e edit") }
         #expect(screen.contains("e edit"), "\(screen)")
     }
 

@@ -51,7 +51,11 @@ import Testing
         try keys(position < 3 ? ">" : "<")
         try waitFor("Kept whole, \(position < 3 ? position + 1 : position - 1) of 3")
         try resize(cols: 80, rows: 24)
-        screen = try waitFor("▸ pyshop/catalog.py:11 in setting")
+        // (Until the dashboard draws at the new size, tmux shows its 40 rows cut to 24, the frame
+        // among them but not the status bar: wait for both.)
+        screen = try waitUntil("the frame and the kept events' keys at 80×24") {
+            $0.contains("▸ pyshop/catalog.py:11 in setting") && $0.contains("> < kept events")
+        }
         #expect(screen.contains("> < kept events"), "\(screen)")
     }
 }
