@@ -223,3 +223,36 @@ extension DetailScreen: ScreenModule {
         state.settleScrolling()
     }
 }
+
+/// What the detail asks of the store, and how the answer lands.
+extension DetailScreen {
+    /// An issue's detail over a window, with its life and where it was raised.
+    public struct Load: StoreLoad {
+        public var key: String
+        public var window: TimeWindow
+        public func perform(_ context: StoreContext) throws -> Loaded {
+            let store = context.store
+            var detail = try store.issueDetail(key: key, window: window, now: context.now)
+            detail.life = try store.history(key: detail.summary.key)
+            let raise = try store.raiseFrames(issueKey: detail.summary.key)
+            detail.raisedAt = raise?.locations ?? []
+            detail.raiseFrames = raise
+            return Loaded(detail: detail)
+        }
+    }
+
+    public struct Loaded: StoreAnswer {
+        public var detail: IssueDetail
+        public func land(_ state: inout DashboardState) -> [DashboardEffect] { DetailScreen.loaded(detail, &state) }
+    }
+}
+
+extension DashboardEffect {
+    /// The detail's load.
+    public static func loadDetail(key: String, window: TimeWindow) -> Self { .load(DetailScreen.Load(key: key, window: window)) }
+}
+
+extension DashboardAction {
+    /// The detail's answer.
+    public static func detailLoaded(_ detail: IssueDetail) -> Self { .answer(DetailScreen.Loaded(detail: detail)) }
+}

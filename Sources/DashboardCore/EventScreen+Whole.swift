@@ -194,3 +194,67 @@ extension EventScreen {
         return TextWrap.wrap(inert(text, unicode: unicode), width: max(1, width - indent), unicode: unicode, maxLines: 10).map { [Span(pad + $0)] }
     }
 }
+
+/// The answer to the event screen's load (`EventScreen.Load`): the event read from its kept payload (nil when the store does not
+/// keep it whole) and the issue's kept events, newest first, for the event screen to step through.
+public struct WholeEvent: Hashable, Sendable {
+    public var eventID: String
+    public var issueKey: String
+    public var detail: EventDetail?
+    /// Why the store keeps it (`first`, `latest`, …).
+    public var roles: [String]
+    /// The issue's kept events, newest first: each one's id and time.
+    public var kept: [KeptRef]
+
+    public init(eventID: String, issueKey: String, detail: EventDetail?, roles: [String] = [], kept: [KeptRef]) {
+        self.eventID = eventID
+        self.issueKey = issueKey
+        self.detail = detail
+        self.roles = roles
+        self.kept = kept
+    }
+
+    /// A kept event of the issue: its id and time.
+    public struct KeptRef: Hashable, Sendable {
+        public var eventID: String
+        public var timestamp: Timestamp
+
+        public init(eventID: String, timestamp: Timestamp) {
+            self.eventID = eventID
+            self.timestamp = timestamp
+        }
+    }
+}
+
+extension WholeEvent: StoreAnswer {
+    public func land(_ state: inout DashboardState) -> [DashboardEffect] { EventScreen.loaded(self, &state) }
+}
+
+/// What the event screen asks of the store.
+extension EventScreen {
+    /// An event of an issue from its kept payload, and which events of the issue are kept whole.
+    public struct Load: StoreLoad {
+        public var id: String
+        public var issueKey: String
+        public init(id: String, issueKey: String) {
+            self.id = id
+            self.issueKey = issueKey
+        }
+        public func perform(_ context: StoreContext) throws -> WholeEvent {
+            let kept = try context.store.keptEvents(issueKey: issueKey, limit: 200).map { WholeEvent.KeptRef(eventID: $0.eventID, timestamp: $0.timestamp) }
+            // Only a payload of this issue's: an id two issues share reads as the one the issue keeps.
+            let read = kept.contains { $0.eventID == id } ? try context.store.keptEventDetail(id: id) : nil
+            return WholeEvent(eventID: id, issueKey: issueKey, detail: read?.detail, roles: read?.kept.roles.names ?? [], kept: kept)
+        }
+    }
+}
+
+extension DashboardEffect {
+    /// The event screen's load.
+    public static func loadEvent(id: String, issueKey: String) -> Self { .load(EventScreen.Load(id: id, issueKey: issueKey)) }
+}
+
+extension DashboardAction {
+    /// The event screen's answer.
+    public static func eventLoaded(_ event: WholeEvent) -> Self { .answer(event) }
+}

@@ -198,7 +198,7 @@ extension ListScreen {
             return []
         }
         state.message = StatusMessage("Merging \(issues.count) issues into \(issues[0].key)…")
-        return [.store(.merge(keys: issues.map(\.key)))]
+        return [.load(Merge(keys: issues.map(\.key)))]
     }
 
     /// The store merged them: the list is read again, and a rule that would take later issues
@@ -228,7 +228,7 @@ extension ListScreen {
             return state.reopen(prompt, because: error.description)
         }
         state.message = StatusMessage("Making rule \(parts[0])…")
-        return [.store(.addRule(name: parts[0], query: parts[1]))]
+        return [.load(AddRule(name: parts[0], query: parts[1]))]
     }
 
     /// The store made the rule.
@@ -238,4 +238,71 @@ extension ListScreen {
             + "new issues that match join it (errtriage rule rm \(preview.name) undoes it).", ticksLeft: 15)
         return state.reloadEffects()
     }
+}
+
+/// What the list asks of the store, and how each answer lands.
+extension ListScreen {
+    /// The issues a query lets through.
+    public struct Load: StoreLoad {
+        public var query: IssueQuery
+        public func perform(_ context: StoreContext) throws -> Loaded {
+            Loaded(list: try context.store.issueList(query, now: context.now))
+        }
+    }
+
+    public struct Loaded: StoreAnswer {
+        public var list: IssueList
+        public func land(_ state: inout DashboardState) -> [DashboardEffect] { ListScreen.loaded(list, &state) }
+    }
+
+    /// `J`: issues into one group under the first key.
+    public struct Merge: StoreLoad {
+        public var keys: [String]
+        public var writes: Bool { true }
+        public func perform(_ context: StoreContext) throws -> Merged {
+            Merged(head: keys[0], keys: keys, receipt: try context.store.merge(keys, into: keys[0], by: context.user, at: context.now))
+        }
+    }
+
+    /// The store merged them; the receipt, where it gave one, is what `u` takes back.
+    public struct Merged: StoreAnswer {
+        public var head: String
+        public var keys: [String]
+        public var receipt: MergeReceipt?
+        public func land(_ state: inout DashboardState) -> [DashboardEffect] {
+            if let receipt { state.marks.undoable.append(.merge(receipt)) }
+            return ListScreen.merged(head: head, keys: keys, &state)
+        }
+    }
+
+    /// A grouping rule, as offered after a merge.
+    public struct AddRule: StoreLoad {
+        public var name: String
+        public var query: String
+        public var writes: Bool { true }
+        public func perform(_ context: StoreContext) throws -> RuleAdded {
+            RuleAdded(preview: try context.store.addGroupingRule(query: query, name: name, by: context.user, at: context.now))
+        }
+    }
+
+    public struct RuleAdded: StoreAnswer {
+        public var preview: GroupingPreview
+        public func land(_ state: inout DashboardState) -> [DashboardEffect] { ListScreen.ruleAdded(preview, &state) }
+    }
+}
+
+extension DashboardEffect {
+    /// The list's load.
+    public static func loadList(_ query: IssueQuery) -> Self { .load(ListScreen.Load(query: query)) }
+}
+
+extension DashboardAction {
+    /// The list's answer.
+    public static func listLoaded(_ list: IssueList) -> Self { .answer(ListScreen.Loaded(list: list)) }
+    /// The merge's answer.
+    public static func merged(head: String, keys: [String], receipt: MergeReceipt? = nil) -> Self {
+        .answer(ListScreen.Merged(head: head, keys: keys, receipt: receipt))
+    }
+    /// The rule's answer.
+    public static func ruleAdded(_ preview: GroupingPreview) -> Self { .answer(ListScreen.RuleAdded(preview: preview)) }
 }

@@ -5,7 +5,7 @@ import TriageModel
 /// the screens that show one issue or a list of them, and what they do: shown at once, kept in
 /// `pending` until the store confirms, put back if it refuses; each confirmed change goes on the
 /// undo stack.
-enum Marks {
+public enum Marks {
     static let readOnlyMessage = "Read-only store: marks are off."
 
     /// The mark keys, acting on the issue `target` names (the selected row, the open issue).
@@ -49,7 +49,7 @@ enum Marks {
             // A ticket draft changes nothing: a read-only store writes one too.
             KeyBinding("T", [.char("T")], "ticket draft: errtriage-ticket-KEY.md in the current folder, and the clipboard",
                        hint: "ticket", .marks) { state, _ in
-                target(state).map { [.writeTicket(key: $0.key, window: state.query.window, code: state.detail.key == $0.key ? state.detail.code : nil)] } ?? []
+                target(state).map { [.load(Ticket(key: $0.key, window: state.query.window, code: state.detail.key == $0.key ? state.detail.code : nil))] } ?? []
             },
             KeyBinding("u", [.char("u")], "undo your newest change still standing (marks, notes, links, assignees, merges); again: the one before",
                        hint: "undo", .marks) { state, _ in
@@ -161,7 +161,7 @@ extension DashboardState {
         case .merge(let merge):
             // Not shown at once: the store says which issues it could take out, and the list is read again.
             message = StatusMessage("Undoing: the merge of \(merge.moved.count) into \(merge.head)" + (unicode ? "…" : "..."))
-            return [.store(.undoMerge(merge))]
+            return [.load(Marks.UndoMerge(receipt: merge))]
         }
         marks.pending.append(snapshot(receipt.key, kind: .undo(receipt)))
         updateIssue(receipt.key) { summary, detail in
@@ -355,5 +355,128 @@ public struct MarkLedger: Hashable, Sendable {
     /// The marks among the receipts.
     public var undoStack: [MarkReceipt] {
         undoable.compactMap { if case .mark(let receipt) = $0 { receipt } else { nil } }
+    }
+}
+
+/// What the marks ask of the store, and how each answer lands: a change, its undo, a merge's undo, a ticket draft.
+extension Marks {
+    /// A change to an issue: a status, a note, a tracker link, an assignee.
+    public struct Mark: StoreLoad {
+        public var key: String
+        public var mark: IssueMark
+        public var writes: Bool { true }
+        public init(key: String, mark: IssueMark) {
+            self.key = key
+            self.mark = mark
+        }
+        public func perform(_ context: StoreContext) throws -> Marked {
+            Marked(receipt: try context.store.mark(key, mark, by: context.user, at: context.now, note: nil))
+        }
+    }
+
+    public struct Marked: StoreAnswer {
+        public var receipt: MarkReceipt
+        public func land(_ state: inout DashboardState) -> [DashboardEffect] { state.confirmMark(receipt) }
+    }
+
+    /// Takes a change back if it still stands; else says who changed the issue since.
+    public struct Undo: StoreLoad {
+        public var receipt: MarkReceipt
+        public var writes: Bool { true }
+        public func perform(_ context: StoreContext) throws -> Undone {
+            switch try context.store.undoIfStanding(receipt, by: context.user, at: context.now) {
+            case .undone: Undone(receipt: receipt, skipped: nil)
+            case .overwritten(let why): Undone(receipt: receipt, skipped: why)
+            }
+        }
+    }
+
+    /// The store undid the change, or left it alone because someone changed the issue since (`skipped` says who and what).
+    public struct Undone: StoreAnswer {
+        public var receipt: MarkReceipt
+        public var skipped: String?
+        public func land(_ state: inout DashboardState) -> [DashboardEffect] {
+            skipped.map { state.skipUndo(receipt, because: $0) } ?? state.confirmUndo(receipt)
+        }
+    }
+
+    /// Takes a merge back where its issues are still in the head's group (`u` after `J`).
+    public struct UndoMerge: StoreLoad {
+        public var receipt: MergeReceipt
+        public var writes: Bool { true }
+        public func perform(_ context: StoreContext) throws -> MergeUndone {
+            MergeUndone(receipt: receipt, restored: try context.store.undoMerge(receipt, by: context.user, at: context.now))
+        }
+    }
+
+    /// The keys the store took out of the head's group (none: all were moved since).
+    public struct MergeUndone: StoreAnswer {
+        public var receipt: MergeReceipt
+        public var restored: [String]
+        public func land(_ state: inout DashboardState) -> [DashboardEffect] { state.confirmUndoMerge(receipt, restored: restored) }
+    }
+
+    /// `T`: a ticket draft for an issue written to a file, with what the checkout said of its raise sites.
+    public struct Ticket: StoreLoad {
+        public var key: String
+        public var window: TimeWindow
+        public var code: CodeFacts?
+        public func perform(_ context: StoreContext) throws -> TicketWritten {
+            var detail = try context.store.issueDetail(key: key, window: window, now: context.now)
+            if code != nil { detail.raisedAt = try context.store.raiseSites(issueKey: detail.summary.key) }
+            let text = TicketText.render(detail, style: .markdown, code: code)
+            let folder = context.ticketFolder.hasSuffix("/") ? context.ticketFolder : context.ticketFolder + "/"
+            let path = folder + "errtriage-ticket-\(key).md"
+            do {
+                try context.write(text, path)
+            } catch {
+                throw TicketNotWritten(sentence: "cannot write \(path): \(error)")
+            }
+            return TicketWritten(key: key, path: path, text: text)
+        }
+    }
+
+    /// Why a ticket draft could not be written, as the status line says it.
+    struct TicketNotWritten: Error, CustomStringConvertible {
+        var sentence: String
+        var description: String { sentence }
+    }
+
+    public struct TicketWritten: StoreAnswer {
+        public var key: String
+        public var path: String
+        public var text: String
+        public func land(_ state: inout DashboardState) -> [DashboardEffect] {
+            state.message = StatusMessage("Ticket: \(path) (copied where the terminal allows)", ticksLeft: 15)
+            return [.copy(text)]
+        }
+    }
+}
+
+extension DashboardEffect {
+    /// A mark's change.
+    public static func mark(key: String, _ mark: IssueMark) -> Self { .load(Marks.Mark(key: key, mark: mark)) }
+    /// A mark's undo.
+    public static func undo(_ receipt: MarkReceipt) -> Self { .load(Marks.Undo(receipt: receipt)) }
+    /// A ticket draft.
+    public static func writeTicket(key: String, window: TimeWindow, code: CodeFacts? = nil) -> Self {
+        .load(Marks.Ticket(key: key, window: window, code: code))
+    }
+}
+
+extension DashboardAction {
+    /// The store applied a mark.
+    public static func marked(_ receipt: MarkReceipt) -> Self { .answer(Marks.Marked(receipt: receipt)) }
+    /// The store undid a mark.
+    public static func undone(_ receipt: MarkReceipt) -> Self { .answer(Marks.Undone(receipt: receipt, skipped: nil)) }
+    /// The store left a change alone because someone changed the issue since.
+    public static func undoSkipped(_ receipt: MarkReceipt, _ why: String) -> Self { .answer(Marks.Undone(receipt: receipt, skipped: why)) }
+    /// The store took a merge back.
+    public static func mergeUndone(_ receipt: MergeReceipt, restored: [String]) -> Self {
+        .answer(Marks.MergeUndone(receipt: receipt, restored: restored))
+    }
+    /// A ticket draft was written.
+    public static func ticketWritten(key: String, path: String, text: String) -> Self {
+        .answer(Marks.TicketWritten(key: key, path: path, text: text))
     }
 }

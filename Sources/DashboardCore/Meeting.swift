@@ -27,7 +27,7 @@ public struct MeetingWalk: Hashable, Sendable {
 }
 
 /// The meeting's keys: `M` starts it, `]` and `[` walk it (or, away from it, resume it).
-enum Meeting {
+public enum Meeting {
     /// `M`, on every screen but help.
     static let start = KeyBinding("M", [.char("M")], "start the meeting: the agenda of the window, item by item", hint: "meeting",
                                   .meeting) { state, _ in [state.startMeeting()] }
@@ -110,4 +110,36 @@ public struct MeetingPlan: Hashable, Sendable {
         self.startsAtOnce = startsAtOnce
         self.byOwner = byOwner
     }
+}
+
+/// What the meeting asks of the store, and how the answer lands.
+extension Meeting {
+    /// The meeting's agenda and the complaints no code explains; `record` also records that a
+    /// meeting starts now (for `--since-meeting`).
+    public struct Load: StoreLoad {
+        public var window: TimeWindow
+        public var top: Int
+        public var record: Bool
+        public func perform(_ context: StoreContext) throws -> Loaded {
+            if record { try context.store.recordMeeting(at: context.now, by: context.user) }
+            return Loaded(agenda: try context.store.agenda(window: window, now: context.now, top: top),
+                          unlinked: try context.store.unlinkedComplaints(window: window, now: context.now, samples: 3))
+        }
+    }
+
+    public struct Loaded: StoreAnswer {
+        public var agenda: Agenda
+        public var unlinked: UnlinkedComplaints
+        public func land(_ state: inout DashboardState) -> [DashboardEffect] { state.agendaLoaded(agenda, unlinked: unlinked) }
+    }
+}
+
+extension DashboardEffect {
+    /// The meeting's load.
+    public static func loadAgenda(window: TimeWindow, top: Int, record: Bool) -> Self { .load(Meeting.Load(window: window, top: top, record: record)) }
+}
+
+extension DashboardAction {
+    /// The meeting's answer.
+    public static func agendaLoaded(_ agenda: Agenda, unlinked: UnlinkedComplaints) -> Self { .answer(Meeting.Loaded(agenda: agenda, unlinked: unlinked)) }
 }

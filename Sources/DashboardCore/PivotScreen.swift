@@ -233,3 +233,43 @@ extension PivotScreen: ScreenModule {
         }
     }
 }
+
+/// What the pivot asks of the store, and how the answer lands.
+extension PivotScreen {
+    /// Every issue the query lets through, grouped by the link a layer picks.
+    public struct Load: StoreLoad {
+        public var query: IssueQuery
+        public var layer: Layer
+        public func perform(_ context: StoreContext) throws -> Loaded {
+            let groups = try context.store.layerPivot(query, by: layer, now: context.now).groups
+            var unknown = false
+            if case .domain(let name) = layer, groups.isEmpty { unknown = try !context.store.knowsDomain(name) }
+            return Loaded(layer: layer, query: query, groups: groups, unknownDomain: unknown)
+        }
+    }
+
+    /// The groups for a layer and the list query they were computed for. `unknownDomain`: a domain
+    /// pivot whose domain no chain in the store has.
+    public struct Loaded: StoreAnswer {
+        public var layer: Layer
+        public var query: IssueQuery
+        public var groups: [LayerGroup]
+        public var unknownDomain: Bool
+        public func land(_ state: inout DashboardState) -> [DashboardEffect] {
+            PivotScreen.loaded(layer: layer, query: query, groups: groups, unknownDomain: unknownDomain, &state)
+            return []
+        }
+    }
+}
+
+extension DashboardEffect {
+    /// The pivot's load.
+    public static func loadPivot(_ query: IssueQuery, _ layer: Layer) -> Self { .load(PivotScreen.Load(query: query, layer: layer)) }
+}
+
+extension DashboardAction {
+    /// The pivot's answer.
+    public static func pivotLoaded(layer: Layer, query: IssueQuery, groups: [LayerGroup], unknownDomain: Bool = false) -> Self {
+        .answer(PivotScreen.Loaded(layer: layer, query: query, groups: groups, unknownDomain: unknownDomain))
+    }
+}

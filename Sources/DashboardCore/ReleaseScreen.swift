@@ -245,3 +245,37 @@ extension ReleaseScreen: ScreenModule {
         }
     }
 }
+
+/// What the release screen asks of the store, and how the answer lands.
+extension ReleaseScreen {
+    /// The newest version against the one before it over a window.
+    public struct Load: StoreLoad {
+        public var window: TimeWindow
+        public func perform(_ context: StoreContext) throws -> Loaded {
+            guard let latest = try context.store.versions().last else { return Loaded(comparison: nil, window: window) }
+            return Loaded(comparison: try context.store.compareRelease(latest, against: nil, window: window, now: context.now), window: window)
+        }
+    }
+
+    /// The comparison (nil: no event names a version).
+    public struct Loaded: StoreAnswer {
+        public var comparison: ReleaseComparison?
+        public var window: TimeWindow
+        public func land(_ state: inout DashboardState) -> [DashboardEffect] {
+            ReleaseScreen.loaded(comparison, window: window, &state)
+            return []
+        }
+    }
+}
+
+extension DashboardEffect {
+    /// The release screen's load.
+    public static func loadRelease(window: TimeWindow) -> Self { .load(ReleaseScreen.Load(window: window)) }
+}
+
+extension DashboardAction {
+    /// The release screen's answer.
+    public static func releaseLoaded(_ comparison: ReleaseComparison?, window: TimeWindow) -> Self {
+        .answer(ReleaseScreen.Loaded(comparison: comparison, window: window))
+    }
+}

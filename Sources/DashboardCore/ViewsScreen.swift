@@ -136,3 +136,29 @@ extension ViewsScreen: ScreenModule {
         max(8, width - 1 - nameWidth(views, unicode: unicode) - 2 - rank - 1 - window - 1)
     }
 }
+
+/// What the views screen asks of the store, and how the answer lands.
+extension ViewsScreen {
+    /// The saved views, by name.
+    public struct Load: StoreLoad {
+        public func perform(_ context: StoreContext) throws -> Loaded { Loaded(views: try context.store.savedViews()) }
+    }
+
+    public struct Loaded: StoreAnswer {
+        public var views: [SavedView]
+        public func land(_ state: inout DashboardState) -> [DashboardEffect] {
+            ViewsScreen.loaded(views, &state)
+            return []
+        }
+    }
+}
+
+extension DashboardEffect {
+    /// The views screen's load.
+    public static var loadViews: Self { .load(ViewsScreen.Load()) }
+}
+
+extension DashboardAction {
+    /// The views screen's answer.
+    public static func viewsLoaded(_ views: [SavedView]) -> Self { .answer(ViewsScreen.Loaded(views: views)) }
+}

@@ -1,4 +1,4 @@
-import DashboardCore
+@testable import DashboardCore
 import Testing
 import TriageModel
 
@@ -95,7 +95,7 @@ import TriageModel
         let effects = reduce(&state, .key(.char("J")))
         // Both were first seen at the same time: the key orders them.
         let keys = [LongKeyTests.issues[1].key, LongKeyTests.issues[2].key].sorted()
-        #expect(effects == [.store(.merge(keys: keys))])
+        #expect(effects == [.load(ListScreen.Merge(keys: keys))])
     }
 
     @Test func jWithNothingPickedSaysHow() {
@@ -133,7 +133,7 @@ import TriageModel
         #expect(!query.admits(chain: Fixtures.loginChain, key: Fixtures.loginChain.shortKey))
         expectSnapshot(render(state, size: state.size), "list-rule-offer-80x24")
         let made = reduce(&state, .key(.enter))
-        #expect(made == [.store(.addRule(name: "ap63478-es56620", query: String(text.split(separator: " ", maxSplits: 1)[1])))])
+        #expect(made == [.load(ListScreen.AddRule(name: "ap63478-es56620", query: String(text.split(separator: " ", maxSplits: 1)[1])))])
     }
 
     @Test func aRuleTheStoreCannotHoldToIsRefusedInThePrompt() {
@@ -162,7 +162,7 @@ import TriageModel
         _ = reduce(&state, .key(.escape))
         #expect(state.marks.undoable == [.merge(receipt)])
         #expect(state.marks.undoStack.isEmpty, "no mark among them")
-        #expect(reduce(&state, .key(.char("u"))) == [.store(.undoMerge(receipt))])
+        #expect(reduce(&state, .key(.char("u"))) == [.load(Marks.UndoMerge(receipt: receipt))])
         #expect(state.marks.undoable.isEmpty)
         #expect(state.message?.text.hasPrefix("Undoing: the merge of 1 into AP63478-WR51601-ES56620") == true)
         let effects = reduce(&state, .mergeUndone(receipt, restored: [keys[1]]))
@@ -181,7 +181,7 @@ import TriageModel
         let receipt = MergeReceipt(head: "AP63478-WR51601-ES56620", moved: [.init(key: "AP63478-WR51687-ES56620", formerHead: nil)])
         _ = reduce(&state, .merged(head: receipt.head, keys: [receipt.head] + receipt.moved.map(\.key), receipt: receipt))
         _ = reduce(&state, .key(.escape))
-        #expect(reduce(&state, .key(.char("u"))) == [.store(.undoMerge(receipt))])
+        #expect(reduce(&state, .key(.char("u"))) == [.load(Marks.UndoMerge(receipt: receipt))])
         #expect(reduce(&state, .mergeUndone(receipt, restored: [])) == [.undo(mark)])
         _ = reduce(&state, .undone(mark))
         #expect(state.message?.text.hasPrefix("Skipped the merge into AP63478-WR51601-ES56620 (its issues were moved since); Undid:") == true)

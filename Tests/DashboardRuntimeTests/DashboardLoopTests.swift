@@ -39,8 +39,7 @@ import TriageStore
     static func settle() { Thread.sleep(forTimeInterval: 0.05) }
 
     static func isList(_ effect: StoreRequest) -> Bool {
-        if case .loadList = effect { return true }
-        return false
+        effect.load is ListScreen.Load
     }
 
     @Test func keysTypedWhileTheListLoadsWaitForItAndRunInOrder() {
@@ -120,7 +119,7 @@ import TriageStore
     }
 
     @Test func quittingWaitsForTheMarkOnItsWayAndTheMarkLands() throws {
-        let effects = heldEffects { if case .mark = $0 { return true } else { return false } }
+        let effects = heldEffects { $0.load is Marks.Mark }
         let screen = FakeScreen(steps: [
             { .key(.char("m")) },  // mute the top issue
             { effects.waitUntilHeld(); return .key(.char("q")) },
@@ -137,7 +136,7 @@ import TriageStore
         let effects = heldEffects()
         let loop = makeLoop(FakeScreen(steps: []), effects)
         for key in [Self.busy, Self.cited] {
-            loop.worker.submit(.mark(key: key, .status(.resolved, version: nil)), now: Self.now)
+            loop.worker.submit(StoreRequest(Marks.Mark(key: key, mark: .status(.resolved, version: nil))), now: Self.now)
         }
         loop.drain()
         #expect(effects.performed == ["mark \(Self.busy)", "mark \(Self.cited)"])

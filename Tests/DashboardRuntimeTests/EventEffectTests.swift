@@ -21,7 +21,7 @@ import TriageModel
         try temporary.ingest(lines: Self.lines)
         let effects = StoreEffects(store: temporary.store, user: "tester")
         let now = Timestamp.parse("2026-11-20T18:00:00Z")!
-        guard case .eventLoaded(let whole) = effects.perform(.loadEvent(id: "a3", issueKey: Self.key), now: now) else {
+        guard let whole = effects.perform(StoreRequest(EventScreen.Load(id: "a3", issueKey: Self.key)), now: now).answer(as: WholeEvent.self) else {
             Issue.record("no eventLoaded")
             return
         }
@@ -32,7 +32,7 @@ import TriageModel
         #expect(whole.roles.contains("latest"))
         #expect(whole.kept.map(\.eventID) == ["a3", "a2", "a1"])
 
-        guard case .eventLoaded(let missing) = effects.perform(.loadEvent(id: "zz", issueKey: Self.key), now: now) else {
+        guard let missing = effects.perform(StoreRequest(EventScreen.Load(id: "zz", issueKey: Self.key)), now: now).answer(as: WholeEvent.self) else {
             Issue.record("no eventLoaded")
             return
         }

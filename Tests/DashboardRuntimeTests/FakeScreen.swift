@@ -107,12 +107,10 @@ final class HeldEffects: EffectPerformer, @unchecked Sendable {
     var performed: [String] {
         lock.withLock {
             log.map { effect in
-                switch effect {
-                case .loadList(let query): "list by \(query.mode.rawValue)"
-                case .loadDetail(let key, _): "detail \(key)"
-                case .mark(let key, _): "mark \(key)"
-                default: "\(effect)"
-                }
+                if let list = effect.load as? ListScreen.Load { "list by \(list.query.mode.rawValue)" }
+                else if let detail = effect.load as? DetailScreen.Load { "detail \(detail.key)" }
+                else if let mark = effect.load as? Marks.Mark { "mark \(mark.key)" }
+                else { "\(effect.load)" }
             }
         }
     }

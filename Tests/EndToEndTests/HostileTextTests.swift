@@ -117,7 +117,7 @@ import TriageStore
             state.screens = [.list, .detail, .event]
             state.event = EventScreen(index: index, eventID: event.eventID)
             screens.append(("event \(index)", render(state, size: size)))
-            _ = reduce(&state, effects.perform(.loadEvent(id: event.eventID, issueKey: Self.key), now: now))
+            _ = reduce(&state, effects.perform(StoreRequest(EventScreen.Load(id: event.eventID, issueKey: Self.key)), now: now))
             #expect(state.event.whole?.detail != nil || index > 0, "the first event is kept whole")
             screens.append(("event \(index) whole", render(state, size: size)))
             _ = reduce(&state, .key(.char("G")))
