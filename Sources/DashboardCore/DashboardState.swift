@@ -50,6 +50,9 @@ public struct DashboardState: Hashable, Sendable {
     public var meetingEnd = MeetingEndScreen()
     public var release = ReleaseScreen()
     public var views = ViewsScreen()
+    /// The state of every other screen `Screen.allCases` lists, by screen: a screen added since
+    /// the ones above needs no property here, it reads and writes `state[ItsScreen.self]`.
+    var others: [Screen: ScreenState] = [:]
 
     /// A dashboard on the list screen with nothing loaded yet; call `start` for the first load.
     public init(storeName: String, query: IssueQuery = IssueQuery(), unicode: Bool = true, color: Bool = true,
@@ -155,4 +158,22 @@ extension DashboardState {
 extension MouseEvent {
     /// How many rows the wheel moves: three up or down, none for a click.
     var wheel: Int { kind == .wheelUp ? -3 : kind == .wheelDown ? 3 : 0 }
+}
+
+extension DashboardState {
+    /// A screen's own state, kept in the shell's storage (a new screen with nothing loaded until it opens).
+    subscript<S: ScreenModule>(_ type: S.Type) -> S {
+        get { others[Screen(type)]?.value as? S ?? S() }
+        set { others[Screen(type)] = ScreenState(newValue) }
+    }
+}
+
+/// One screen's state in `DashboardState`'s storage, compared and hashed by its value.
+struct ScreenState: Hashable, Sendable {
+    let value: any Hashable & Sendable
+
+    init(_ value: some Hashable & Sendable) { self.value = value }
+
+    static func == (a: Self, b: Self) -> Bool { AnyHashable(a.value) == AnyHashable(b.value) }
+    func hash(into hasher: inout Hasher) { hasher.combine(AnyHashable(value)) }
 }

@@ -21,7 +21,9 @@ public struct EventScreen: Hashable, Sendable {
     /// The first line shown.
     var scroll = TextScroll()
 
-    public init(index: Int = 0, eventID: String? = nil) {
+    public init() {}
+
+    public init(index: Int, eventID: String?) {
         self.index = index
         self.eventID = eventID
     }

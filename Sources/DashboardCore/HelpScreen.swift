@@ -76,7 +76,7 @@ extension HelpScreen: ScreenModule {
             for group in KeyHelp.Group.allCases {
                 let inGroup = keys.filter { $0.group == group }
                 guard !inGroup.isEmpty else { continue }
-                lines.append([Span("  " + group.rawValue, .dim)])
+                lines.append([Span("  " + group.title, .dim)])
                 for key in inGroup { entry(key.label(unicode: unicode), key.text) }
             }
         }

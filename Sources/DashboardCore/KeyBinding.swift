@@ -5,9 +5,24 @@ import TriageModel
 /// lists it once.
 struct KeyHelp: Hashable, Sendable {
     /// The help section it is listed under.
-    enum Group: String, CaseIterable, Sendable {
-        case navigation = "Navigation", list = "List", marks = "Marks", detail = "Detail", pivot = "Pivot",
-             release = "Release", views = "Saved views", meeting = "Meeting", other = "Other"
+    struct Group: Hashable, Sendable {
+        /// The heading help shows over the group's keys.
+        let title: String
+
+        init(_ title: String) { self.title = title }
+
+        static let navigation = Group("Navigation"), list = Group("List"), marks = Group("Marks"), detail = Group("Detail"),
+                   pivot = Group("Pivot"), release = Group("Release"), views = Group("Saved views"), meeting = Group("Meeting"),
+                   other = Group("Other")
+
+        /// The order help lists the groups in: these, then a group a screen declares for itself
+        /// (in the order of `Screen.allCases`), then `other`.
+        static let allCases: [Group] = {
+            let known: [Group] = [.navigation, .list, .marks, .detail, .pivot, .release, .views, .meeting]
+            var seen = Set(known + [.other])
+            let declared = Screen.allKeys.map(\.group).filter { seen.insert($0).inserted }
+            return known + declared + [.other]
+        }()
     }
 
     /// Where the key line puts it when room is short: moving and going back before the others, help last.

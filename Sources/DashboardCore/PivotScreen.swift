@@ -17,7 +17,9 @@ public struct PivotScreen: Hashable, Sendable {
     /// The selected group and the first group row shown.
     public var rows = ListSelection()
 
-    public init(layer: Layer = .root) { self.layer = layer }
+    public init() {}
+
+    public init(layer: Layer) { self.layer = layer }
 
     /// The selected group, if the groups are loaded.
     public var selectedGroup: LayerGroup? { groups?[safe: rows.selected] }

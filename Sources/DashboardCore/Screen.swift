@@ -1,46 +1,53 @@
 import TriageModel
 
-/// A screen of the dashboard as the stack holds it (the list at the bottom), and the registry of
-/// the types that declare them. The order of the cases is the order help lists the other screens'
-/// keys in, and the order "does nothing here" looks for the screen where a key works.
-public enum Screen: CaseIterable, Hashable, Sendable {
-    case list
-    case detail
-    /// Every field of one recent event of the open issue.
-    case event
-    case help
-    /// Issues grouped by one link of their chains (the root-cause pivot).
-    case pivot
-    /// The meeting's closing page: the complaints no code explains.
-    case meetingEnd
-    /// What the newest version brought against the one before it.
-    case release
-    /// The saved views, to open one on the list.
-    case views
-
+/// A screen of the dashboard as the stack holds it (the list at the bottom): the type that
+/// declares it. `allCases` is the registry, the one line a new screen is listed on; its order is
+/// the order help lists the other screens' keys in, and the order "does nothing here" looks for
+/// the screen where a key works. Each screen names itself in its own file
+/// (`extension Screen { static let release = Screen(ReleaseScreen.self) }`).
+public struct Screen: Hashable, Sendable {
     /// The type that declares the screen.
-    var module: any ScreenModule.Type {
-        switch self {
-        case .list: ListScreen.self
-        case .detail: DetailScreen.self
-        case .event: EventScreen.self
-        case .help: HelpScreen.self
-        case .pivot: PivotScreen.self
-        case .meetingEnd: MeetingEndScreen.self
-        case .release: ReleaseScreen.self
-        case .views: ViewsScreen.self
-        }
-    }
+    let module: any ScreenModule.Type
+
+    init(_ module: any ScreenModule.Type) { self.module = module }
+
+    /// Every screen, in help's order.
+    public static let allCases: [Screen] = [.list, .detail, .event, .help, .pivot, .meetingEnd, .release, .views]
 
     /// The screen's name in sentences: `on the release screen`.
     var name: String { module.name }
+
+    public static func == (a: Screen, b: Screen) -> Bool { ObjectIdentifier(a.module) == ObjectIdentifier(b.module) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(module)) }
+}
+
+extension Screen: CustomStringConvertible {
+    public var description: String { module.name }
+}
+
+extension Screen {
+    public static let list = Screen(ListScreen.self)
+    public static let detail = Screen(DetailScreen.self)
+    /// Every field of one recent event of the open issue.
+    public static let event = Screen(EventScreen.self)
+    public static let help = Screen(HelpScreen.self)
+    /// Issues grouped by one link of their chains (the root-cause pivot).
+    public static let pivot = Screen(PivotScreen.self)
+    /// The meeting's closing page: the complaints no code explains.
+    public static let meetingEnd = Screen(MeetingEndScreen.self)
+    /// What the newest version brought against the one before it.
+    public static let release = Screen(ReleaseScreen.self)
+    /// The saved views, to open one on the list.
+    public static let views = Screen(ViewsScreen.self)
 }
 
 /// One screen, declared in one type (bubbletea's nested models, lazygit's controllers): its keys,
 /// what the mouse does on it, how it draws, what it loads again and how it keeps its scroll. The
 /// type is also the screen's state, a property of `DashboardState`; help, the key line and "does
 /// nothing here" are derived from `bindings`, so they cannot disagree with what the keys do.
-protocol ScreenModule {
+protocol ScreenModule: Hashable, Sendable {
+    /// A screen with nothing loaded yet: what a screen kept in `DashboardState`'s own storage starts as.
+    init()
     /// The screen's name in sentences: `release`, `saved views`.
     static var name: String { get }
     /// Every key the screen takes, each with what it does, in the order help and the key line show them.
