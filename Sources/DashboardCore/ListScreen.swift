@@ -46,6 +46,7 @@ extension ListScreen: ScreenModule {
         KeyBinding(.pivot) { state, _ in PivotScreen.open(&state) },
         Meeting.start,
         KeyBinding(.views) { state, _ in ViewsScreen.open(&state) },
+        RulesScreen.open,
         KeyBinding(.release) { state, _ in ReleaseScreen.open(&state) },
     ] + Marks.bindings { $0.list.selectedIssue } + [
         KeyBinding("Space", [.char(" ")], "pick the issue for a merge (again: unpick)", .marks) { state, _ in

@@ -12,7 +12,7 @@ public struct Screen: Hashable, Sendable {
     init(_ module: any ScreenModule.Type) { self.module = module }
 
     /// Every screen, in help's order.
-    public static let allCases: [Screen] = [.list, .detail, .event, .help, .pivot, .meetingEnd, .release, .views]
+    public static let allCases: [Screen] = [.list, .detail, .event, .help, .pivot, .meetingEnd, .release, .views, .rules]
 
     /// The screen's name in sentences: `on the release screen`.
     var name: String { module.name }

@@ -24,6 +24,7 @@ public protocol DashboardStore: Sendable {
     func merge(_ keys: [String], into head: String?, by: String, at: Timestamp) throws -> MergeReceipt
     func undoMerge(_ receipt: MergeReceipt, by: String, at: Timestamp) throws -> [String]
     func addGroupingRule(query: String, name: String, by: String, at: Timestamp) throws -> GroupingPreview
+    func groupingRules() throws -> [GroupingRule]
 }
 
 /// Where a load runs: the store, the dashboard's time (decisions carry it: with `--now`, and in
