@@ -57,6 +57,8 @@ extension SearchTerm {
             let texts = [facts.key, facts.chain.fullForm, facts.assignee ?? ""] + facts.notes
             return texts.contains { $0.lowercased().contains(word) }
         }
+        // A breakdown's, a facet's or user: restricts the counted events, not the issues.
+        if field.isDimension { return true }
         return values.contains { value in
             switch field {
             case .status: value.matchesText(facts.status.rawValue)
@@ -73,8 +75,7 @@ extension SearchTerm {
             case .events: value.matchesCount(facts.events)
             case .users: value.matchesCount(facts.users)
             case .complaints: value.matchesCount(facts.complaints)
-            case .version, .device, .os, .network, .orientation, .state, .env, .kind, .level, .project,
-                 .server, .runtime, .browser, .transaction, .logger, .tag, .user: true
+            default: true
             }
         }
     }

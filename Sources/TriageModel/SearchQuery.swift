@@ -5,11 +5,9 @@ public enum SearchField: String, CaseIterable, Hashable, Sendable {
          assignee, owner, has, events, users, complaints
 
     /// The fields that restrict the counted events instead of the issues.
+    /// A breakdown's term (`Dimension.declaration`), `user:`, or a facet's.
     public var isDimension: Bool {
-        switch self {
-        case .version, .device, .os, .network, .orientation, .state, .env, .kind, .level, .project, .user: true
-        default: isFacet
-        }
+        self == .user || isFacet || Dimension(term: self) != nil
     }
 
     /// The fields that read an event's facets (`EventFacets`): its context facets, and `tag:KEY=VALUE`.
