@@ -114,12 +114,7 @@ import TriageModel
         // As an errtriage before schema 23 left the store: no such rows, an older schema.
         try f.store.write { db in
             try db.execute(sql: "DELETE FROM issue_day_dim WHERE dim IN ('environment', 'level')")
-            if TemporaryStore.onPostgres {
-                try db.execute(sql: "UPDATE meta SET value = 22 WHERE key = 'schema'")
-            } else {
-                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v23-environment-level'")
-                try db.execute(sql: "PRAGMA user_version = 22")
-            }
+            try SchemaRewind.forgetSteps(after: 22, db)
         }
         #expect(try Self.rolled(f, .environment).isEmpty)
         let upgraded = try TriageStore(path: f.path)

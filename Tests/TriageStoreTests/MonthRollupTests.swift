@@ -194,12 +194,7 @@ import TriageModel
                 DELETE FROM issue_day_dim WHERE dim IN ('environment', 'level');
                 DROP VIEW event; ALTER TABLE event_row DROP COLUMN level_term; ALTER TABLE event_row DROP COLUMN facets_term; \(TriageStore.eventView(of: TriageStore.eventRowColumnsV10))
                 """)
-            if !TemporaryStore.onPostgres {
-                try db.execute(sql: """
-                    DELETE FROM grdb_migrations WHERE identifier IN ('v12-months', 'v13-citations-by-complaint', 'v14-levels-aliases', 'v15-key-urls', 'v16-payloads', 'v17-facets', 'v18-kept-payloads', 'v19-project-code', 'v20-grouping-rules', 'v21-word-templates', 'v22-project-tag-keys', 'v23-environment-level')
-                    """)
-            }
-            try TriageStore.setStoredSchemaVersion(db, 11)
+            try SchemaRewind.forgetSteps(after: 11, db)
         }
         let upgraded = try TriageStore(path: f.path)
         #expect(try upgraded.read { db in try TriageStore.storedSchemaVersion(db) } == TriageStore.schemaVersion)
