@@ -169,7 +169,7 @@ public struct IssueList: Hashable, Sendable {
 /// adds to, `check` recounts and a query reads. A new breakdown is its case here and its entry in
 /// `declaration`; everything else reads them.
 public enum Dimension: String, CaseIterable, Sendable, Codable {
-    case device, os, appVersion = "app_version", network, orientation, appState = "app_state", kind, project, environment, level
+    case device, os, appVersion = "app_version", network, orientation, appState = "app_state", kind, project, environment, level, platform
 
     /// What a dimension is made of, one entry each.
     public var declaration: DimensionDeclaration {
@@ -184,6 +184,7 @@ public enum Dimension: String, CaseIterable, Sendable, Codable {
         case .project: DimensionDeclaration("Project", term: .project, reads: "project") { $0.project }
         case .environment: DimensionDeclaration("Environment", term: .env, reads: "environment") { $0.environment }
         case .level: DimensionDeclaration("Level", term: .level, reads: "level") { $0.level }
+        case .platform: DimensionDeclaration("Platform", term: .platform, reads: "platform") { $0.platform }
         }
     }
 

@@ -1,7 +1,7 @@
 /// A field a search term can name: `os:17*`, `events:>100`, `is:spike`.
 public enum SearchField: String, CaseIterable, Hashable, Sendable {
     case status, `is`, key, domain, root, outer, message, version, firstSeen = "first-seen", device, os, network,
-         orientation, state, env, kind, level, project, server, runtime, browser, transaction, logger, tag, user,
+         orientation, state, env, kind, level, platform, project, server, runtime, browser, transaction, logger, tag, user,
          assignee, owner, has, events, users, complaints
 
     /// The fields that restrict the counted events instead of the issues.

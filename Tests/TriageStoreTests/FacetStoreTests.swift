@@ -95,7 +95,7 @@ import TriageModel
                 #expect(f.otherEvents == values.values.reduce(0, +) - top.map(\.value).reduce(0, +), "\(f.facet)")
             }
             // A backend sends no device, network, orientation or app state: those panes are not shown.
-            #expect(detail.shownDimensions == [.os, .kind].filter { d in detail.breakdown(d).rows.contains { $0.value != "unknown" } })
+            #expect(detail.shownDimensions == [.os, .kind, .platform].filter { d in detail.breakdown(d).rows.contains { $0.value != "unknown" } })
             #expect(!detail.shownDimensions.contains(.device) && !detail.shownDimensions.contains(.network))
         }
     }

@@ -58,5 +58,6 @@ extension TriageStore {
         SchemaStep(21, "v21-word-templates", sqlite: migrateToV21, postgres: PGSchema.wordTemplates),
         SchemaStep(22, "v22-project-tag-keys", sqlite: migrateToV22, postgres: PGSchema.projectTagKeys, after: fillProjectTagKeys),
         SchemaStep(23, "v23-environment-level", sqlite: { try migrateEnvironmentLevel($0, version: 23) }, postgres: environmentLevelBreakdowns),
+        SchemaStep(24, "v24-platform", sqlite: migrateToV24, postgres: platformBreakdown),
     ]
 }
