@@ -107,7 +107,7 @@ extension TriageStore {
             let lastHours = "SELECT issue_id, user_id, MAX(\(hour)) AS h FROM event WHERE user_id IS NOT NULL\(kept("ts", h)) GROUP BY 1, 2"
             let userLastHours = "SELECT user_id, MAX(\(hour)) AS h FROM event WHERE user_id IS NOT NULL\(kept("ts", h)) GROUP BY 1"
             let events = "event WHERE 1 = 1\(kept("ts", h))", complaints = "1 = 1\(kept("c.ts", h))"
-            let hours = kept("hour", hHour), days = kept("day", hDay), lastHour = kept("last_hour", hHour)
+            let hours = kept("hour", hHour), lastHour = kept("last_hour", hHour)
             let dayOfHour = bucket("h", 24)
             // Months: of the kept days, recounted like the days (from the events, or from `issue_day`
             // once its days are found equal to them); the months before the horizon from `issue_day`,
@@ -142,62 +142,68 @@ extension TriageStore {
             // from that other table once it has been found equal to its own recount over the
             // events: the same figures, without another pass over every event. When that table
             // differs, the recount reads the events, so each damage is named once, where it is.
+            // A declared rollup's counter as stored (`RollupDeclaration.stored`), from the horizon on
+            // unless `whole` (where the recount adds what lies before it).
+            func stored(_ table: String, _ counter: String, whole: Bool = false) -> String {
+                let rollup = TriageStore.currentSchema.rollup(table)
+                return rollup.stored(counter, since: horizon == nil || whole ? nil : rollup.grain == .hour ? hHour : hDay)
+            }
             let rollups: [(name: String, naive: String, from: (checked: String, sql: String)?, rollup: String)] = [
                 ("hourly events", "SELECT issue_id, \(hour), COUNT(*) FROM \(events) GROUP BY 1, 2", nil,
-                 "SELECT issue_id, hour, events FROM issue_hour WHERE events != 0\(hours)"),
+                 stored("issue_hour", "events")),
                 ("daily events", "SELECT issue_id, \(day), COUNT(*) FROM \(events) GROUP BY 1, 2",
                  ("hourly events", "SELECT issue_id, \(bucket("hour", 24)), SUM(events) FROM issue_hour WHERE events != 0\(hours) GROUP BY 1, 2"),
-                 "SELECT issue_id, day, events FROM issue_day WHERE events != 0\(days)"),
+                 stored("issue_day", "events")),
                 ("daily complaints", """
                     SELECT i.id, \(cday), COUNT(*) FROM complaint_code k
                     JOIN complaint c ON c.id = k.complaint_id JOIN issue i ON i.key = k.key WHERE \(complaints) GROUP BY 1, 2
-                    """, nil, "SELECT issue_id, day, complaints FROM issue_day WHERE complaints != 0\(days)"),
+                    """, nil, stored("issue_day", "complaints")),
                 ("hourly complaints", """
                     SELECT i.id, \(chour), COUNT(*) FROM complaint_code k
                     JOIN complaint c ON c.id = k.complaint_id JOIN issue i ON i.key = k.key WHERE \(complaints) GROUP BY 1, 2
-                    """, nil, "SELECT issue_id, hour, complaints FROM issue_hour WHERE complaints != 0\(hours)"),
+                    """, nil, stored("issue_hour", "complaints")),
                 ("issue users", lastHours, nil, "SELECT issue_id, user_id, last_hour FROM issue_user WHERE 1 = 1\(lastHour)"),
                 ("hourly users", "SELECT issue_id, h, COUNT(*) FROM (\(lastHours)) AS u GROUP BY 1, 2",
                  ("issue users", "SELECT issue_id, last_hour, COUNT(*) FROM issue_user WHERE 1 = 1\(lastHour) GROUP BY 1, 2"),
-                 "SELECT issue_id, hour, users FROM issue_hour WHERE users != 0\(hours)"),
+                 stored("issue_hour", "users")),
                 ("daily users", "SELECT issue_id, \(dayOfHour), COUNT(*) FROM (\(lastHours)) AS u GROUP BY 1, 2",
                  ("issue users", "SELECT issue_id, \(bucket("last_hour", 24)), COUNT(*) FROM issue_user WHERE 1 = 1\(lastHour) GROUP BY 1, 2"),
-                 "SELECT issue_id, day, users FROM issue_day WHERE users != 0\(days)"),
+                 stored("issue_day", "users")),
                 ("all-issue users", userLastHours,
                  ("issue users", "SELECT user_id, MAX(last_hour) FROM issue_user WHERE 1 = 1\(lastHour) GROUP BY 1"),
                  "SELECT user_id, last_hour FROM user_seen WHERE 1 = 1\(lastHour)"),
                 ("all-issue hourly users", "SELECT h, COUNT(*) FROM (\(userLastHours)) AS u GROUP BY 1",
                  ("all-issue users", "SELECT last_hour, COUNT(*) FROM user_seen WHERE 1 = 1\(lastHour) GROUP BY 1"),
-                 "SELECT hour, users FROM total_hour WHERE users != 0\(hours)"),
+                 stored("total_hour", "users")),
                 ("all-issue daily users", "SELECT \(dayOfHour), COUNT(*) FROM (\(userLastHours)) AS u GROUP BY 1",
                  ("all-issue users", "SELECT \(bucket("last_hour", 24)), COUNT(*) FROM user_seen WHERE 1 = 1\(lastHour) GROUP BY 1"),
-                 "SELECT day, users FROM total_day WHERE users != 0\(days)"),
+                 stored("total_day", "users")),
                 ("all-issue daily events", """
                     SELECT \(day), COUNT(*) FROM \(events) GROUP BY 1
                     UNION ALL SELECT day, SUM(events) FROM issue_day WHERE day < \(hDay) AND \(horizon == nil ? "1 = 0" : "1 = 1")
                     GROUP BY day HAVING SUM(events) != 0
                     """, ("daily events", "SELECT day, SUM(events) FROM issue_day WHERE events != 0 GROUP BY day"),
-                 "SELECT day, events FROM total_day WHERE events != 0"),
+                 stored("total_day", "events", whole: true)),
                 ("monthly events", "SELECT e.issue_id, m.month, COUNT(*) FROM event e \(inMonth("e.ts", "ms")) WHERE 1 = 1\(kept("e.ts", h)) GROUP BY 1, 2"
                     + prunedMonths("events"), ("daily events", monthsOfDays("events")),
-                 "SELECT issue_id, month, events FROM issue_month WHERE events != 0"),
+                 stored("issue_month", "events", whole: true)),
                 ("monthly complaints", """
                     SELECT i.id, m.month, COUNT(*) FROM complaint_code k
                     JOIN complaint c ON c.id = k.complaint_id JOIN issue i ON i.key = k.key \(inMonth("c.ts", "ms")) WHERE \(complaints) GROUP BY 1, 2
                     """ + prunedMonths("complaints"), ("daily complaints", monthsOfDays("complaints")),
-                 "SELECT issue_id, month, complaints FROM issue_month WHERE complaints != 0"),
+                 stored("issue_month", "complaints", whole: true)),
                 ("monthly users", "SELECT u.issue_id, m.month, COUNT(*) FROM (\(lastHours)) AS u \(inMonth("u.h", "hour")) GROUP BY 1, 2"
                     + prunedMonths("users"), ("daily users", monthsOfDays("users")),
-                 "SELECT issue_id, month, users FROM issue_month WHERE users != 0"),
+                 stored("issue_month", "users", whole: true)),
                 ("users seen per month", seenBeforeLast, nil,
                  "SELECT month, issue_id, user_id FROM issue_month_user WHERE 1 = 1\(kept("month", hDay))"),
                 ("distinct users per month", """
                     SELECT e.issue_id, m.month, COUNT(DISTINCT e.user_id) FROM event e \(inMonth("e.ts", "ms"))
                     WHERE e.user_id IS NOT NULL\(kept("e.ts", h)) GROUP BY 1, 2
                     """, ("users seen per month and issue users", "SELECT issue_id, month, COUNT(*) FROM (\(seenInMonths)) AS s GROUP BY 1, 2"),
-                 "SELECT issue_id, month, distinct_users FROM issue_month WHERE distinct_users != 0\(kept("month", hDay))"),
+                 stored("issue_month", "distinct_users")),
                 ("breakdown", TriageStore.breakdownRecount(day: day, where: "1 = 1\(kept("ts", h))"), nil,
-                 "SELECT issue_id, dim, value, day, events FROM issue_day_dim WHERE events != 0\(days)"),
+                 stored("issue_day_dim", "events")),
                 ("versions", """
                     SELECT app_version FROM event WHERE app_version IS NOT NULL\(kept("ts", h))
                     UNION SELECT app_version FROM pruned_version_day

@@ -215,6 +215,24 @@ struct RollupDeclaration: Sendable {
 
     /// How many values a row has: its keys, then its counters.
     var fieldCount: Int { keys.count + counters.count }
+
+    /// The key column that holds the bucket (`hour`, `day`, `month`: a month by its first day).
+    var bucketColumn: String {
+        switch grain {
+        case .hour: "hour"
+        case .day: "day"
+        case .month: "month"
+        }
+    }
+
+    /// One counter's rows as stored, for `check` to hold against its recount: the keys and the
+    /// counter where it counts, from the bucket `since` on where given (in hours for an hourly
+    /// rollup, else in days).
+    func stored(_ counter: String, since: Int64?) -> String {
+        precondition(counters.contains(counter), "\(table) has no counter \(counter)")
+        return "SELECT \(keys.joined(separator: ", ")), \(counter) FROM \(table) WHERE \(counter) != 0"
+            + (since.map { " AND \(bucketColumn) >= \($0)" } ?? "")
+    }
 }
 
 /// A view, the same SQL on both engines: its `CREATE VIEW` statement.
