@@ -44,9 +44,11 @@ public enum RejectionReason: String, Sendable, CaseIterable {
 }
 
 /// One refusal: the status, the reason it is counted under, the sentence the client reads, and
-/// the headers that go with it. Every middleware and the handler refuse through it, so each
-/// refusal is counted once, by reason, where it is made.
-struct Refusal: Error, Sendable {
+/// the headers that go with it. Every stage and the handler refuse through it: a refusal
+/// renders itself (`HTTPResponseError`, so Hummingbird could answer it too), and is counted
+/// once, by reason, where it is answered — by `AnswerMiddleware` for one thrown, by the handler
+/// for one it returns.
+struct Refusal: HTTPResponseError, Sendable {
     var status: HTTPResponse.Status
     var reason: RejectionReason
     var detail: String
@@ -68,6 +70,16 @@ struct Refusal: Error, Sendable {
     /// The answer, counted in `stats` (`count` items refused).
     func response(_ stats: IntakeStats, count: Int = 1) -> Response {
         stats.rejected(reason, count: count)
+        return rendered
+    }
+
+    /// The answer, uncounted.
+    func response(from request: Request, context: some RequestContext) -> Response {
+        rendered
+    }
+
+    /// The answer: one line of JSON with the detail, the reason and any `extra`, and the refusal's headers.
+    var rendered: Response {
         var response = Answer.json(status, [("detail", .string(Answer.oneLine(detail))), ("reason", .string(reason.rawValue))] + extra)
         if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
         if close { response.headers[.connection] = "close" }
