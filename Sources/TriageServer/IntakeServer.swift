@@ -78,6 +78,14 @@ public final class IntakeServer: Sendable {
         // The stages, each group on the context the one before it made.
         let answered = router.group("api/:project")
             .add(middleware: AnswerMiddleware(stats: stats, budget: budget))
+        // Another method than POST on an intake endpoint is refused (405) before the key.
+        for endpoint in IntakeEndpoint.allCases {
+            for method in Refusal.notPost {
+                answered.on(RouterPath(endpoint.rawValue), method: method) { request, _ -> Response in
+                    throw Refusal.methodNotAllowed(request.method)
+                }
+            }
+        }
         let keyed = answered.group(context: ReservedContext.self)
             .add(middleware: KeyMiddleware(keys: keys, configuration: configuration, connections: connections))
             .group(context: KeyedContext.self)

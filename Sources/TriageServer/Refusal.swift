@@ -15,6 +15,8 @@ public enum RejectionReason: String, Sendable, CaseIterable {
     case wrongProject = "wrong-project"
     /// 404: a path that is no endpoint.
     case notFound = "not-found"
+    /// 405: an intake endpoint asked with another method than POST.
+    case methodNotAllowed = "method-not-allowed"
     /// 400: a body (or the older store endpoint's event) that is not JSON.
     case notJSON = "not-json"
     /// 400: an envelope whose first line is not its header.
@@ -65,6 +67,17 @@ struct Refusal: HTTPResponseError, Sendable {
         self.detail = detail
         self.retryAfter = retryAfter
         self.close = close
+    }
+
+    /// The methods other than POST an intake endpoint answers 405 (any other is no route: 404).
+    static let notPost: [HTTPRequest.Method] = [.get, .head, .put, .patch, .delete, .options]
+
+    /// What an intake endpoint asked with another method than POST is answered, as Sentry's Relay
+    /// answers it: 405 with `Allow: POST`, before the key is asked for.
+    static func methodNotAllowed(_ method: HTTPRequest.Method) -> Refusal {
+        var refusal = Refusal(.methodNotAllowed, .methodNotAllowed, "\(method.rawValue) is not allowed here: the intake's endpoints take POST")
+        refusal.headers[.allow] = "POST"
+        return refusal
     }
 
     /// The answer, counted in `stats` (`count` items refused).
