@@ -3,14 +3,21 @@ import NIOCore
 import Synchronization
 import TriageModel
 
-/// The request context of the intake's routes: what the middlewares learnt of a request, for the
-/// ones after them and the handler.
+/// The request context of the server's routes, and the first of the intake's stages: what
+/// `AnswerMiddleware` makes of a request (its share of the memory budget) waits here for the
+/// stages after it.
+///
+/// The intake's stages each have a context of their own, made from the one before it
+/// (`ChildRequestContext`) once the stage that fills it has run: `ReservedContext` (the memory
+/// share), `KeyedContext` (the endpoint, the project and the key), `BodyContext` (the body
+/// decoded). A middleware or handler is typed by the context it needs, so a stage cannot run
+/// before what it needs is there: `IntakeServer.router()` adds each where its context is made.
 public struct IntakeContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
-    /// What this request is to the intake so far.
-    var intake = IntakeRequest()
     /// The connection the request came on (its body's timer, and the connection's key for `ConnectionGuard`).
     let channel: any Channel
+    /// Set by `AnswerMiddleware`, which owns it; `ReservedContext` takes it.
+    var reservation: BudgetReservation?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
@@ -18,22 +25,92 @@ public struct IntakeContext: RequestContext {
     }
 }
 
-/// One request as the intake's middlewares fill it in.
-struct IntakeRequest: Sendable {
-    /// From the path (`KeyMiddleware`).
-    var endpoint = IntakeEndpoint.envelope
-    var projectID = 0
-    /// The key, checked (`KeyMiddleware`).
-    var key: IntakeKey?
-    /// The body as sent, where a middleware had to read it already (an envelope naming its key
-    /// only in its header); `BodyMiddleware` reads it otherwise.
-    var sent: [UInt8]?
-    /// The body decoded (`BodyMiddleware`), which the handler takes to read it as records.
-    var body = DecodedBody()
-    /// What this request holds of the memory budget.
-    var reservation: BudgetReservation?
+/// A stage's context made without what the stage before it adds: a route added outside that
+/// stage's group, which `IntakeServer.router()` never does (answered 500).
+struct StageSkipped: Error {
+    let context: String
+}
+
+/// A request with its share of the memory budget (`AnswerMiddleware`): what `KeyMiddleware` runs on.
+struct ReservedContext: ChildRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+    /// What this request holds of the memory budget; `AnswerMiddleware` gives it back once the request is answered.
+    let reservation: BudgetReservation
+    /// Set by `KeyMiddleware`; `KeyedContext` takes it.
+    var keyed: Keyed?
+
+    /// What the key stage learnt of a request.
+    struct Keyed: Sendable {
+        var endpoint: IntakeEndpoint
+        var projectID: Int
+        var key: IntakeKey
+        /// The body as sent, where the key stage had to read it (an envelope naming its key only in its header).
+        var sent: [UInt8]?
+    }
+
+    init(context: IntakeContext) throws {
+        guard let reservation = context.reservation else { throw StageSkipped(context: "ReservedContext") }
+        coreContext = context.coreContext
+        channel = context.channel
+        self.reservation = reservation
+    }
+}
+
+/// A request with a good key (`KeyMiddleware`): what the rate limit and `BodyMiddleware` run on.
+struct KeyedContext: ChildRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+    let reservation: BudgetReservation
+    /// From the path.
+    let endpoint: IntakeEndpoint
+    let projectID: Int
+    /// The key, checked.
+    let key: IntakeKey
+    /// The body as sent, where the key stage read it already; `BodyMiddleware` reads it otherwise.
+    let sent: [UInt8]?
+    /// Set by `BodyMiddleware`; `BodyContext` takes it.
+    var body: Read?
+
+    /// The body read and decoded.
+    struct Read: Sendable {
+        var decoded: DecodedBody
+        /// When the body was read whole (the answer's latency is measured from it).
+        var readAt: Double
+    }
+
+    init(context: ReservedContext) throws {
+        guard let keyed = context.keyed else { throw StageSkipped(context: "KeyedContext") }
+        coreContext = context.coreContext
+        channel = context.channel
+        reservation = context.reservation
+        endpoint = keyed.endpoint
+        projectID = keyed.projectID
+        key = keyed.key
+        sent = keyed.sent
+    }
+}
+
+/// A request with a good key and its body decoded (`BodyMiddleware`): what `IntakeHandler` takes.
+struct BodyContext: ChildRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let reservation: BudgetReservation
+    let endpoint: IntakeEndpoint
+    let key: IntakeKey
+    /// The body decoded, which the handler takes to read it as records.
+    let body: DecodedBody
     /// When the body was read whole (the answer's latency is measured from it).
-    var bodyRead: Double = 0
+    let bodyRead: Double
+
+    init(context: KeyedContext) throws {
+        guard let body = context.body else { throw StageSkipped(context: "BodyContext") }
+        coreContext = context.coreContext
+        reservation = context.reservation
+        endpoint = context.endpoint
+        key = context.key
+        self.body = body.decoded
+        bodyRead = body.readAt
+    }
 }
 
 /// A request's body decoded, with the memory of it the request holds: the handler takes it,

@@ -4,13 +4,14 @@ import NIOPosix
 import TriageIngest
 import TriageModel
 
-/// The intake's last step, after the key, the rate limit's first check and the body: the body
-/// read as records (at most `maxRecordsPerRequest`), each record charged to the key's rate
-/// limit, what was admitted committed, and the answer — 200 only once it is committed.
+/// The intake's last step, on a request with a good key and its body decoded (`BodyContext`):
+/// the body read as records (at most `maxRecordsPerRequest`), each record charged to the key's
+/// rate limit (`RateLimitMiddleware.charge`), what was admitted committed, and the answer — 200
+/// only once it is committed.
 struct IntakeHandler: Sendable {
     let configuration: ServeConfiguration
     let committer: GroupCommitter
-    let limiter: RateLimiter
+    let rateLimit: RateLimitMiddleware
     let stats: IntakeStats
     let clock: ServeClock
 
@@ -22,10 +23,8 @@ struct IntakeHandler: Sendable {
         var grant: RateLimiter.Grant
     }
 
-    func handle(_ request: Request, context: IntakeContext) async throws -> Response {
-        let state = context.intake
-        guard let key = state.key else { throw KeyMiddleware.refusal(store: configuration.storeName, .missing) }
-        let admitted = try await admit(state.body, endpoint: state.endpoint, key: key, reservation: state.reservation)
+    func handle(_ request: Request, context: BodyContext) async throws -> Response {
+        let admitted = try await admit(context.body, endpoint: context.endpoint, key: context.key, reservation: context.reservation)
         let intake = admitted.intake
         if intake.records > 0 {
             do {
@@ -38,23 +37,20 @@ struct IntakeHandler: Sendable {
                               retryAfter: error.isBelowFloor ? configuration.retryAfterFloorSeconds : configuration.retryAfterSeconds)
             }
         }
-        stats.acknowledged(seconds: clock.uptime() - state.bodyRead)
+        stats.acknowledged(seconds: clock.uptime() - context.bodyRead)
         stats.retimed(intake.retimed)
         if intake.records > 0 || admitted.offered == 0 { stats.accepted(records: intake.records, skipped: intake.skipped) }
         if admitted.grant.granted < admitted.offered {
             // The records within the limit were kept; the answer says how many, and when the rest may come.
             let kept = intake.records
-            var refusal = RateLimitMiddleware.refusal(limit: configuration.rateLimit, wait: admitted.grant.wait ?? 1)
-            refusal.detail = "rate limit of \(configuration.rateLimit) per key reached: the first \(kept) of \(admitted.offered) records "
-                + "were kept; send the rest after \(admitted.grant.wait ?? 1) s"
-            refusal.extra = [("accepted", .number(String(kept))), ("refused", .number(String(admitted.offered - kept)))]
+            let refusal = rateLimit.refusal(kept: kept, offered: admitted.offered, grant: admitted.grant)
             return refusal.response(stats, count: admitted.offered - kept)
         }
         if let first = intake.rejects.first {
             // The good items were kept; the answer names the first refused one.
             let more = intake.rejects.count > 1 ? " (and \(intake.rejects.count - 1) more)" : ""
             let kept = intake.records > 0 ? "; \(intake.records) other record\(intake.records == 1 ? " was" : "s were") kept" : ""
-            let place = state.endpoint == .envelope || state.endpoint == .store ? "" : "line \(first.line) of the body: "
+            let place = context.endpoint == .envelope || context.endpoint == .store ? "" : "line \(first.line) of the body: "
             var refusal = intake.hasOversized ? Refusal(.contentTooLarge, .tooLarge, "") : Refusal(.badRequest, .badItem, "")
             refusal.detail = "\(place)\(first.reason)\(more)\(kept)"
             return refusal.response(stats, count: intake.rejects.count)
@@ -65,28 +61,26 @@ struct IntakeHandler: Sendable {
     /// Decodes the body and charges its records, on the decoding threads (`DecodePool`); keeps the admitted ones,
     /// prepared for the writer. The records are held against the request's share of the memory
     /// budget as they are decoded, and the body's share is given back once they are.
-    func admit(_ decoded: DecodedBody, endpoint: IntakeEndpoint, key: IntakeKey, reservation: BudgetReservation?) async throws -> Admitted {
+    func admit(_ decoded: DecodedBody, endpoint: IntakeEndpoint, key: IntakeKey, reservation: BudgetReservation) async throws -> Admitted {
         let receivedAt = clock.now()
         let maxRecords = configuration.maxRecordsPerRequest
-        let limiter = self.limiter
+        let rateLimit = self.rateLimit
         let result: Result<Admitted, Intake.Failure> = try await DecodePool.run {
             Result { () throws(Intake.Failure) -> Admitted in
                 var (body, held) = decoded.take()
                 defer {
                     body = []
-                    reservation?.release(held)
+                    reservation.release(held)
                 }
                 var intake: IntakeBatch
                 do throws(Intake.Failure) {
                     intake = try Intake.decode(body, endpoint: endpoint, project: key.project, receivedAt: receivedAt, maxRecords: maxRecords,
-                                               reserve: { reservation?.reserve($0) ?? true })
-                } catch .overloaded(let needed) where reservation?.exceedsBudget(needed) == true {
+                                               reserve: { reservation.reserve($0) })
+                } catch .overloaded(let needed) where reservation.exceedsBudget(needed) {
                     // Told before the body's share is given back: with it, this request alone passes the budget.
                     throw .overBudget
                 }
-                let offered = intake.records
-                let grant = limiter.take(key: key.publicKey, count: offered)
-                if grant.granted < offered { intake.keepFirst(grant.granted) }
+                let (offered, grant) = rateLimit.charge(&intake, key: key)
                 intake.batch.prepare()
                 return Admitted(intake: intake, offered: offered, grant: grant)
             }

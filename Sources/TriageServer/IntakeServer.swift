@@ -10,10 +10,11 @@ import TriageModel
 import TriageStore
 
 /// The HTTP side of `errtriage serve`: Sentry's intake protocol, the ELK reporter, native NDJSON,
-/// `/healthz` and `/metrics`. A request to an intake endpoint passes one middleware per concern —
+/// `/healthz` and `/metrics`. A request to an intake endpoint passes one stage per concern —
 /// its answer and memory (`AnswerMiddleware`), its key (`KeyMiddleware`), its key's rate limit
 /// (`RateLimitMiddleware`), its body (`BodyMiddleware`) — then `IntakeHandler`, which answers
-/// 200 only after what it carried is committed.
+/// 200 only after what it carried is committed. Each stage runs on the context of what the ones
+/// before it found (`IntakeContext.swift`), so none can run before them.
 public final class IntakeServer: Sendable {
     public let configuration: ServeConfiguration
     let committer: GroupCommitter
@@ -72,14 +73,28 @@ public final class IntakeServer: Sendable {
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: stats.exposition())))
         }
-        let handler = IntakeHandler(configuration: configuration, committer: committer, limiter: limiter, stats: stats, clock: clock)
-        let api = router.group("api/:project")
+        let rateLimit = RateLimitMiddleware(limiter: limiter, limit: configuration.rateLimit)
+        let handler = IntakeHandler(configuration: configuration, committer: committer, rateLimit: rateLimit, stats: stats, clock: clock)
+        // The stages, each group on the context the one before it made.
+        let answered = router.group("api/:project")
             .add(middleware: AnswerMiddleware(stats: stats, budget: budget))
-            .add(middleware: KeyMiddleware(keys: keys, configuration: configuration, connections: connections))
-            .add(middleware: RateLimitMiddleware(limiter: limiter, limit: configuration.rateLimit))
-            .add(middleware: BodyMiddleware(configuration: configuration, clock: clock))
+        // Another method than POST on an intake endpoint is refused (405) before the key.
         for endpoint in IntakeEndpoint.allCases {
-            api.post(RouterPath(endpoint.rawValue)) { request, context in try await handler.handle(request, context: context) }
+            for method in Refusal.notPost {
+                answered.on(RouterPath(endpoint.rawValue), method: method) { request, _ -> Response in
+                    throw Refusal.methodNotAllowed(request.method)
+                }
+            }
+        }
+        let keyed = answered.group(context: ReservedContext.self)
+            .add(middleware: KeyMiddleware(keys: keys, configuration: configuration, connections: connections))
+            .group(context: KeyedContext.self)
+        let read = keyed
+            .add(middleware: rateLimit)
+            .add(middleware: BodyMiddleware(configuration: configuration, clock: clock))
+            .group(context: BodyContext.self)
+        for endpoint in IntakeEndpoint.allCases {
+            read.post(RouterPath(endpoint.rawValue)) { request, context in try await handler.handle(request, context: context) }
         }
         return router
     }

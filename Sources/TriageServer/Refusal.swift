@@ -15,6 +15,8 @@ public enum RejectionReason: String, Sendable, CaseIterable {
     case wrongProject = "wrong-project"
     /// 404: a path that is no endpoint.
     case notFound = "not-found"
+    /// 405: an intake endpoint asked with another method than POST.
+    case methodNotAllowed = "method-not-allowed"
     /// 400: a body (or the older store endpoint's event) that is not JSON.
     case notJSON = "not-json"
     /// 400: an envelope whose first line is not its header.
@@ -44,9 +46,11 @@ public enum RejectionReason: String, Sendable, CaseIterable {
 }
 
 /// One refusal: the status, the reason it is counted under, the sentence the client reads, and
-/// the headers that go with it. Every middleware and the handler refuse through it, so each
-/// refusal is counted once, by reason, where it is made.
-struct Refusal: Error, Sendable {
+/// the headers that go with it. Every stage and the handler refuse through it: a refusal
+/// renders itself (`HTTPResponseError`, so Hummingbird could answer it too), and is counted
+/// once, by reason, where it is answered — by `AnswerMiddleware` for one thrown, by the handler
+/// for one it returns.
+struct Refusal: HTTPResponseError, Sendable {
     var status: HTTPResponse.Status
     var reason: RejectionReason
     var detail: String
@@ -65,9 +69,30 @@ struct Refusal: Error, Sendable {
         self.close = close
     }
 
+    /// The methods other than POST an intake endpoint answers 405 (any other is no route: 404).
+    static let notPost: [HTTPRequest.Method] = [.get, .head, .put, .patch, .delete, .options]
+
+    /// What an intake endpoint asked with another method than POST is answered, as Sentry's Relay
+    /// answers it: 405 with `Allow: POST`, before the key is asked for.
+    static func methodNotAllowed(_ method: HTTPRequest.Method) -> Refusal {
+        var refusal = Refusal(.methodNotAllowed, .methodNotAllowed, "\(method.rawValue) is not allowed here: the intake's endpoints take POST")
+        refusal.headers[.allow] = "POST"
+        return refusal
+    }
+
     /// The answer, counted in `stats` (`count` items refused).
     func response(_ stats: IntakeStats, count: Int = 1) -> Response {
         stats.rejected(reason, count: count)
+        return rendered
+    }
+
+    /// The answer, uncounted.
+    func response(from request: Request, context: some RequestContext) -> Response {
+        rendered
+    }
+
+    /// The answer: one line of JSON with the detail, the reason and any `extra`, and the refusal's headers.
+    var rendered: Response {
         var response = Answer.json(status, [("detail", .string(Answer.oneLine(detail))), ("reason", .string(reason.rawValue))] + extra)
         if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
         if close { response.headers[.connection] = "close" }

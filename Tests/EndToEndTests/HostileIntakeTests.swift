@@ -219,6 +219,23 @@ import Testing
         #expect(try ServeTests.storedIDs(cli) == ["c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0", "c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1"])
     }
 
+    /// A GET on an intake endpoint is answered 405 with `Allow: POST` (as Relay answers), a HEAD
+    /// the same without a body, and both are counted in `/metrics`.
+    @Test func anotherMethodThanPostIsAnswered405() throws {
+        let cli = try CLI()
+        let server = try Server(cli)
+        defer { _ = server.stop() }
+        let (_, project, _) = try server.addKey("app")
+        let get = try tool("curl", "-sS", "-i", "\(server.base)/api/\(project)/envelope/").stdout
+        #expect(get.hasPrefix("HTTP/1.1 405"), "\(get)")
+        #expect(get.lowercased().contains("\r\nallow: post\r\n"), "\(get)")
+        #expect(get.hasSuffix(#""reason":"method-not-allowed"}"# + "\n"), "\(get)")
+        let head = try tool("curl", "-sS", "-I", "\(server.base)/api/\(project)/store/").stdout
+        #expect(head.hasPrefix("HTTP/1.1 405") && head.lowercased().contains("\r\nallow: post\r\n"), "\(head)")
+        let metrics = try tool("curl", "-sS", "\(server.base)/metrics").stdout
+        #expect(metrics.contains(#"errtriage_requests_rejected_total{reason="method-not-allowed"} 2"#), "\(metrics)")
+    }
+
     /// HTTP/1.0 without keep-alive is answered and its connection closed (not held for the idle
     /// timeout); HTTP/1.1 without Host is answered 400.
     @Test func http1ConnectionRules() throws {

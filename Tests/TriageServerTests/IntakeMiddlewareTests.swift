@@ -71,6 +71,32 @@ import TriageStore
         }
     }
 
+    /// Another method than POST on an intake endpoint is answered 405 with `Allow: POST`, as
+    /// Relay answers, before the key is asked for (none is sent), and counted by its reason.
+    @Test func anotherMethodThanPostIsAnswered405BeforeTheKey() async throws {
+        try await Self.withServer { client, temporary, stats in
+            let paths = ["/api/1/envelope/", "/api/1/store/", "/api/1/elk", "/api/1/events"]
+            for path in paths {
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == .methodNotAllowed, "\(path): \(T.text(response))")
+                    #expect(response.headers[.allow] == "POST")
+                    #expect(T.text(response) == #"{"detail":"GET is not allowed here: the intake's endpoints take POST","reason":"method-not-allowed"}"# + "\n")
+                }
+            }
+            for method: HTTPRequest.Method in [.put, .patch, .delete, .options] {
+                try await client.execute(uri: "/api/1/envelope/", method: method, body: ByteBuffer(string: T.envelope("a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0"))) { response in
+                    #expect(response.status == .methodNotAllowed && T.reason(response) == "method-not-allowed", "\(method)")
+                    #expect(response.headers[.allow] == "POST")
+                }
+            }
+            #expect(stats.rejections() == [.methodNotAllowed: 8])
+            #expect(try T.events(temporary) == 0)
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                #expect(T.text(response).contains(#"errtriage_requests_rejected_total{reason="method-not-allowed"} 8"#), "\(T.text(response))")
+            }
+        }
+    }
+
     /// An envelope whose key is only in its header's DSN is taken, gzip-compressed too: its
     /// first line is decoded to find it.
     @Test func anEnvelopeNamingItsKeyOnlyInItsHeaderIsTaken() async throws {

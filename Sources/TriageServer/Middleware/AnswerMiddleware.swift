@@ -1,7 +1,8 @@
 import Hummingbird
 
-/// The intake's outermost middleware: a refusal thrown by any middleware or the handler becomes
-/// its answer, counted by reason; the memory budget the request held is given back once it is answered.
+/// The intake's first stage: a refusal thrown by any stage after it or the handler becomes its
+/// answer, counted by reason; the request's share of the memory budget is made here, handed on
+/// (`ReservedContext` takes it) and given back once the request is answered.
 struct AnswerMiddleware: RouterMiddleware {
     let stats: IntakeStats
     let budget: InFlightBudget
@@ -9,7 +10,7 @@ struct AnswerMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: IntakeContext, next: (Request, IntakeContext) async throws -> Response) async throws -> Response {
         var context = context
         let reservation = BudgetReservation(budget)
-        context.intake.reservation = reservation
+        context.reservation = reservation
         defer { reservation.releaseAll() }
         do {
             return try await next(request, context)

@@ -4,26 +4,26 @@ import NIOPosix
 /// The body read whole — within the size limit, the time limit and the memory budget — and
 /// decoded from its `Content-Encoding` (gzip, deflate, br), every member of it, within the
 /// inflated limits; the decoding runs on the decoding threads (`DecodePool`), off the server's
-/// event loops and below their priority.
+/// event loops and below their priority. The request goes on as a `BodyContext`, which
+/// `IntakeHandler` takes.
 struct BodyMiddleware: RouterMiddleware {
     let configuration: ServeConfiguration
     let clock: ServeClock
 
-    func handle(_ request: Request, context: IntakeContext, next: (Request, IntakeContext) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: KeyedContext, next: (Request, KeyedContext) async throws -> Response) async throws -> Response {
         var context = context
-        guard let reservation = context.intake.reservation else { return try await next(request, context) }
+        let reservation = context.reservation
         let limits = configuration.limits
         var sent: [UInt8]
-        if let read = context.intake.sent {
+        if let read = context.sent {
             sent = read
         } else {
             sent = try await BodyCollector.collect(request, channel: context.channel, limit: limits.maxBodyBytes,
                                                    timeout: .seconds(configuration.bodyTimeoutSeconds), reservation: reservation)
         }
-        context.intake.sent = nil
         // All this request holds so far is the body as sent.
         let sentHeld = reservation.bytes
-        context.intake.bodyRead = clock.uptime()
+        let bodyRead = clock.uptime()
         let encoding = request.headers[.contentEncoding]
         let input = sent
         let (decoded, neverFits) = try await DecodePool.run {
@@ -42,8 +42,8 @@ struct BodyMiddleware: RouterMiddleware {
         case .success(let body) where body.held > 0:
             // Inflated: the body as sent is no longer held.
             reservation.release(sentHeld)
-            context.intake.body = DecodedBody(body.bytes, held: body.held)
-        case .success(let body): context.intake.body = DecodedBody(body.bytes, held: sentHeld)
+            context.body = .init(decoded: DecodedBody(body.bytes, held: body.held), readAt: bodyRead)
+        case .success(let body): context.body = .init(decoded: DecodedBody(body.bytes, held: sentHeld), readAt: bodyRead)
         case .failure(.tooLarge(let reason)): throw Refusal(.contentTooLarge, .tooLarge, reason)
         case .failure(.malformed(let reason)), .failure(.truncated(let reason)): throw Refusal(.badRequest, .badEncoding, reason)
         case .failure(.unsupportedEncoding(let reason)): throw Refusal(.unsupportedMediaType, .unsupportedEncoding, reason)

@@ -5,7 +5,8 @@ import TriageImport
 /// The key, checked before any work is done for a request: from `X-Sentry-Auth` (or
 /// `Authorization`), the query's `sentry_key` (or `token`), or, for an envelope that names it
 /// nowhere else, its header's DSN — for which the body is read and decoded no further than its
-/// first line. A request without a good key is refused (401 or 403) before its body is decoded.
+/// first line. A request without a good key is refused (401 or 403) before its body is decoded;
+/// one with a good key goes on as a `KeyedContext`.
 struct KeyMiddleware: RouterMiddleware {
     let keys: KeyRing
     let configuration: ServeConfiguration
@@ -14,27 +15,26 @@ struct KeyMiddleware: RouterMiddleware {
     /// How much of a body's decoded first line is read for an envelope header's DSN.
     static let headerCap = 16 << 10
 
-    func handle(_ request: Request, context: IntakeContext, next: (Request, IntakeContext) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: ReservedContext, next: (Request, ReservedContext) async throws -> Response) async throws -> Response {
         var context = context
         guard let endpoint = IntakeEndpoint(path: request.uri.path),
               let projectID = context.parameters.get("project").flatMap({ Int($0) }), projectID >= 0 else {
             throw Refusal(.notFound, .notFound, "no such project: the path must be /api/PROJECT_ID/ENDPOINT (envelope/, store/, elk or events)")
         }
-        context.intake.endpoint = endpoint
-        context.intake.projectID = projectID
         var verdict = KeyVerdict.missing
+        var sent: [UInt8]?
         if let key = Self.key(of: request) {
             verdict = await keys.verify(key: key, projectID: projectID)
-        } else if endpoint == .envelope, let reservation = context.intake.reservation {
+        } else if endpoint == .envelope {
             // The body is read as it arrives, and its first line decoded as soon as it is there:
             // without a good key in it, the rest is never read.
             let encoding = request.headers[.contentEncoding]
             // The start is decoded again as it grows, each time at twice the size: the work stays
             // within twice the start's, however finely the body arrives.
             var inspectAt = 0
-            context.intake.sent = try await BodyCollector.collect(
+            sent = try await BodyCollector.collect(
                 request, channel: context.channel, limit: configuration.limits.maxBodyBytes, timeout: .seconds(configuration.bodyTimeoutSeconds),
-                reservation: reservation
+                reservation: context.reservation
             ) { sofar, complete in
                 guard complete || sofar.count >= inspectAt else { return false }
                 inspectAt = max(2 * sofar.count, 1024)
@@ -51,7 +51,7 @@ struct KeyMiddleware: RouterMiddleware {
         }
         guard case .accepted(let key) = verdict else { throw Self.refusal(store: configuration.storeName, verdict) }
         connections?.keyed(context.channel)
-        context.intake.key = key
+        context.keyed = .init(endpoint: endpoint, projectID: projectID, key: key, sent: sent)
         return try await next(request, context)
     }
 
